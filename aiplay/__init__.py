@@ -1,0 +1,30 @@
+"""aiplay: search-based AI opponents for modern board games.
+
+Quick start::
+
+    import aiplay
+    from aiplay.search import ISMCTSBot
+
+    game = aiplay.load("leduc_poker")
+    state = game.new_initial_state()
+    ...
+    bot = ISMCTSBot(iterations=2000, seed=1)
+    action = bot.choose(state)
+
+See :mod:`aiplay.game` for the game API every engine implements.
+"""
+
+from aiplay.errors import (
+    AiplayError, IllegalActionError, InvalidOptionError, InvalidStateError, UnknownGameError,
+)
+from aiplay.game import CHANCE, TERMINAL, Game, State, sample_chance_outcome
+from aiplay.registry import games_available, load
+from aiplay.rng import make_rng
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "AiplayError", "CHANCE", "Game", "IllegalActionError", "InvalidOptionError",
+    "InvalidStateError", "State", "TERMINAL", "UnknownGameError", "__version__",
+    "games_available", "load", "make_rng", "sample_chance_outcome",
+]

@@ -1,0 +1,408 @@
+"""The game API: one contract that every game, engine and searcher shares.
+
+A :class:`Game` describes a game with fixed options (player count, variants).
+A :class:`State` is one position of it. The contract follows OpenSpiel's, so
+that values and speeds can be compared with it side by side:
+
+* ``current_player()`` is a seat ``0..n-1``, :data:`CHANCE` or :data:`TERMINAL`;
+* actions are integers from a fixed per-game action space
+  ``range(game.num_distinct_actions)``; at a chance node the legal actions are
+  the chance outcomes, whose exact probabilities ``chance_outcomes()`` gives;
+* all chance is explicit (dice, deals, draws), so that expectimax can enumerate
+  it and rollouts can sample it;
+* hidden information is tracked per player: ``information_state_key(p)``
+  identifies what ``p`` knows, ``view(p)`` is the redacted position for a
+  frontend, and ``determinize(p, rng)`` samples a full state that never
+  contradicts what ``p`` saw.
+
+Reference engines subclass :class:`ReferenceState` and implement the
+underscore hooks; the public methods here add validation and error messages,
+so that every engine rejects bad input the same way.
+"""
+
+from __future__ import annotations
+
+import abc
+import hashlib
+import json
+import random
+from dataclasses import dataclass
+from typing import Any, Callable, ClassVar, Dict, List, Mapping, Optional, Sequence, Tuple
+
+from aiplay.errors import IllegalActionError, InvalidOptionError, InvalidStateError
+
+#: ``current_player()`` at a chance node (same value as OpenSpiel's).
+CHANCE: int = -1
+#: ``current_player()`` once the game is over (same value as OpenSpiel's).
+TERMINAL: int = -4
+
+#: Version of the JSON envelope written by :meth:`State.to_json`.
+JSON_FORMAT_VERSION: int = 1
+
+
+@dataclass(frozen=True)
+class Option:
+    """One game option: its default, its type and the values it accepts.
+
+    ``check`` returns an error text for a bad value, or ``""`` when it is fine;
+    ``accepts`` describes the valid values for error messages.
+    """
+
+    default: Any
+    kind: type
+    accepts: str
+    check: Optional[Callable[[Any], bool]] = None
+    doc: str = ""
+
+    def validate(self, name: str, value: Any) -> Any:
+        """Return ``value`` converted to the option's type, or raise."""
+        if self.kind is bool:
+            ok_type = isinstance(value, bool)
+        elif self.kind is int:
+            ok_type = isinstance(value, int) and not isinstance(value, bool)
+        elif self.kind is float:
+            ok_type = isinstance(value, (int, float)) and not isinstance(value, bool)
+        else:
+            ok_type = isinstance(value, self.kind)
+        if not ok_type or (self.check is not None and not self.check(value)):
+            raise InvalidOptionError(
+                f"option {name}={value!r} is invalid; it accepts {self.accepts}")
+        return self.kind(value)
+
+
+def int_option(default: int, low: int, high: Optional[int] = None, doc: str = "") -> Option:
+    """An integer option in ``[low, high]`` (``high=None``: no upper bound)."""
+    accepts = f"an integer >= {low}" if high is None else f"an integer from {low} to {high}"
+    return Option(default, int, accepts,
+                  lambda v: v >= low and (high is None or v <= high), doc)
+
+
+def bool_option(default: bool, doc: str = "") -> Option:
+    """A boolean option."""
+    return Option(default, bool, "true or false", None, doc)
+
+
+class Game(abc.ABC):
+    """A game with its options fixed. Subclasses set the class attributes.
+
+    Create games with :func:`aiplay.load` rather than directly: it picks the
+    fast native engine when one exists.
+    """
+
+    #: Registry name, e.g. ``"pig"``.
+    name: ClassVar[str] = ""
+    #: Human-readable title.
+    title: ClassVar[str] = ""
+    #: The options this game accepts, with defaults.
+    option_spec: ClassVar[Mapping[str, Option]] = {}
+    #: ``"reference"`` for the readable Python engine, ``"native"`` for a kernel.
+    backend: ClassVar[str] = "reference"
+
+    def __init__(self, **options: Any):
+        unknown = sorted(set(options) - set(self.option_spec))
+        if unknown:
+            known = ", ".join(sorted(self.option_spec)) or "none"
+            raise InvalidOptionError(
+                f"unknown option {unknown[0]!r} for game {self.name!r}; its options are: {known}")
+        values = {k: spec.default for k, spec in self.option_spec.items()}
+        for key, value in options.items():
+            values[key] = self.option_spec[key].validate(key, value)
+        self._options: Dict[str, Any] = values
+        self._check_options()
+
+    def _check_options(self) -> None:
+        """Hook for checks that involve several options together."""
+
+    @property
+    def options(self) -> Dict[str, Any]:
+        """The options in force, defaults included (a copy)."""
+        return dict(self._options)
+
+    @property
+    @abc.abstractmethod
+    def num_players(self) -> int:
+        """Number of seats."""
+
+    @property
+    @abc.abstractmethod
+    def num_distinct_actions(self) -> int:
+        """Size of the decision action space: actions are ``0..n-1``."""
+
+    @property
+    @abc.abstractmethod
+    def max_chance_outcomes(self) -> int:
+        """Size of the chance outcome space: outcomes are ``0..n-1``."""
+
+    @property
+    @abc.abstractmethod
+    def min_utility(self) -> float:
+        """A lower bound on any player's return (used by Star pruning)."""
+
+    @property
+    @abc.abstractmethod
+    def max_utility(self) -> float:
+        """An upper bound on any player's return (used by Star pruning)."""
+
+    @property
+    def perfect_information(self) -> bool:
+        """True when every player always knows the whole state."""
+        return False
+
+    @abc.abstractmethod
+    def new_initial_state(self) -> "State":
+        """The state before the first move (often a chance node: the deal)."""
+
+    def state_from_json(self, text: str) -> "State":
+        """Load a state written by :meth:`State.to_json`, validating every field.
+
+        Raises :class:`InvalidStateError` naming the offending field; nothing
+        is half-loaded.
+        """
+        try:
+            doc = json.loads(text)
+        except (TypeError, ValueError) as exc:
+            raise InvalidStateError("<document>", f"not valid JSON: {exc}") from None
+        if not isinstance(doc, dict):
+            raise InvalidStateError("<document>", "must be a JSON object")
+        for key in ("format", "version", "game", "options", "state"):
+            if key not in doc:
+                raise InvalidStateError(key, "missing")
+        if doc["format"] != "aiplay-state":
+            raise InvalidStateError("format", f"expected 'aiplay-state', got {doc['format']!r}")
+        if doc["version"] != JSON_FORMAT_VERSION:
+            raise InvalidStateError(
+                "version", f"unsupported version {doc['version']!r}; this aiplay reads {JSON_FORMAT_VERSION}")
+        if doc["game"] != self.name:
+            raise InvalidStateError("game", f"this is a {self.name!r} game, the document is for {doc['game']!r}")
+        if doc["options"] != self._options:
+            raise InvalidStateError(
+                "options", f"document options {doc['options']!r} differ from the game's {self._options!r}")
+        if not isinstance(doc["state"], dict):
+            raise InvalidStateError("state", "must be a JSON object")
+        return self.state_from_dict(doc["state"])
+
+    @abc.abstractmethod
+    def state_from_dict(self, data: Mapping[str, Any]) -> "State":
+        """Build a state from the ``"state"`` part of the JSON document.
+
+        Must validate every field and raise :class:`InvalidStateError` with a
+        field path of the form ``"state.<field>"``.
+        """
+
+    def __repr__(self) -> str:
+        opts = ", ".join(f"{k}={v!r}" for k, v in self._options.items())
+        return f"<{type(self).__name__} {self.name}({opts}) backend={self.backend}>"
+
+
+class State(abc.ABC):
+    """One position of a game. See the module docstring for the contract."""
+
+    game: Game
+
+    # -- the core contract -------------------------------------------------
+    @abc.abstractmethod
+    def current_player(self) -> int:
+        """The seat to act, :data:`CHANCE` or :data:`TERMINAL`."""
+
+    @abc.abstractmethod
+    def legal_actions(self) -> List[int]:
+        """Sorted legal actions of the player to act; chance outcomes at a chance node; ``[]`` at the end."""
+
+    @abc.abstractmethod
+    def chance_outcomes(self) -> List[Tuple[int, float]]:
+        """``(outcome, probability)`` pairs at a chance node (exact, summing to 1); ``[]`` elsewhere."""
+
+    @abc.abstractmethod
+    def apply_action(self, action: int) -> None:
+        """Play ``action`` (a decision or a chance outcome).
+
+        Raises :class:`IllegalActionError` naming the action and the legal set,
+        leaving the state unchanged.
+        """
+
+    @abc.abstractmethod
+    def clone(self) -> "State":
+        """An independent copy."""
+
+    @abc.abstractmethod
+    def returns(self) -> List[float]:
+        """Each player's utility: final at a terminal state, 0 before (OpenSpiel's convention)."""
+
+    def scores(self) -> List[float]:
+        """Each player's in-game score (points, chips); the returns where the game has none."""
+        return self.returns()
+
+    def is_terminal(self) -> bool:
+        """True once the game is over."""
+        return self.current_player() == TERMINAL
+
+    def is_chance_node(self) -> bool:
+        """True when the next action is a chance outcome."""
+        return self.current_player() == CHANCE
+
+    # -- text --------------------------------------------------------------
+    @abc.abstractmethod
+    def action_to_string(self, action: int) -> str:
+        """A readable name for ``action`` in this state; :meth:`string_to_action` parses it back."""
+
+    def string_to_action(self, text: str) -> int:
+        """The legal action whose :meth:`action_to_string` is ``text`` (or its number)."""
+        wanted = text.strip()
+        legal = self.legal_actions()
+        for action in legal:
+            if self.action_to_string(action) == wanted:
+                return action
+        for action in legal:
+            if self.action_to_string(action).lower() == wanted.lower():
+                return action
+        if wanted.lstrip("-").isdigit() and int(wanted) in legal:
+            return int(wanted)
+        names = [self.action_to_string(a) for a in legal]
+        raise IllegalActionError(text, legal, f"no legal action is called {text!r}; legal names are {names}")
+
+    # -- hidden information ------------------------------------------------
+    @abc.abstractmethod
+    def information_state_string(self, player: int) -> str:
+        """A canonical text of everything ``player`` knows (for people and tests)."""
+
+    def information_state_key(self, player: int) -> int:
+        """A 64-bit key of ``player``'s information set.
+
+        Two states have the same key exactly when ``player`` cannot tell them
+        apart (up to hash collisions). Keys are stable within one engine;
+        the reference and native engines of a game may use different keys.
+        """
+        digest = hashlib.blake2b(self.information_state_string(player).encode(), digest_size=8).digest()
+        return int.from_bytes(digest, "little")
+
+    def state_key(self) -> int:
+        """A 64-bit key of the full state, for transposition tables."""
+        digest = hashlib.blake2b(self.to_json().encode(), digest_size=8).digest()
+        return int.from_bytes(digest, "little")
+
+    @abc.abstractmethod
+    def view(self, player: int) -> Dict[str, Any]:
+        """The position as ``player`` sees it, as JSON-ready data (hidden parts redacted)."""
+
+    @abc.abstractmethod
+    def determinize(self, observer: int, rng: random.Random) -> "State":
+        """A full state consistent with what ``observer`` knows, hidden parts sampled from ``rng``.
+
+        The result has the same ``information_state_key(observer)`` as this
+        state. Perfect-information games return a clone.
+        """
+
+    # -- serialization -----------------------------------------------------
+    @abc.abstractmethod
+    def to_dict(self) -> Dict[str, Any]:
+        """The full state as JSON-ready data (the ``"state"`` part of :meth:`to_json`)."""
+
+    def to_json(self) -> str:
+        """The full state as a versioned JSON document; :meth:`Game.state_from_json` reads it."""
+        doc = {
+            "format": "aiplay-state",
+            "version": JSON_FORMAT_VERSION,
+            "game": self.game.name,
+            "options": self.game.options,
+            "state": self.to_dict(),
+        }
+        return json.dumps(doc, sort_keys=True, separators=(",", ":"))
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} of {self.game.name}: player {self.current_player()}>"
+
+
+class ReferenceState(State):
+    """Base of the readable Python engines: validation here, rules in the hooks.
+
+    Subclasses implement ``_current_player``, ``_legal_actions`` (decision
+    nodes only), ``chance_outcomes``, ``_apply`` (an unchecked move), and the
+    rest of the abstract :class:`State` methods.
+    """
+
+    @abc.abstractmethod
+    def _current_player(self) -> int: ...
+
+    @abc.abstractmethod
+    def _legal_actions(self) -> List[int]: ...
+
+    @abc.abstractmethod
+    def _apply(self, action: int) -> None: ...
+
+    def current_player(self) -> int:
+        return self._current_player()
+
+    def legal_actions(self) -> List[int]:
+        player = self._current_player()
+        if player == TERMINAL:
+            return []
+        if player == CHANCE:
+            return sorted(a for a, _ in self.chance_outcomes())
+        return self._legal_actions()
+
+    def apply_action(self, action: int) -> None:
+        if isinstance(action, bool) or not isinstance(action, int):
+            raise IllegalActionError(action, self.legal_actions(), "an action is an int")
+        legal = self.legal_actions()
+        if action not in legal:
+            detail = "the game is over" if self._current_player() == TERMINAL else ""
+            raise IllegalActionError(action, legal, detail)
+        self._apply(action)
+
+
+def sample_chance_outcome(state: State, rng: random.Random) -> int:
+    """Draw one chance outcome of ``state`` with its exact probability."""
+    outcomes = state.chance_outcomes()
+    if not outcomes:
+        raise ValueError("sample_chance_outcome called on a state that is not a chance node")
+    r = rng.random()
+    acc = 0.0
+    for outcome, prob in outcomes:
+        acc += prob
+        if r < acc:
+            return outcome
+    return outcomes[-1][0]
+
+
+def field_error(field: str, problem: str) -> InvalidStateError:
+    """Shorthand for state validators: ``raise field_error("state.scores", "...")``."""
+    return InvalidStateError(field, problem)
+
+
+def require_int(data: Mapping[str, Any], key: str, low: int, high: int, prefix: str = "state") -> int:
+    """Read ``data[key]`` as an int in ``[low, high]`` or raise naming the field."""
+    field = f"{prefix}.{key}"
+    if key not in data:
+        raise InvalidStateError(field, "missing")
+    value = data[key]
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise InvalidStateError(field, f"must be an integer, got {value!r}")
+    if not low <= value <= high:
+        raise InvalidStateError(field, f"must be between {low} and {high}, got {value}")
+    return value
+
+
+def require_int_list(data: Mapping[str, Any], key: str, length: int, low: int, high: int,
+                     prefix: str = "state") -> List[int]:
+    """Read ``data[key]`` as a list of ``length`` ints in ``[low, high]`` or raise."""
+    field = f"{prefix}.{key}"
+    if key not in data:
+        raise InvalidStateError(field, "missing")
+    value = data[key]
+    if not isinstance(value, list):
+        raise InvalidStateError(field, f"must be a list, got {value!r}")
+    if len(value) != length:
+        raise InvalidStateError(field, f"must have {length} entries, got {len(value)}")
+    for i, item in enumerate(value):
+        if isinstance(item, bool) or not isinstance(item, int):
+            raise InvalidStateError(f"{field}[{i}]", f"must be an integer, got {item!r}")
+        if not low <= item <= high:
+            raise InvalidStateError(f"{field}[{i}]", f"must be between {low} and {high}, got {item}")
+    return list(value)
+
+
+def reject_unknown_fields(data: Mapping[str, Any], known: Sequence[str], prefix: str = "state") -> None:
+    """Raise for any field of ``data`` not in ``known`` (a typo must not be ignored)."""
+    for key in data:
+        if key not in known:
+            raise InvalidStateError(f"{prefix}.{key}", f"unknown field; expected {sorted(known)}")
