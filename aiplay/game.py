@@ -247,18 +247,7 @@ class State(abc.ABC):
 
     def string_to_action(self, text: str) -> int:
         """The legal action whose :meth:`action_to_string` is ``text`` (or its number)."""
-        wanted = text.strip()
-        legal = self.legal_actions()
-        for action in legal:
-            if self.action_to_string(action) == wanted:
-                return action
-        for action in legal:
-            if self.action_to_string(action).lower() == wanted.lower():
-                return action
-        if wanted.lstrip("-").isdigit() and int(wanted) in legal:
-            return int(wanted)
-        names = [self.action_to_string(a) for a in legal]
-        raise IllegalActionError(text, legal, f"no legal action is called {text!r}; legal names are {names}")
+        return string_to_action(self, text)
 
     # -- hidden information ------------------------------------------------
     @abc.abstractmethod
@@ -299,14 +288,7 @@ class State(abc.ABC):
 
     def to_json(self) -> str:
         """The full state as a versioned JSON document; :meth:`Game.state_from_json` reads it."""
-        doc = {
-            "format": "aiplay-state",
-            "version": JSON_FORMAT_VERSION,
-            "game": self.game.name,
-            "options": self.game.options,
-            "state": self.to_dict(),
-        }
-        return json.dumps(doc, sort_keys=True, separators=(",", ":"))
+        return state_to_json(self)
 
     def __repr__(self) -> str:
         return f"<{type(self).__name__} of {self.game.name}: player {self.current_player()}>"
@@ -348,6 +330,34 @@ class ReferenceState(State):
             detail = "the game is over" if self._current_player() == TERMINAL else ""
             raise IllegalActionError(action, legal, detail)
         self._apply(action)
+
+
+def state_to_json(state: "State") -> str:
+    """The versioned JSON document of ``state`` (shared by every engine, so their outputs compare)."""
+    doc = {
+        "format": "aiplay-state",
+        "version": JSON_FORMAT_VERSION,
+        "game": state.game.name,
+        "options": state.game.options,
+        "state": state.to_dict(),
+    }
+    return json.dumps(doc, sort_keys=True, separators=(",", ":"))
+
+
+def string_to_action(state: "State", text: str) -> int:
+    """The legal action of ``state`` whose name is ``text`` (exact, then case-insensitive, then its number)."""
+    wanted = text.strip()
+    legal = state.legal_actions()
+    names = [state.action_to_string(a) for a in legal]
+    for action, name in zip(legal, names):
+        if name == wanted:
+            return action
+    for action, name in zip(legal, names):
+        if name.lower() == wanted.lower():
+            return action
+    if wanted.lstrip("-").isdigit() and int(wanted) in legal:
+        return int(wanted)
+    raise IllegalActionError(text, legal, f"no legal action is called {text!r}; legal names are {names}")
 
 
 def sample_chance_outcome(state: State, rng: random.Random) -> int:

@@ -1,0 +1,295 @@
+# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True
+"""Generic parts of the kernel interface, and the Python-facing native state.
+
+:class:`NativeState` implements the same Python API as the reference
+engines (``aiplay.game.State``), on top of any :class:`Kernel`. Methods that a
+search calls often (clone, legal actions, apply) run in C; the rest (text,
+views) go through the reference engine, so both engines print and parse
+exactly the same way.
+"""
+
+from cpython.mem cimport PyMem_Free, PyMem_Malloc
+from libc.stdint cimport uint64_t
+from libc.string cimport memcpy, memset
+
+from aiplay.errors import IllegalActionError
+from aiplay.game import CHANCE, TERMINAL, state_to_json, string_to_action
+
+
+cdef class Kernel:
+    """Base of every game kernel; see ``kernel.pxd`` for the contract."""
+
+    def __dealloc__(self):
+        PyMem_Free(self._scratch_actions)
+        PyMem_Free(self._scratch_probs)
+
+    cdef void _allocate_scratch(self) except *:
+        """Call once the sizes are set (end of a subclass ``__init__``)."""
+        self.max_legal = max(self.num_distinct_actions, self.max_chance_outcomes)
+        self._scratch_actions = <int*>PyMem_Malloc(self.max_legal * sizeof(int))
+        self._scratch_probs = <double*>PyMem_Malloc(self.max_legal * sizeof(double))
+        if self._scratch_actions == NULL or self._scratch_probs == NULL:
+            raise MemoryError()
+
+    cdef void init_state(self, void* s) noexcept nogil:
+        memset(s, 0, self.state_size)
+
+    cdef int current_player(self, const void* s) noexcept nogil:
+        return K_TERMINAL
+
+    cdef int legal_actions(self, const void* s, int* out) noexcept nogil:
+        return 0
+
+    cdef int chance_outcomes(self, const void* s, int* outcomes, double* probs) noexcept nogil:
+        return 0
+
+    cdef void apply(self, void* s, int action) noexcept nogil:
+        pass
+
+    cdef void returns(self, const void* s, double* out) noexcept nogil:
+        cdef int p
+        for p in range(self.num_players):
+            out[p] = 0.0
+
+    cdef uint64_t info_hash(self, const void* s, int player) noexcept nogil:
+        # Perfect information: a player's information set is the state itself.
+        return self.state_hash(s)
+
+    cdef void determinize(self, void* s, int observer, Rng* rng) noexcept nogil:
+        pass
+
+    cdef void clone_into(self, const void* src, void* dst) noexcept nogil:
+        memcpy(dst, src, self.state_size)
+
+    cdef int sample_chance(self, const void* s, Rng* rng) noexcept nogil:
+        # Generic inverse-CDF draw; kernels with uniform chance may override.
+        cdef int outcomes[256]
+        cdef double probs[256]
+        cdef int n = self.chance_outcomes(s, outcomes, probs)
+        cdef double r = rng_uniform(rng)
+        cdef double acc = 0.0
+        cdef int i
+        for i in range(n - 1):
+            acc += probs[i]
+            if r < acc:
+                return outcomes[i]
+        return outcomes[n - 1]
+
+    cdef uint64_t state_hash(self, const void* s) noexcept nogil:
+        return hash_bytes(s, self.state_size, 0)
+
+    cpdef dict to_dict(self, NativeState state):
+        raise NotImplementedError(f"{type(self).__name__} does not implement to_dict")
+
+    cpdef void load_dict(self, NativeState state, dict data) except *:
+        raise NotImplementedError(f"{type(self).__name__} does not implement load_dict")
+
+    # -- helpers for tests and benchmarks ------------------------------------
+    def random_playouts(self, NativeState start, int count, uint64_t seed):
+        """Play ``count`` uniformly random games from ``start`` in C; return the summed returns.
+
+        Benchmarks compare this with the reference engine's playouts.
+        """
+        cdef void* s = PyMem_Malloc(self.state_size)
+        cdef int* actions = <int*>PyMem_Malloc(self.max_legal * sizeof(int))
+        cdef double* values = <double*>PyMem_Malloc(K_MAX_PLAYERS * sizeof(double))
+        cdef double totals[K_MAX_PLAYERS]
+        cdef Rng rng
+        cdef int g, p, n, player
+        if s == NULL or actions == NULL or values == NULL:
+            PyMem_Free(s); PyMem_Free(actions); PyMem_Free(values)
+            raise MemoryError()
+        rng.s = seed
+        for p in range(K_MAX_PLAYERS):
+            totals[p] = 0.0
+        with nogil:
+            for g in range(count):
+                self.clone_into(start.data, s)
+                while True:
+                    player = self.current_player(s)
+                    if player == K_TERMINAL:
+                        break
+                    if player == K_CHANCE:
+                        self.apply(s, self.sample_chance(s, &rng))
+                    else:
+                        n = self.legal_actions(s, actions)
+                        self.apply(s, actions[rng_below(&rng, n)])
+                self.returns(s, values)
+                for p in range(self.num_players):
+                    totals[p] += values[p]
+        PyMem_Free(s); PyMem_Free(actions); PyMem_Free(values)
+        return [totals[p] for p in range(self.num_players)]
+
+
+cdef class NativeState:
+    """A game state held by a native kernel; the API is that of ``aiplay.game.State``."""
+
+    def __cinit__(self):
+        self.data = NULL
+
+    def __dealloc__(self):
+        PyMem_Free(self.data)
+
+    @staticmethod
+    def create(Kernel kernel, object game):
+        """A new initial state of ``game`` (a ``NativeGame``) on ``kernel``."""
+        cdef NativeState state = NativeState.__new__(NativeState)
+        state.kernel = kernel
+        state.game = game
+        state.data = PyMem_Malloc(kernel.state_size)
+        if state.data == NULL:
+            raise MemoryError()
+        kernel.init_state(state.data)
+        return state
+
+    @staticmethod
+    def from_dict(Kernel kernel, object game, dict data):
+        """A state loaded from the reference engine's dict form (already validated)."""
+        cdef NativeState state = NativeState.create(kernel, game)
+        kernel.load_dict(state, data)
+        return state
+
+    cdef NativeState _new_sibling(self):
+        cdef NativeState other = NativeState.__new__(NativeState)
+        other.kernel = self.kernel
+        other.game = self.game
+        other.data = PyMem_Malloc(self.kernel.state_size)
+        if other.data == NULL:
+            raise MemoryError()
+        return other
+
+    # -- the core contract ---------------------------------------------------
+    def current_player(self):
+        """The seat to act, CHANCE or TERMINAL."""
+        return self.kernel.current_player(self.data)
+
+    def is_terminal(self):
+        """True once the game is over."""
+        return self.kernel.current_player(self.data) == K_TERMINAL
+
+    def is_chance_node(self):
+        """True when the next action is a chance outcome."""
+        return self.kernel.current_player(self.data) == K_CHANCE
+
+    def legal_actions(self):
+        """Sorted legal actions; the chance outcomes at a chance node; [] at the end."""
+        cdef Kernel k = self.kernel
+        cdef int player = k.current_player(self.data)
+        cdef int n, i
+        if player == K_TERMINAL:
+            return []
+        if player == K_CHANCE:
+            n = k.chance_outcomes(self.data, k._scratch_actions, k._scratch_probs)
+            return sorted([k._scratch_actions[i] for i in range(n)])
+        n = k.legal_actions(self.data, k._scratch_actions)
+        return [k._scratch_actions[i] for i in range(n)]
+
+    def chance_outcomes(self):
+        """(outcome, probability) pairs at a chance node; [] elsewhere."""
+        cdef Kernel k = self.kernel
+        cdef int n, i
+        if k.current_player(self.data) != K_CHANCE:
+            return []
+        n = k.chance_outcomes(self.data, k._scratch_actions, k._scratch_probs)
+        return [(k._scratch_actions[i], k._scratch_probs[i]) for i in range(n)]
+
+    def apply_action(self, action):
+        """Play ``action``; raises IllegalActionError (state unchanged) when it is not legal."""
+        cdef Kernel k = self.kernel
+        cdef int player = k.current_player(self.data)
+        cdef int n, i, a
+        if isinstance(action, bool) or not isinstance(action, int):
+            raise IllegalActionError(action, self.legal_actions(), "an action is an int")
+        if player == K_TERMINAL:
+            raise IllegalActionError(action, [], "the game is over")
+        if player == K_CHANCE:
+            n = k.chance_outcomes(self.data, k._scratch_actions, k._scratch_probs)
+        else:
+            n = k.legal_actions(self.data, k._scratch_actions)
+        if -2147483648 <= action <= 2147483647:
+            a = action
+            for i in range(n):
+                if k._scratch_actions[i] == a:
+                    k.apply(self.data, a)
+                    return
+        raise IllegalActionError(action, self.legal_actions())
+
+    def clone(self):
+        """An independent copy (one memcpy)."""
+        cdef NativeState other = self._new_sibling()
+        self.kernel.clone_into(self.data, other.data)
+        return other
+
+    def __copy__(self):
+        return self.clone()
+
+    def returns(self):
+        """Each player's utility: final at the end, 0 before."""
+        cdef double values[K_MAX_PLAYERS]
+        cdef int p
+        self.kernel.returns(self.data, values)
+        return [values[p] for p in range(self.kernel.num_players)]
+
+    def scores(self):
+        """Each player's in-game score (from the reference engine's definition)."""
+        return self.to_reference().scores()
+
+    # -- hidden information --------------------------------------------------
+    def information_state_key(self, int player):
+        """The kernel's 64-bit key of ``player``'s information set."""
+        self._check_player(player)
+        return self.kernel.info_hash(self.data, player)
+
+    def state_key(self):
+        """A 64-bit key of the full state (a hash of its bytes)."""
+        return self.kernel.state_hash(self.data)
+
+    def information_state_string(self, int player):
+        """Canonical text of what ``player`` knows (the reference engine's)."""
+        self._check_player(player)
+        return self.to_reference().information_state_string(player)
+
+    def view(self, int player):
+        """The position as ``player`` sees it (the reference engine's view)."""
+        self._check_player(player)
+        return self.to_reference().view(player)
+
+    def determinize(self, int observer, rng):
+        """A copy with what ``observer`` cannot see resampled from ``rng`` (a random.Random)."""
+        cdef Rng r
+        self._check_player(observer)
+        r.s = rng.getrandbits(64)
+        cdef NativeState other = self.clone()
+        self.kernel.determinize(other.data, observer, &r)
+        return other
+
+    def _check_player(self, int player):
+        if not 0 <= player < self.kernel.num_players:
+            raise ValueError(f"player {player} does not exist; seats are 0..{self.kernel.num_players - 1}")
+
+    # -- text and serialization ----------------------------------------------
+    def to_reference(self):
+        """The same position in the reference engine (slow; for text and checks)."""
+        return self.game.reference.state_from_dict(self.kernel.to_dict(self))
+
+    def action_to_string(self, action):
+        """The reference engine's name of ``action`` in this state."""
+        return self.to_reference().action_to_string(action)
+
+    def string_to_action(self, text):
+        """The legal action named ``text``."""
+        return string_to_action(self, text)
+
+    def to_dict(self):
+        """The full state in the reference engine's dict form."""
+        return self.kernel.to_dict(self)
+
+    def to_json(self):
+        """The versioned JSON document (identical to the reference engine's)."""
+        return state_to_json(self)
+
+    def __str__(self):
+        return str(self.to_reference())
+
+    def __repr__(self):
+        return f"<NativeState of {self.game.name}: player {self.current_player()}>"
