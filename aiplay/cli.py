@@ -1,0 +1,177 @@
+"""The ``aiplay`` command: list games and play seeded bot-versus-bot games.
+
+Examples::
+
+    aiplay games
+    aiplay play pig --bots mcts,random --seed 1
+    aiplay play leduc_poker --players 2 --bots ismcts,random --seed 7 --iterations 2000
+    aiplay play pig --option winscore=30 --bots expectimax,mcts --seed 3
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+import time
+from typing import Any, Dict, List, Optional, Sequence
+
+import aiplay
+from aiplay.errors import AiplayError, InvalidOptionError
+from aiplay.game import CHANCE, Game, sample_chance_outcome
+from aiplay.registry import game_entry, has_native
+
+
+def _parse_option(game_name: str, text: str) -> Dict[str, Any]:
+    """``"winscore=30"`` -> ``{"winscore": 30}``, typed by the game's option spec."""
+    if "=" not in text:
+        raise InvalidOptionError(f"--option {text!r} must look like NAME=VALUE")
+    key, raw = (part.strip() for part in text.split("=", 1))
+    spec = game_entry(game_name).reference.option_spec
+    if key not in spec:
+        known = ", ".join(sorted(spec)) or "none"
+        raise InvalidOptionError(f"unknown option {key!r} for game {game_name!r}; its options are: {known}")
+    kind = spec[key].kind
+    value: Any = raw
+    try:
+        if kind is bool:
+            if raw.lower() not in ("true", "false", "1", "0", "yes", "no"):
+                raise ValueError(raw)
+            value = raw.lower() in ("true", "1", "yes")
+        elif kind is int:
+            value = int(raw)
+        elif kind is float:
+            value = float(raw)
+    except ValueError:
+        raise InvalidOptionError(f"option {key}={raw!r} is invalid; it accepts {spec[key].accepts}") from None
+    return {key: value}
+
+
+def _build_game(args: argparse.Namespace) -> Game:
+    options: Dict[str, Any] = {}
+    for text in args.option or []:
+        options.update(_parse_option(args.game, text))
+    if args.players is not None:
+        if "players" not in game_entry(args.game).reference.option_spec:
+            raise InvalidOptionError(f"game {args.game!r} has a fixed number of players; drop --players")
+        options["players"] = args.players
+    return aiplay.load(args.game, backend=args.backend, **options)
+
+
+def _build_bots(args: argparse.Namespace, num_players: int) -> List[Any]:
+    from aiplay.search import make_bot
+
+    kinds = [k.strip() for k in args.bots.split(",") if k.strip()]
+    if len(kinds) == 1:
+        kinds = kinds * num_players
+    if len(kinds) != num_players:
+        raise InvalidOptionError(
+            f"--bots names {len(kinds)} bots for {num_players} players; give one per seat or a single one for all")
+    budget: Dict[str, Any] = {}
+    if args.seconds is not None:
+        budget["seconds"] = args.seconds
+    elif args.iterations is not None:
+        budget["iterations"] = args.iterations
+    # Each seat's bot gets its own seed derived from the game seed, so seats never share a stream.
+    return [make_bot(kind, seed=args.seed * 1000 + seat + 1, **budget) for seat, kind in enumerate(kinds)]
+
+
+def _bot_name(bot: Any) -> str:
+    return getattr(bot, "name", type(bot).__name__)
+
+
+def cmd_games(args: argparse.Namespace) -> int:
+    """Print the registered games and their engines."""
+    rows = []
+    for name in aiplay.games_available():
+        entry = game_entry(name)
+        engine = "native + reference" if has_native(name) else "reference"
+        rows.append((name, engine, entry.title))
+    width = max(len(r[0]) for r in rows)
+    for name, engine, title in rows:
+        print(f"{name:<{width}}  {engine:<18}  {title}")
+    return 0
+
+
+def cmd_play(args: argparse.Namespace) -> int:
+    """Play one seeded game between bots and print it move by move."""
+    game = _build_game(args)
+    bots = _build_bots(args, game.num_players)
+    rng = random.Random(args.seed)  # chance outcomes of the real game
+    state = game.new_initial_state()
+    print(f"{game.name} ({game.backend} engine), options {game.options}, seed {args.seed}")
+    print("seats: " + ", ".join(f"{p}={_bot_name(b)}" for p, b in enumerate(bots)))
+    move = 0
+    started = time.perf_counter()
+    while not state.is_terminal():
+        player = state.current_player()
+        if player == CHANCE:
+            action = sample_chance_outcome(state, rng)
+            label = "chance"
+        else:
+            action = bots[player].choose(state)
+            label = f"player {player} ({_bot_name(bots[player])})"
+        move += 1
+        if not args.quiet:
+            print(f"{move:4d}. {label}: {state.action_to_string(action)}")
+        state.apply_action(action)
+        if args.show_state and not args.quiet:
+            print("      " + str(state).replace("\n", "\n      "))
+    elapsed = time.perf_counter() - started
+    returns = state.returns()
+    print(f"final state:\n{state}")
+    print(f"returns: {returns}")
+    print(f"scores: {state.scores()}")
+    best = max(returns)
+    winners = [p for p, r in enumerate(returns) if r == best]
+    if len(winners) == len(returns):
+        print("result: draw")
+    else:
+        print("result: " + ", ".join(f"player {p} ({_bot_name(bots[p])})" for p in winners) + " won")
+    print(f"{move} moves in {elapsed:.1f} s")
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser of the ``aiplay`` command."""
+    parser = argparse.ArgumentParser(
+        prog="aiplay", description="Search-based AI opponents for board games.")
+    parser.add_argument("--version", action="version", version=f"aiplay {aiplay.__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    sub.required = True
+
+    games = sub.add_parser("games", help="list the available games",
+                           description="List the registered games and their engines.")
+    games.set_defaults(func=cmd_games)
+
+    play = sub.add_parser("play", help="play a seeded bot-versus-bot game",
+                          description="Play one seeded game between bots and print it move by move.")
+    play.add_argument("game", help="game name (see `aiplay games`)")
+    play.add_argument("--players", type=int, help="number of players (for games that take it)")
+    play.add_argument("--bots", default="random",
+                      help="comma-separated bots, one per seat or one for all: random, mcts, ismcts, expectimax")
+    play.add_argument("--seed", type=int, default=0, help="seed of the game and the bots (default 0)")
+    play.add_argument("--iterations", type=int, help="search budget per move in iterations (bots' default if unset)")
+    play.add_argument("--seconds", type=float, help="search budget per move in seconds (overrides --iterations)")
+    play.add_argument("--option", action="append", metavar="NAME=VALUE", help="a game option, repeatable")
+    play.add_argument("--backend", default="auto", choices=["auto", "native", "reference"],
+                      help="game engine (default: native when built)")
+    play.add_argument("--show-state", action="store_true", help="print the state after every move")
+    play.add_argument("--quiet", action="store_true", help="print only the result")
+    play.set_defaults(func=cmd_play)
+    return parser
+
+
+def main(argv: Optional[Sequence[str]] = None) -> int:
+    """Entry point of the ``aiplay`` console script."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        return args.func(args)
+    except AiplayError as exc:
+        print(f"aiplay: error: {exc}", file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())
