@@ -5,8 +5,12 @@ Importing this package registers every game with :mod:`aiplay.registry`.
 
 from aiplay.registry import register
 
+from .kuhn_poker import KuhnPokerGame
+from .leduc_poker import LeducPokerGame
 from .pig import PigGame
 
 register(PigGame, kernel_module="aiplay._ext.pig")
+register(KuhnPokerGame)
+register(LeducPokerGame)
 
-__all__ = ["PigGame"]
+__all__ = ["KuhnPokerGame", "LeducPokerGame", "PigGame"]

@@ -60,7 +60,8 @@ class PigGame(Game):
 
     @property
     def max_chance_outcomes(self) -> int:
-        return 2 if self._options["piglet"] else self._options["diceoutcomes"]
+        # OpenSpiel reports diceoutcomes even for piglet, whose outcomes are only 0 and 1.
+        return self._options["diceoutcomes"]
 
     @property
     def min_utility(self) -> float:
@@ -191,6 +192,21 @@ class PigState(ReferenceState):
 
     def scores(self) -> List[float]:
         return [float(s) for s in self.banked]
+
+    def heuristic_values(self) -> List[float]:
+        """Each player's lead over the others' mean, in units of ``winscore``, clipped to [-1, 1].
+
+        The turn total counts for the player on turn. Integer arithmetic up to
+        one final division keeps the kernel's figures bit-identical.
+        """
+        if self._is_over():
+            return self.returns()
+        n = self.game.num_players
+        points = list(self.banked)
+        points[self.turn_player] += self.turn_total
+        total = sum(points)
+        scale = (n - 1) * self.game.winscore
+        return [max(-1.0, min(1.0, (p * n - total) / scale)) for p in points]
 
     def action_to_string(self, action: int) -> str:
         if self._current_player() == CHANCE:
