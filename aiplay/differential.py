@@ -3,8 +3,8 @@
 The reference engine is the statement of the rules; a native kernel must match
 it move for move. :func:`compare_engines` plays seeded games on both engines
 with the same actions and the same chance outcomes, and at every step compares
-the current player, the legal actions, the chance outcomes and the serialized
-state. Every game with a kernel reuses it (see ``tests/test_differential.py``).
+the current player, the legal actions, the chance outcomes, the serialized
+state, the static evaluation and the returns. Every game with a kernel reuses it (see ``tests/test_differential.py``).
 """
 
 from __future__ import annotations
@@ -52,6 +52,7 @@ def compare_states(reference: State, native: State, *, seed: int = -1, step: int
         if not math.isclose(p, q, rel_tol=1e-12, abs_tol=1e-15):
             _check_same(step, seed, history, f"probability of outcome {a}", p, q)
     _check_same(step, seed, history, "serialized state", reference.to_json(), native.to_json())
+    _check_same(step, seed, history, "heuristic values", reference.heuristic_values(), native.heuristic_values())
     ref_returns, fast_returns = reference.returns(), native.returns()
     if any(not math.isclose(x, y, abs_tol=1e-12) for x, y in zip(ref_returns, fast_returns)):
         _check_same(step, seed, history, "returns", ref_returns, fast_returns)

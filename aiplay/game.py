@@ -232,6 +232,14 @@ class State(abc.ABC):
         """Each player's in-game score (points, chips); the returns where the game has none."""
         return self.returns()
 
+    def heuristic_values(self) -> List[float]:
+        """A static estimate of each player's return, within the game's utility bounds.
+
+        Expectimax uses it at its depth limit. The default knows nothing and
+        returns zeros; games override it (and their kernels must agree).
+        """
+        return [0.0] * self.game.num_players
+
     def is_terminal(self) -> bool:
         """True once the game is over."""
         return self.current_player() == TERMINAL

@@ -16,7 +16,11 @@ Conventions shared with the Python API (``aiplay.game``):
 * ``apply`` trusts its caller: the Python wrapper checks legality first;
 * ``returns`` writes ``num_players`` doubles (zeros before the end);
 * the state's bytes must be fully determined by the position (zero every
-  padding byte on init), so that ``state_hash`` may hash the raw bytes.
+  padding byte on init), so that ``state_hash`` may hash the raw bytes;
+* every nogil method is reentrant: it keeps no scratch data on the kernel, so
+  several search threads can share one kernel (root-parallel search);
+* ``sample_chance``'s default draws from at most 256 outcomes; a kernel with
+  more chance outcomes overrides it.
 """
 
 from libc.stdint cimport uint64_t
@@ -92,6 +96,9 @@ cdef class Kernel:
     cdef uint64_t info_hash(self, const void* s, int player) noexcept nogil
     # Hidden information: resample what `observer` cannot see. Default: nothing hidden.
     cdef void determinize(self, void* s, int observer, Rng* rng) noexcept nogil
+    # Static evaluation at a depth limit: one value per player, within the utility
+    # bounds. Default: zeros. Must equal the reference state's heuristic_values().
+    cdef void evaluate(self, const void* s, double* out) noexcept nogil
 
     # --- generic, overridable --------------------------------------------
     cdef void clone_into(self, const void* src, void* dst) noexcept nogil

@@ -58,6 +58,11 @@ cdef class Kernel:
     cdef void determinize(self, void* s, int observer, Rng* rng) noexcept nogil:
         pass
 
+    cdef void evaluate(self, const void* s, double* out) noexcept nogil:
+        cdef int p
+        for p in range(self.num_players):
+            out[p] = 0.0
+
     cdef void clone_into(self, const void* src, void* dst) noexcept nogil:
         memcpy(dst, src, self.state_size)
 
@@ -228,6 +233,13 @@ cdef class NativeState:
         cdef double values[K_MAX_PLAYERS]
         cdef int p
         self.kernel.returns(self.data, values)
+        return [values[p] for p in range(self.kernel.num_players)]
+
+    def heuristic_values(self):
+        """The kernel's static evaluation (equal to the reference engine's)."""
+        cdef double values[K_MAX_PLAYERS]
+        cdef int p
+        self.kernel.evaluate(self.data, values)
         return [values[p] for p in range(self.kernel.num_players)]
 
     def scores(self):

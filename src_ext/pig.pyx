@@ -28,7 +28,7 @@ cdef class PigKernel(Kernel):
         self.state_size = sizeof(PigC)
         self.num_players = players
         self.num_distinct_actions = 2
-        self.max_chance_outcomes = 2 if piglet else diceoutcomes
+        self.max_chance_outcomes = diceoutcomes  # as the reference (OpenSpiel's figure)
         self.min_utility = -1.0
         self.max_utility = 1.0
         self.perfect_information = True
@@ -114,6 +114,25 @@ cdef class PigKernel(Kernel):
             return  # the horizon ended the game with no winner
         for p in range(self.num_players):
             out[p] = 1.0 if p == winner else -1.0 / (self.num_players - 1)
+
+    cdef void evaluate(self, const void* s, double* out) noexcept nogil:
+        # Same formula as PigState.heuristic_values: lead over the others' mean.
+        cdef const PigC* st = <const PigC*>s
+        cdef int p, n = self.num_players
+        cdef long points[K_MAX_PLAYERS]
+        cdef long total = 0
+        cdef double v
+        if self._over(st):
+            self.returns(s, out)
+            return
+        for p in range(n):
+            points[p] = st.scores[p]
+        points[st.turn_player] += st.turn_total
+        for p in range(n):
+            total += points[p]
+        for p in range(n):
+            v = <double>(points[p] * n - total) / <double>((n - 1) * self.winscore)
+            out[p] = -1.0 if v < -1.0 else (1.0 if v > 1.0 else v)
 
     cpdef dict to_dict(self, NativeState state):
         cdef PigC* st = <PigC*>state.data
