@@ -1,0 +1,583 @@
+# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
+"""Native expectimax over any kernel: max^n, paranoid, Star1 and Star2 pruning.
+
+Depth counts decisions only; chance nodes are expanded exactly and do not use
+depth (OpenSpiel's ``expectiminimax`` does the same, so values compare). At the
+depth limit the kernel's ``evaluate`` gives the value.
+
+Two value models:
+
+* **max^n** (N players, ``paranoid=False`` with more than two players): every
+  player maximizes their own component of a value vector. No pruning applies.
+* **paranoid / two-player zero-sum**: one scalar, the searching player's value;
+  the searching player maximizes it and every other player minimizes it. Here
+  alpha-beta runs at decision nodes and, at chance nodes, Ballard's Star1
+  (windows derived from the utility bounds ``[L, U]``) or Star2 (Star1 after a
+  probing pass that searches one move of each successor to bound it). The root
+  value is exactly the plain expectimax value; only the work differs.
+
+The transposition table is keyed by the kernel's full-state hash. An entry is
+reused only at the same remaining depth (or when its subtree never reached the
+depth limit and the remaining depth is at least as large), so a search to a
+fixed depth returns the same value as one without the table.
+"""
+
+from libc.math cimport INFINITY
+from libc.stdint cimport int8_t, int32_t, uint64_t
+from libc.stdlib cimport calloc, free, malloc
+from posix.time cimport CLOCK_MONOTONIC, clock_gettime, timespec
+
+from aiplay._ext.kernel cimport K_CHANCE, K_MAX_PLAYERS, K_TERMINAL, Kernel, NativeState
+
+cdef enum:
+    PRUNE_NONE = 0
+    PRUNE_STAR1 = 1
+    PRUNE_STAR2 = 2
+    FLAG_EXACT = 0
+    FLAG_LOWER = 1     # the true value is >= the stored one
+    FLAG_UPPER = 2     # the true value is <= the stored one
+    EXTRA_LEVELS = 64  # recursion levels beyond 2*depth for runs of chance nodes
+
+PRUNING = {"none": PRUNE_NONE, "star1": PRUNE_STAR1, "star2": PRUNE_STAR2}
+
+
+cdef struct TTEntry:
+    uint64_t key
+    int32_t depth
+    int32_t best_action
+    int8_t flag
+    int8_t exact        # the subtree never reached the depth limit
+    int8_t used
+
+
+cdef inline double now_seconds() noexcept nogil:
+    cdef timespec ts
+    clock_gettime(CLOCK_MONOTONIC, &ts)
+    return ts.tv_sec + ts.tv_nsec * 1e-9
+
+
+cdef class ExpectimaxSearch:
+    """Depth-limited expectimax with iterative deepening over one kernel."""
+
+    cdef Kernel kernel
+    cdef int pruning
+    cdef bint paranoid
+    cdef bint use_tt
+    cdef public bint narrow_root    # prune at the root too (non-best values become upper bounds)
+    cdef int n                      # players
+    cdef int root_player
+    cdef double lo, hi              # utility bounds
+    # recursion scratch, one slot per level
+    cdef int levels
+    cdef char* states
+    cdef int* actions
+    cdef int* outcomes
+    cdef double* probs
+    cdef double* vectors            # levels x K_MAX_PLAYERS (max^n)
+    cdef double* bounds             # levels x 2 x max_legal (per-outcome low/high bounds)
+    # transposition table
+    cdef TTEntry* tt
+    cdef double* tt_values          # tt_size x n
+    cdef uint64_t tt_mask
+    # counters and budget
+    cdef long nodes
+    cdef long tt_hits
+    cdef long node_limit
+    cdef double deadline
+    cdef bint aborted
+    cdef bint hit_limit             # set when a leaf was cut by the depth limit
+
+    def __init__(self, Kernel kernel, str pruning="star2", bint paranoid=False, bint use_tt=True,
+                 int tt_bits=20):
+        if pruning not in PRUNING:
+            raise ValueError(f"pruning={pruning!r} is invalid; it accepts one of {sorted(PRUNING)}")
+        if not 4 <= tt_bits <= 30:
+            raise ValueError(f"tt_bits={tt_bits} is invalid; it accepts an integer from 4 to 30")
+        self.kernel = kernel
+        self.n = kernel.num_players
+        self.paranoid = paranoid or kernel.num_players == 2
+        # Pruning needs a scalar zero-sum value; max^n with N > 2 gets none.
+        self.pruning = PRUNING[pruning] if self.paranoid else PRUNE_NONE
+        self.use_tt = use_tt
+        self.lo = kernel.min_utility
+        self.hi = kernel.max_utility
+        self.levels = 0
+        self.tt = <TTEntry*>calloc(1 << tt_bits, sizeof(TTEntry))
+        self.tt_values = <double*>malloc((1 << tt_bits) * self.n * sizeof(double))
+        self.tt_mask = (1 << tt_bits) - 1
+        if self.tt == NULL or self.tt_values == NULL:
+            raise MemoryError()
+
+    def __dealloc__(self):
+        self._free_levels()
+        free(self.tt)
+        free(self.tt_values)
+
+    cdef void _free_levels(self):
+        free(self.states); free(self.actions); free(self.outcomes); free(self.probs)
+        free(self.vectors); free(self.bounds)
+        self.states = NULL; self.actions = NULL; self.outcomes = NULL; self.probs = NULL
+        self.vectors = NULL; self.bounds = NULL
+
+    cdef void _ensure_levels(self, int levels) except *:
+        cdef Kernel k = self.kernel
+        if levels <= self.levels:
+            return
+        self._free_levels()
+        self.states = <char*>malloc(<size_t>levels * k.state_size)
+        self.actions = <int*>malloc(<size_t>levels * k.max_legal * sizeof(int))
+        self.outcomes = <int*>malloc(<size_t>levels * k.max_legal * sizeof(int))
+        self.probs = <double*>malloc(<size_t>levels * k.max_legal * sizeof(double))
+        self.vectors = <double*>malloc(<size_t>levels * K_MAX_PLAYERS * sizeof(double))
+        self.bounds = <double*>malloc(<size_t>levels * 2 * k.max_legal * sizeof(double))
+        if (self.states == NULL or self.actions == NULL or self.outcomes == NULL or self.probs == NULL
+                or self.vectors == NULL or self.bounds == NULL):
+            self._free_levels()
+            raise MemoryError()
+        self.levels = levels
+
+    def clear_table(self):
+        """Empty the transposition table."""
+        cdef uint64_t i
+        for i in range(self.tt_mask + 1):
+            self.tt[i].used = 0
+
+    # -- budget ------------------------------------------------------------
+    cdef inline bint _count_node(self) noexcept nogil:
+        """Count a node; True when the budget ran out (the iteration is then abandoned)."""
+        self.nodes += 1
+        if self.node_limit >= 0 and self.nodes > self.node_limit:
+            self.aborted = True
+        elif self.deadline >= 0 and (self.nodes & 1023) == 0 and now_seconds() >= self.deadline:
+            self.aborted = True
+        return self.aborted
+
+    # -- transposition table -------------------------------------------------
+    cdef inline TTEntry* _probe(self, uint64_t key) noexcept nogil:
+        cdef TTEntry* e = &self.tt[key & self.tt_mask]
+        if e.used and e.key == key:
+            return e
+        return NULL
+
+    cdef inline bint _usable(self, TTEntry* e, int depth) noexcept nogil:
+        return e.depth == depth or (e.exact and depth >= e.depth)
+
+    cdef inline void _store(self, uint64_t key, int depth, int best, int flag, bint exact,
+                            const double* values) noexcept nogil:
+        cdef TTEntry* e = &self.tt[key & self.tt_mask]
+        cdef int p
+        e.key = key
+        e.depth = depth
+        e.best_action = best
+        e.flag = flag
+        e.exact = exact
+        e.used = 1
+        for p in range(self.n):
+            self.tt_values[(key & self.tt_mask) * self.n + p] = values[p]
+
+    cdef inline void* _state(self, int level) noexcept nogil:
+        return self.states + <size_t>level * self.kernel.state_size
+
+    # -- paranoid / two-player: alpha-beta with Star1 / Star2 -----------------
+    cdef double _scalar(self, int level, int depth, double alpha, double beta) noexcept nogil:
+        """Value of the state at ``level`` for the root player, with fail-soft bounds."""
+        cdef void* s = self._state(level)
+        cdef int player, n, i, a, best_action = -1, flag
+        cdef double v, best, a0 = alpha, b0 = beta
+        cdef double values[K_MAX_PLAYERS]
+        cdef TTEntry* e
+        cdef uint64_t key = 0
+        cdef bint was_limited, exact
+        cdef int* acts
+        if self._count_node():
+            return 0.0
+        player = self.kernel.current_player(s)
+        if player == K_TERMINAL:
+            self.kernel.returns(s, values)
+            return values[self.root_player]
+        if depth == 0 or level + 2 >= self.levels:
+            self.hit_limit = True
+            self.kernel.evaluate(s, values)
+            return values[self.root_player]
+        if self.use_tt:
+            key = self.kernel.state_hash(s)
+            e = self._probe(key)
+            if e != NULL and self._usable(e, depth):
+                v = self.tt_values[(key & self.tt_mask) * self.n]
+                if (e.flag == FLAG_EXACT or (e.flag == FLAG_LOWER and v >= beta)
+                        or (e.flag == FLAG_UPPER and v <= alpha)):
+                    self.tt_hits += 1
+                    if not e.exact:
+                        self.hit_limit = True
+                    return v
+                best_action = e.best_action
+        was_limited = self.hit_limit
+        self.hit_limit = False
+        if player == K_CHANCE:
+            v = self._chance(level, depth, alpha, beta)
+        else:
+            acts = self.actions + <size_t>level * self.kernel.max_legal
+            n = self.kernel.legal_actions(s, acts)
+            # Try the table's best move first: it makes cutoffs come early.
+            if best_action >= 0:
+                for i in range(1, n):
+                    if acts[i] == best_action:
+                        acts[i] = acts[0]
+                        acts[0] = best_action
+                        break
+            best = -INFINITY if player == self.root_player else INFINITY
+            for i in range(n):
+                a = acts[i]
+                self.kernel.clone_into(s, self._state(level + 1))
+                self.kernel.apply(self._state(level + 1), a)
+                if player == self.root_player:
+                    v = self._scalar(level + 1, depth - 1, alpha if alpha > best else best, beta)
+                    if v > best:
+                        best = v
+                        best_action = a
+                    if self.pruning != PRUNE_NONE and best >= beta:
+                        break
+                else:
+                    v = self._scalar(level + 1, depth - 1, alpha, beta if beta < best else best)
+                    if v < best:
+                        best = v
+                        best_action = a
+                    if self.pruning != PRUNE_NONE and best <= alpha:
+                        break
+                if self.aborted:
+                    return 0.0
+            v = best
+        if self.aborted:
+            return 0.0
+        exact = not self.hit_limit
+        self.hit_limit = was_limited or self.hit_limit
+        if self.use_tt:
+            flag = FLAG_EXACT
+            if self.pruning != PRUNE_NONE:
+                if v <= a0:
+                    flag = FLAG_UPPER
+                elif v >= b0:
+                    flag = FLAG_LOWER
+            values[0] = v
+            self._store(key, depth, best_action, flag, exact, values)
+        return v
+
+    cdef double _probe_bound(self, int level, int depth, int child_player, double window_lo,
+                             double window_hi) noexcept nogil:
+        """Star2's probe: one move of a decision successor, as a bound on its value.
+
+        For a successor where the root player moves, any one move's value is a
+        lower bound on the successor's value; elsewhere, an upper bound. The
+        state is at ``level``; returns the bound (``lo``/``hi`` when none).
+        """
+        cdef void* s = self._state(level)
+        cdef int* acts = self.actions + <size_t>level * self.kernel.max_legal
+        cdef int n = self.kernel.legal_actions(s, acts)
+        cdef int first = acts[0]
+        cdef TTEntry* e
+        cdef double v
+        if self.use_tt:
+            e = self._probe(self.kernel.state_hash(s))
+            if e != NULL and e.best_action >= 0:
+                first = e.best_action
+        self.kernel.clone_into(s, self._state(level + 1))
+        self.kernel.apply(self._state(level + 1), first)
+        v = self._scalar(level + 1, depth - 1, window_lo, window_hi)
+        if child_player == self.root_player:
+            # A fail-low result only bounds from above: no lower bound learned.
+            return v if v > window_lo else self.lo
+        return v if v < window_hi else self.hi
+
+    cdef bint _probing_can_cut(self, int level, int n, double alpha, double beta) noexcept nogil:
+        """Whether Star2's probes could prove a cutoff here even if each came out at its best.
+
+        Probes bound decision successors from one side only (from below where
+        the root player moves, from above elsewhere); with the other outcomes at
+        their utility bounds, a cutoff may be impossible, and probing wasted.
+        """
+        cdef void* s = self._state(level)
+        cdef void* child = self._state(level + 1)
+        cdef int* outs = self.outcomes + <size_t>level * self.kernel.max_legal
+        cdef double* ps = self.probs + <size_t>level * self.kernel.max_legal
+        cdef double best_low = 0.0, best_high = 0.0
+        cdef int i, child_player
+        for i in range(n):
+            self.kernel.clone_into(s, child)
+            self.kernel.apply(child, outs[i])
+            child_player = self.kernel.current_player(child)
+            if child_player == self.root_player:
+                best_low += ps[i] * self.hi
+                best_high += ps[i] * self.hi
+            elif child_player >= 0:
+                best_low += ps[i] * self.lo
+                best_high += ps[i] * self.lo
+            else:
+                best_low += ps[i] * self.lo
+                best_high += ps[i] * self.hi
+        return best_low >= beta or best_high <= alpha
+
+    cdef double _chance(self, int level, int depth, double alpha, double beta) noexcept nogil:
+        """Expected value over the outcomes, with Star1/Star2 windows when pruning."""
+        cdef void* s = self._state(level)
+        cdef void* child = self._state(level + 1)
+        cdef int* outs = self.outcomes + <size_t>level * self.kernel.max_legal
+        cdef double* ps = self.probs + <size_t>level * self.kernel.max_legal
+        # Per-outcome bounds on the successor's value: [lo, hi] unless a Star2
+        # probe tightened one side.
+        cdef double* low = self.bounds + <size_t>level * 2 * self.kernel.max_legal
+        cdef double* high = low + self.kernel.max_legal
+        cdef int n = self.kernel.chance_outcomes(s, outs, ps)
+        cdef int i, child_player
+        cdef double acc = 0.0, v, wlo, whi, lo_rest = 0.0, hi_rest = 0.0, b
+        if self.pruning == PRUNE_NONE:
+            for i in range(n):
+                self.kernel.clone_into(s, child)
+                self.kernel.apply(child, outs[i])
+                acc += ps[i] * self._scalar(level + 1, depth, self.lo, self.hi)
+                if self.aborted:
+                    return 0.0
+            return acc
+
+        for i in range(n):
+            low[i] = self.lo
+            high[i] = self.hi
+        if self.pruning == PRUNE_STAR2 and depth > 0 and self._probing_can_cut(level, n, alpha, beta):
+            for i in range(n):
+                self.kernel.clone_into(s, child)
+                self.kernel.apply(child, outs[i])
+                child_player = self.kernel.current_player(child)
+                if child_player < 0 or depth == 0:
+                    continue
+                b = self._probe_bound(level + 1, depth, child_player, self.lo, self.hi)
+                if self.aborted:
+                    return 0.0
+                if child_player == self.root_player:
+                    low[i] = b
+                else:
+                    high[i] = b
+        for i in range(n):
+            lo_rest += ps[i] * low[i]
+            hi_rest += ps[i] * high[i]
+        if lo_rest >= beta:      # Star2: the probes alone prove a fail high
+            return lo_rest
+        if hi_rest <= alpha:     # ... or a fail low
+            return hi_rest
+
+        # Star1: search the outcomes in turn with windows that account for
+        # the exact values found so far and the bounds of those not searched yet.
+        for i in range(n):
+            lo_rest -= ps[i] * low[i]
+            hi_rest -= ps[i] * high[i]
+            wlo = (alpha - acc - hi_rest) / ps[i]
+            whi = (beta - acc - lo_rest) / ps[i]
+            self.kernel.clone_into(s, child)
+            self.kernel.apply(child, outs[i])
+            v = self._scalar(level + 1, depth, wlo if wlo > self.lo else self.lo,
+                             whi if whi < self.hi else self.hi)
+            if self.aborted:
+                return 0.0
+            if v <= wlo:
+                return acc + ps[i] * v + hi_rest      # the expectation is <= alpha
+            if v >= whi:
+                return acc + ps[i] * v + lo_rest      # the expectation is >= beta
+            acc += ps[i] * v
+        return acc
+
+    # -- max^n ---------------------------------------------------------------
+    cdef void _vector(self, int level, int depth, double* out) noexcept nogil:
+        """Value vector of the state at ``level``: every player maximizes their own component."""
+        cdef void* s = self._state(level)
+        cdef int player, n, i, p, best_action = -1
+        cdef double* child = self.vectors + <size_t>(level + 1) * K_MAX_PLAYERS
+        cdef TTEntry* e
+        cdef uint64_t key = 0
+        cdef bint was_limited, exact, first
+        cdef int* acts
+        cdef int* outs
+        cdef double* ps
+        if self._count_node():
+            return
+        player = self.kernel.current_player(s)
+        if player == K_TERMINAL:
+            self.kernel.returns(s, out)
+            return
+        if depth == 0 or level + 2 >= self.levels:
+            self.hit_limit = True
+            self.kernel.evaluate(s, out)
+            return
+        if self.use_tt:
+            key = self.kernel.state_hash(s)
+            e = self._probe(key)
+            if e != NULL and self._usable(e, depth):
+                self.tt_hits += 1
+                for p in range(self.n):
+                    out[p] = self.tt_values[(key & self.tt_mask) * self.n + p]
+                if not e.exact:
+                    self.hit_limit = True
+                return
+        was_limited = self.hit_limit
+        self.hit_limit = False
+        if player == K_CHANCE:
+            outs = self.outcomes + <size_t>level * self.kernel.max_legal
+            ps = self.probs + <size_t>level * self.kernel.max_legal
+            n = self.kernel.chance_outcomes(s, outs, ps)
+            for p in range(self.n):
+                out[p] = 0.0
+            for i in range(n):
+                self.kernel.clone_into(s, self._state(level + 1))
+                self.kernel.apply(self._state(level + 1), outs[i])
+                self._vector(level + 1, depth, child)
+                if self.aborted:
+                    return
+                for p in range(self.n):
+                    out[p] += ps[i] * child[p]
+        else:
+            acts = self.actions + <size_t>level * self.kernel.max_legal
+            n = self.kernel.legal_actions(s, acts)
+            first = True
+            for i in range(n):
+                self.kernel.clone_into(s, self._state(level + 1))
+                self.kernel.apply(self._state(level + 1), acts[i])
+                self._vector(level + 1, depth - 1, child)
+                if self.aborted:
+                    return
+                if first or child[player] > out[player]:
+                    first = False
+                    best_action = acts[i]
+                    for p in range(self.n):
+                        out[p] = child[p]
+        exact = not self.hit_limit
+        self.hit_limit = was_limited or self.hit_limit
+        if self.use_tt:
+            self._store(key, depth, best_action, FLAG_EXACT, exact, out)
+
+    # -- driver --------------------------------------------------------------
+    cdef bint _search_root(self, int depth, int* acts, int n, double* action_values) noexcept nogil:
+        """Search every root action to ``depth`` with a full window; False if aborted."""
+        cdef int i
+        cdef double best = self.lo
+        cdef double vec[K_MAX_PLAYERS]
+        self._count_node()
+        for i in range(n):
+            self.kernel.clone_into(self._state(0), self._state(1))
+            self.kernel.apply(self._state(1), acts[i])
+            self.hit_limit = False
+            if self.paranoid:
+                # With pruning, later actions only need to be shown worse than
+                # the best so far: their values are then upper bounds.
+                if self.pruning != PRUNE_NONE and self.narrow_root and i > 0:
+                    action_values[i] = self._scalar(1, depth - 1, best, self.hi)
+                else:
+                    action_values[i] = self._scalar(1, depth - 1, self.lo, self.hi)
+                if i == 0 or action_values[i] > best:
+                    best = action_values[i]
+            else:
+                self._vector(1, depth - 1, vec)
+                action_values[i] = vec[self.root_player]
+            if self.aborted:
+                return False
+        return True
+
+    def run(self, NativeState root, int max_depth, double seconds=-1.0, long nodes=-1):
+        """Iterative deepening from depth 1 to ``max_depth`` within the budget.
+
+        Returns a dict with the root player's value of every legal action at
+        the last completed depth, the chosen action (the first best in legal
+        order, as OpenSpiel breaks ties), the principal variation and counters.
+        """
+        cdef Kernel k = self.kernel
+        cdef int player = k.current_player(root.data)
+        cdef int n, i, depth, completed = 0, best
+        cdef double started
+        cdef bint ok
+        if root.kernel is not k:
+            raise ValueError("the state belongs to another kernel than this search's")
+        if player < 0:
+            raise ValueError("search needs a state where a player is to move (not chance, not terminal)")
+        if max_depth < 1:
+            raise ValueError(f"max_depth={max_depth} is invalid; it accepts an integer >= 1")
+        self._ensure_levels(2 * max_depth + EXTRA_LEVELS)
+        self.root_player = player
+        k.clone_into(root.data, self._state(0))
+        cdef int* acts = <int*>malloc(k.max_legal * sizeof(int))
+        cdef double* values = <double*>malloc(k.max_legal * sizeof(double))
+        cdef double* done_values = <double*>malloc(k.max_legal * sizeof(double))
+        if acts == NULL or values == NULL or done_values == NULL:
+            free(acts); free(values); free(done_values)
+            raise MemoryError()
+        n = k.legal_actions(root.data, acts)
+        self.nodes = 0
+        self.tt_hits = 0
+        self.aborted = False
+        self.node_limit = nodes
+        started = now_seconds()
+        self.deadline = started + seconds if seconds >= 0 else -1.0
+        depth_nodes = []
+        with nogil:
+            for depth in range(1, max_depth + 1):
+                ok = self._search_root(depth, acts, n, values)
+                if not ok:
+                    break
+                completed = depth
+                for i in range(n):
+                    done_values[i] = values[i]
+                with gil:
+                    depth_nodes.append(self.nodes)
+        elapsed = now_seconds() - started
+        if completed == 0:
+            free(acts); free(values); free(done_values)
+            raise RuntimeError("the budget ran out before depth 1 was complete; give more time or nodes")
+        best = 0
+        for i in range(1, n):
+            if done_values[i] > done_values[best]:
+                best = i
+        result = {
+            "player": player,
+            "actions": [acts[i] for i in range(n)],
+            "values": [done_values[i] for i in range(n)],
+            "action": acts[best],
+            "value": done_values[best],
+            "principal_variation": self._principal_variation(root, acts[best], completed),
+            "counters": {
+                "nodes": self.nodes,
+                "tt_hits": self.tt_hits,
+                "seconds": elapsed,
+                "completed_depth": completed,
+                "max_depth": completed,
+                "nodes_per_depth": depth_nodes,
+                "pruning": ["none", "star1", "star2"][self.pruning],
+                "model": "paranoid" if self.paranoid else "maxn",
+            },
+        }
+        free(acts); free(values); free(done_values)
+        return result
+
+    cdef list _principal_variation(self, NativeState root, int first, int depth):
+        """Decisions along the table's best moves (through each chance node's likeliest outcome)."""
+        cdef Kernel k = self.kernel
+        cdef void* s = self._state(0)
+        cdef int player, n, i, best
+        cdef TTEntry* e
+        pv = [first]
+        k.clone_into(root.data, s)
+        k.apply(s, first)
+        while len(pv) < depth:
+            player = k.current_player(s)
+            if player == K_TERMINAL:
+                break
+            if player == K_CHANCE:
+                n = k.chance_outcomes(s, self.outcomes, self.probs)
+                best = 0
+                for i in range(1, n):
+                    if self.probs[i] > self.probs[best]:
+                        best = i
+                k.apply(s, self.outcomes[best])
+                continue
+            if not self.use_tt:
+                break
+            e = self._probe(k.state_hash(s))
+            if e == NULL or e.best_action < 0:
+                break
+            pv.append(e.best_action)
+            k.apply(s, e.best_action)
+        return pv
