@@ -1,0 +1,69 @@
+"""Reference searchers: pure-Python bots that work with any game of the API.
+
+* :class:`RandomBot` -- uniform random legal moves (the baseline);
+* :class:`MCTSBot` -- UCT with random playouts, for perfect-information games;
+* :class:`ISMCTSBot` -- single-observer information set MCTS, for hidden
+  information;
+* :class:`ExpectimaxBot` -- depth-limited max^n / paranoid expectimax with a
+  transposition table and iterative deepening.
+
+Every bot has ``choose(state) -> action`` and ``analyse(state) ->``
+:class:`Analysis`, takes a ``seed`` and its budget as keyword arguments, and
+raises :class:`~aiplay.errors.InvalidOptionError` for a bad option. See
+:mod:`aiplay.search.base` for the :class:`Analysis` contract, which the native
+bots share.
+"""
+
+from __future__ import annotations
+
+import inspect
+from typing import Any, Callable, Dict
+
+from aiplay.errors import InvalidOptionError
+from aiplay.search.base import ActionStats, Analysis, Bot, Budget
+from aiplay.search.expectimax import ExpectimaxBot
+from aiplay.search.ismcts import ISMCTSBot
+from aiplay.search.mcts import MCTSBot
+from aiplay.search.random_bot import RandomBot
+
+#: Bot kinds by name, for :func:`make_bot` and the CLI. A plain dict so that
+#: more kinds (e.g. heuristic bots) can be added with one entry.
+BOTS: Dict[str, Callable[..., Bot]] = {
+    "random": RandomBot,
+    "mcts": MCTSBot,
+    "ismcts": ISMCTSBot,
+    "expectimax": ExpectimaxBot,
+}
+
+
+def make_bot(kind: str, **kwargs: Any) -> Bot:
+    """Build the bot called ``kind`` (a key of :data:`BOTS`) with ``kwargs`` as options.
+
+    Options whose value is ``None`` are dropped, so a command line can pass
+    every option it parsed and the bot's defaults apply to the missing ones.
+    An unknown kind or an option the bot does not take raises
+    :class:`~aiplay.errors.InvalidOptionError` listing what is accepted.
+    """
+    try:
+        factory = BOTS[kind]
+    except (KeyError, TypeError):
+        raise InvalidOptionError(
+            f"unknown bot {kind!r}; known bots are: {', '.join(sorted(BOTS))}") from None
+    options = {k: v for k, v in kwargs.items() if v is not None}
+    try:
+        params = inspect.signature(factory).parameters
+    except (TypeError, ValueError):  # e.g. a builtin factory: let it check its own options
+        params = None
+    if params is not None and not any(p.kind is p.VAR_KEYWORD for p in params.values()):
+        known = [name for name, p in params.items() if p.kind is p.KEYWORD_ONLY]
+        for name in options:
+            if name not in params:
+                raise InvalidOptionError(
+                    f"unknown option {name!r} for bot {kind!r}; its options are: {', '.join(known)}")
+    return factory(**options)
+
+
+__all__ = [
+    "ActionStats", "Analysis", "BOTS", "Bot", "Budget", "ExpectimaxBot", "ISMCTSBot",
+    "MCTSBot", "RandomBot", "make_bot",
+]

@@ -1,0 +1,290 @@
+"""What every searcher shares: the :class:`Bot` base class, the search
+:class:`Budget`, and the :class:`Analysis` a search returns.
+
+The :class:`Analysis` structure is a contract: the pure-Python reference bots
+in :mod:`aiplay.search` and the native (Cython) bots return exactly the same
+fields with the same meaning, so frontends, the CLI and the differential
+tests can treat them alike. Its fields:
+
+``bot``
+    The bot kind that produced it (``"random"``, ``"mcts"``, ``"ismcts"``,
+    ``"expectimax"``, ...), as :func:`aiplay.search.make_bot` spells it.
+``player``
+    The seat to move at the analysed state (the searching player).
+``action``
+    The chosen action; :meth:`Bot.choose` returns exactly this.
+``value``
+    The search's estimate of ``player``'s expected return after playing
+    ``action`` (a mean of playouts for the tree searches, the backed-up
+    value for expectimax), or ``None`` when the bot has no estimate
+    (random).
+``stats``
+    One :class:`ActionStats` per legal action, in legal-action order.
+``principal_variation``
+    The expected line of play from the analysed state, as actions, starting
+    with ``action``. Whether chance outcomes appear in it is per bot (see
+    each bot's docstring); it may be just ``[action]``.
+``counters``
+    Search effort. Always has the keys ``iterations``, ``nodes`` (states
+    stepped into, see :class:`Budget`), ``seconds`` and ``max_depth``
+    (deepest node below the root, in plies, chance outcomes counted);
+    ``None`` where a key does not apply to the bot. Bots add their own keys:
+    MCTS and ISMCTS ``tree_nodes`` (nodes in the search tree, root
+    included); expectimax ``tt_hits`` and ``completed_depth``. ``seconds`` is
+    wall-clock time and is the only field of an analysis that is not
+    reproducible from the seed.
+
+Reproducibility: a bot built with the same seed and given the same sequence
+of states returns the same sequence of analyses (``counters["seconds"]``
+apart), provided its budget is made of iterations, nodes or depth; a
+``seconds`` budget depends on machine speed and is not reproducible.
+"""
+
+from __future__ import annotations
+
+import abc
+import math
+import random
+import time
+from dataclasses import asdict, dataclass, field
+from typing import Any, ClassVar, Dict, List, Mapping, Optional
+
+from aiplay.errors import InvalidOptionError
+from aiplay.game import CHANCE, TERMINAL, State
+from aiplay.rng import SeedLike, make_rng
+
+#: Counter keys that every analysis carries (``None`` where not applicable).
+COMMON_COUNTERS = ("iterations", "nodes", "seconds", "max_depth")
+
+
+@dataclass(frozen=True)
+class ActionStats:
+    """What a search learned about one legal action at the analysed state.
+
+    ``action``
+        The action.
+    ``visits``
+        How many search iterations went through it (tree searches); ``None``
+        for bots that do not sample (expectimax, random).
+    ``value``
+        The mean return of the acting player after this action (tree
+        searches: over its visits; expectimax: its backed-up value at the
+        last completed depth); ``None`` when unknown (unvisited, random bot).
+    ``availability``
+        ISMCTS only: in how many visits to the parent this action was legal
+        in the sampled world (the ``n'`` of Cowling et al.); ``None`` for
+        every other bot.
+    """
+
+    action: int
+    visits: Optional[int] = None
+    value: Optional[float] = None
+    availability: Optional[int] = None
+
+
+@dataclass(frozen=True)
+class Analysis:
+    """The result of one search; see the module docstring for the contract."""
+
+    bot: str
+    player: int
+    action: int
+    value: Optional[float]
+    stats: List[ActionStats] = field(default_factory=list)
+    principal_variation: List[int] = field(default_factory=list)
+    counters: Dict[str, Any] = field(default_factory=dict)
+
+    def to_dict(self) -> Dict[str, Any]:
+        """The analysis as JSON-ready data (plain dicts, lists, numbers, ``None``)."""
+        data = asdict(self)
+        data["stats"] = [asdict(s) for s in self.stats]
+        data["principal_variation"] = list(self.principal_variation)
+        data["counters"] = dict(self.counters)
+        return data
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> "Analysis":
+        """Rebuild an analysis from :meth:`to_dict` output (used to compare engines)."""
+        return cls(
+            bot=data["bot"],
+            player=data["player"],
+            action=data["action"],
+            value=data["value"],
+            stats=[ActionStats(**s) for s in data["stats"]],
+            principal_variation=list(data["principal_variation"]),
+            counters=dict(data["counters"]),
+        )
+
+    def stats_for(self, action: int) -> ActionStats:
+        """The :class:`ActionStats` of ``action``; ``KeyError`` if it was not legal."""
+        for s in self.stats:
+            if s.action == action:
+                return s
+        raise KeyError(action)
+
+
+# -- option validation ------------------------------------------------------
+# Bots validate every option in their constructor so that a bad value fails
+# at once with a message naming the option, rather than deep inside a search.
+
+def check_positive_int(name: str, value: Any, allow_none: bool = True) -> Optional[int]:
+    """``value`` if it is an int >= 1 (or ``None`` when allowed); else raise."""
+    if value is None and allow_none:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        accepts = "a positive integer" + (" or None" if allow_none else "")
+        raise InvalidOptionError(f"option {name}={value!r} is invalid; it accepts {accepts}")
+    return value
+
+
+def check_nonnegative_float(name: str, value: Any) -> float:
+    """``float(value)`` if it is a finite number >= 0; else raise."""
+    if (isinstance(value, bool) or not isinstance(value, (int, float))
+            or not math.isfinite(value) or value < 0):
+        raise InvalidOptionError(f"option {name}={value!r} is invalid; it accepts a finite number >= 0")
+    return float(value)
+
+
+def check_bool(name: str, value: Any) -> bool:
+    """``value`` if it is a bool; else raise (``1`` is not ``True`` here: typos must not pass)."""
+    if not isinstance(value, bool):
+        raise InvalidOptionError(f"option {name}={value!r} is invalid; it accepts true or false")
+    return value
+
+
+def check_seed(value: Any) -> random.Random:
+    """The generator for a ``seed`` option (see :func:`aiplay.rng.make_rng`)."""
+    try:
+        return make_rng(value)
+    except TypeError:
+        raise InvalidOptionError(
+            f"option seed={value!r} is invalid; it accepts an int, a random.Random or None") from None
+
+
+@dataclass(frozen=True)
+class Budget:
+    """How much a search may spend. Any combination; the first limit reached stops it.
+
+    ``iterations``
+        Search iterations (one playout each for MCTS and ISMCTS).
+    ``seconds``
+        Wall-clock time. Not reproducible: the work done depends on the
+        machine and its load.
+    ``nodes``
+        Game states the search steps into: the root plus one per action it
+        applies (tree descent, chance outcomes and playouts for MCTS and
+        ISMCTS; every child generated for expectimax). It measures work, the
+        same way for every bot, and unlike a count of tree nodes it always
+        grows, so a nodes budget always ends, even once a small game's tree
+        is fully built. (Tree sizes are reported as ``tree_nodes``.)
+
+    Every given value must be positive; ``None`` means no limit of that kind.
+    The tree searches check the budget between iterations, so ``nodes`` and
+    ``seconds`` may be exceeded by the last iteration; expectimax checks at
+    every node and abandons the unfinished depth. A search always completes
+    a minimum amount of work (one iteration, or one expectimax depth) so
+    that it has a move to return.
+    """
+
+    iterations: Optional[int] = None
+    seconds: Optional[float] = None
+    nodes: Optional[int] = None
+
+    def __post_init__(self) -> None:
+        check_positive_int("iterations", self.iterations)
+        check_positive_int("nodes", self.nodes)
+        if self.seconds is not None:
+            seconds = check_nonnegative_float("seconds", self.seconds)
+            if seconds <= 0:
+                raise InvalidOptionError(
+                    f"option seconds={self.seconds!r} is invalid; it accepts a positive number or None")
+            object.__setattr__(self, "seconds", seconds)
+
+    @property
+    def unlimited(self) -> bool:
+        """True when no limit is set."""
+        return self.iterations is None and self.seconds is None and self.nodes is None
+
+    @property
+    def reproducible(self) -> bool:
+        """True when the budget does not depend on wall-clock time."""
+        return self.seconds is None
+
+
+class Meter:
+    """Counts the work of one search against a :class:`Budget`."""
+
+    __slots__ = ("budget", "start", "deadline", "iterations", "nodes")
+
+    def __init__(self, budget: Budget):
+        self.budget = budget
+        self.start = time.perf_counter()
+        self.deadline = None if budget.seconds is None else self.start + budget.seconds
+        self.iterations = 0
+        self.nodes = 0
+
+    def exhausted(self) -> bool:
+        """True once any limit of the budget is reached."""
+        b = self.budget
+        if b.iterations is not None and self.iterations >= b.iterations:
+            return True
+        if b.nodes is not None and self.nodes >= b.nodes:
+            return True
+        return self.deadline is not None and time.perf_counter() >= self.deadline
+
+    def elapsed(self) -> float:
+        """Seconds since the search started."""
+        return time.perf_counter() - self.start
+
+
+class Bot(abc.ABC):
+    """A player: given a state where it is to move, it picks an action.
+
+    Subclasses implement :meth:`analyse`; :meth:`choose` returns its
+    ``action``. Neither may mutate the state passed in. The bot owns a
+    seeded generator (``seed``); each call draws an independent branch of it
+    (:func:`aiplay.rng.branch`), so a bot built with the same seed replays
+    the same moves for the same states.
+    """
+
+    #: The name :func:`aiplay.search.make_bot` knows this bot by.
+    kind: ClassVar[str] = ""
+
+    def __init__(self, seed: SeedLike = None):
+        self._rng: random.Random = check_seed(seed)
+
+    def choose(self, state: State) -> int:
+        """The action this bot plays at ``state`` (a decision node of any seat)."""
+        return self.analyse(state).action
+
+    @abc.abstractmethod
+    def analyse(self, state: State) -> Analysis:
+        """Search ``state`` and report the chosen action and what the search learned."""
+
+    # -- helpers for subclasses ---------------------------------------------
+    @staticmethod
+    def _root_player(state: State) -> int:
+        """The seat to move at ``state``; ``ValueError`` at a terminal or chance node."""
+        player = state.current_player()
+        if player == TERMINAL:
+            raise ValueError("cannot choose a move: the game is over (terminal state)")
+        if player == CHANCE:
+            raise ValueError(
+                "cannot choose a move at a chance node: apply a chance outcome first "
+                "(e.g. aiplay.sample_chance_outcome(state, rng))")
+        return player
+
+    def _require_perfect_information(self, state: State, allowed: bool) -> None:
+        """Refuse to search the true state of a hidden-information game unless ``allowed``.
+
+        Searching the true state would read cards the player cannot see; that
+        is only acceptable as a deliberate "cheating" baseline.
+        """
+        if not allowed and not state.game.perfect_information:
+            raise InvalidOptionError(
+                f"{type(self).__name__} searches the true state, which reveals hidden information "
+                f"in {state.game.name!r}; use ISMCTSBot for hidden-information games, or pass "
+                f"allow_hidden_information=True to search the true state as a cheating baseline")
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__}>"

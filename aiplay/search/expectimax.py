@@ -1,0 +1,279 @@
+"""Depth-limited expectimax (max^n or paranoid) with a transposition table.
+
+The value of a state is a *vector*, one expected return per player:
+
+* terminal: ``state.returns()``;
+* depth limit reached (remaining depth 0, checked before the chance test,
+  so a chance node at the limit is evaluated too): ``evaluate(state)``;
+* chance node: the probability-weighted sum of its outcomes' values, every
+  outcome enumerated with its exact probability (``chance_outcomes()``);
+* decision node, **max^n** (default): the child vector whose component for
+  the player to move is largest; **paranoid**: the root player picks the
+  child maximizing its own component, every other player the child
+  *minimizing* the root player's component.
+
+Ties go to the first action in legal order. Depth counts *decision* plies
+only: chance nodes do not use it up. Both rules are those of OpenSpiel's
+``open_spiel.python.algorithms.minimax.expectiminimax``, and on a two-player
+zero-sum game with ``evaluate`` returning ``[v, -v]`` this search returns
+exactly its values and moves (max^n and paranoid coincide there).
+
+Transposition table, keyed by ``state.state_key()``: an entry stores the
+value vector, the best action, the remaining depth it was searched with,
+whether its subtree was *exact* (every leaf terminal, never cut by the depth
+limit; stored as the number of decision plies the subtree actually needs)
+and its principal variation. An entry is reused only when it was searched
+with the same remaining depth, or when it is exact and the remaining depth
+covers what it needs. Either way the reused values are exactly those a plain
+search would compute, so the table changes the speed, never the answer
+(barring a collision of the 64-bit keys, which the search does not guard
+against: at these tree sizes it is vanishingly unlikely). The table lives for one :meth:`ExpectimaxBot.analyse` call (it is shared by the
+iterations of iterative deepening) and is not bounded: this is a searcher
+for small trees and shallow depths.
+
+Iterative deepening: depths ``1, 2, ... depth`` while the budget (``seconds``
+or ``nodes``) lasts; the answer is that of the last depth that completed.
+A depth that runs out of budget is abandoned mid-way, except depth 1, which
+always completes so that there is a move. Deepening also stops early when the
+root is exact (the game is solved from here).
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Callable, Dict, List, Optional, Sequence, Tuple
+
+from aiplay.errors import InvalidOptionError
+from aiplay.game import CHANCE, TERMINAL, State
+from aiplay.rng import SeedLike
+from aiplay.search.base import (
+    ActionStats, Analysis, Bot, Budget, Meter, check_bool, check_positive_int,
+)
+
+#: Maximum depth when neither ``depth`` nor a ``seconds``/``nodes`` budget is given.
+DEFAULT_DEPTH = 4
+#: Maximum depth when only a ``seconds``/``nodes`` budget is given: deep
+#: enough that the budget, not the depth, ends the search in any real game.
+UNBOUNDED_DEPTH = 64
+#: Largest ``depth`` accepted: the search recurses (a few Python frames per
+#: ply), and deeper limits would risk the interpreter's recursion limit.
+MAX_DEPTH = 200
+
+Evaluate = Callable[[State], Sequence[float]]
+# A search result: (value vector, best action or None, needed depth if exact else None, PV).
+_Result = Tuple[Tuple[float, ...], Optional[int], Optional[int], Tuple[int, ...]]
+
+
+class _Abort(Exception):
+    """Raised inside the recursion when the budget runs out mid-iteration."""
+
+
+class _Search:
+    """The state of one :meth:`ExpectimaxBot.analyse` call: table, counters, budget."""
+
+    def __init__(self, bot: "ExpectimaxBot", root_player: int, num_players: int):
+        self.paranoid = bot.paranoid
+        self.use_tt = bot.use_tt
+        self.evaluate = bot.evaluate
+        self.root_player = root_player
+        self.num_players = num_players
+        self.meter = Meter(bot.budget)
+        self.may_abort = False  # off while the first depth runs: it must complete
+        self.tt: Dict[int, Tuple] = {}
+        self.tt_hits = 0
+        self.max_ply = 0
+
+    def leaf_value(self, state: State) -> Tuple[float, ...]:
+        if self.evaluate is None:
+            # The neutral default: nothing is known about a non-terminal
+            # state, and 0 is the return of a draw / before the end.
+            return (0.0,) * self.num_players
+        values = tuple(float(v) for v in self.evaluate(state))
+        if len(values) != self.num_players:
+            raise ValueError(
+                f"evaluate returned {len(values)} values; it must return one per player "
+                f"({self.num_players})")
+        return values
+
+    def search(self, state: State, depth: int, ply: int) -> _Result:
+        meter = self.meter
+        meter.nodes += 1
+        if ply > self.max_ply:
+            self.max_ply = ply
+        if self.may_abort and meter.exhausted():
+            raise _Abort
+        player = state.current_player()
+        if player == TERMINAL:
+            return tuple(float(r) for r in state.returns()), None, 0, ()
+        if depth == 0:
+            return self.leaf_value(state), None, None, ()
+
+        key = 0
+        if self.use_tt:
+            key = state.state_key()
+            entry = self.tt.get(key)
+            if entry is not None:
+                values, best, searched_depth, need, pv = entry
+                if searched_depth == depth or (need is not None and need <= depth):
+                    self.tt_hits += 1
+                    return values, best, need, pv
+
+        if player == CHANCE:
+            acc = [0.0] * self.num_players
+            need: Optional[int] = 0
+            best = None
+            top_prob = -1.0
+            pv: Tuple[int, ...] = ()
+            for outcome, prob in state.chance_outcomes():
+                child = state.clone()
+                child.apply_action(outcome)
+                child_values, _, child_need, child_pv = self.search(child, depth, ply + 1)
+                for i in range(self.num_players):
+                    acc[i] += prob * child_values[i]
+                need = None if need is None or child_need is None else max(need, child_need)
+                if prob > top_prob:  # the PV follows the most probable outcome (first in ties)
+                    top_prob = prob
+                    pv = (outcome,) + child_pv
+            values = tuple(acc)
+        else:
+            values, best, need, pv = self.decide(state, player, depth, ply)
+
+        if self.use_tt:
+            self.tt[key] = (values, best, depth, need, pv)
+        return values, best, need, pv
+
+    def score(self, player: int, values: Sequence[float]) -> float:
+        """What ``player`` maximizes at its decision nodes."""
+        if self.paranoid:
+            root = self.root_player
+            # Everyone else minimizes the root player's value.
+            return values[root] if player == root else -values[root]
+        return values[player]
+
+    def decide(self, state: State, player: int, depth: int, ply: int,
+               per_action: Optional[List[Tuple[int, Tuple[float, ...]]]] = None) -> _Result:
+        """Search every legal action; ``per_action`` (root only) collects each child's vector."""
+        best_score = -math.inf
+        best = None
+        best_values: Tuple[float, ...] = ()
+        best_pv: Tuple[int, ...] = ()
+        need: Optional[int] = 0
+        for action in state.legal_actions():
+            child = state.clone()
+            child.apply_action(action)
+            child_values, _, child_need, child_pv = self.search(child, depth - 1, ply + 1)
+            if per_action is not None:
+                per_action.append((action, child_values))
+            need = None if need is None or child_need is None else max(need, child_need + 1)
+            score = self.score(player, child_values)
+            if score > best_score:  # strict: ties keep the first action
+                best_score = score
+                best = action
+                best_values = child_values
+                best_pv = (action,) + child_pv
+        return best_values, best, need, best_pv
+
+
+class ExpectimaxBot(Bot):
+    """Expectimax with max^n or paranoid decisions, exact chance, TT and iterative deepening.
+
+    See the module docstring for the algorithm. Options:
+
+    ``depth``
+        Maximum search depth in decision plies (an int from 1 to
+        :data:`MAX_DEPTH`). Default:
+        :data:`DEFAULT_DEPTH` when no budget is given, else
+        :data:`UNBOUNDED_DEPTH` (the budget decides).
+    ``seconds``, ``nodes``
+        Budget for iterative deepening (``nodes`` counts states visited,
+        table hits and leaves included). ``seconds`` is not reproducible.
+    ``paranoid``
+        ``False`` (max^n: each player maximizes its own return) or ``True``
+        (the other players minimize the root player's return).
+    ``evaluate``
+        ``evaluate(state) -> [value per player]`` for non-terminal states at
+        the depth limit (chance nodes included). Default: all zeros, the
+        value of an undecided game.
+    ``use_tt``
+        Use the transposition table (default ``True``); the answer is the
+        same either way.
+    ``seed``
+        Accepted for a uniform interface; the search is deterministic.
+    ``allow_hidden_information``
+        Search the true state of a hidden-information game anyway (it then
+        reads hidden cards: a cheating baseline). Without it such games raise
+        :class:`~aiplay.errors.InvalidOptionError`.
+
+    The analysis: ``value`` is the root player's component of the chosen
+    action's vector; ``stats`` gives each legal action's value for the root
+    player (``visits=None``) at the last completed depth;
+    ``principal_variation`` is the best line, through the most probable
+    outcome at chance nodes; ``counters`` has ``nodes``, ``seconds``,
+    ``max_depth`` (deepest ply visited, chance counted), ``tt_hits``,
+    ``completed_depth`` and ``iterations=None``.
+    """
+
+    kind = "expectimax"
+
+    def __init__(self, *, depth: Optional[int] = None, seconds: Optional[float] = None,
+                 nodes: Optional[int] = None, iterations: Optional[int] = None,
+                 seed: SeedLike = None, paranoid: bool = False, evaluate: Optional[Evaluate] = None,
+                 use_tt: bool = True, allow_hidden_information: bool = False):
+        """Build the bot; raises :class:`~aiplay.errors.InvalidOptionError` for a bad option."""
+        super().__init__(seed)
+        if iterations is not None:
+            raise InvalidOptionError(
+                f"option iterations={iterations!r} is invalid for ExpectimaxBot, which has no "
+                f"iterations; limit it with depth, nodes or seconds")
+        self.budget = Budget(seconds=seconds, nodes=nodes)
+        depth = check_positive_int("depth", depth)
+        if depth is not None and depth > MAX_DEPTH:
+            raise InvalidOptionError(
+                f"option depth={depth!r} is invalid; it accepts an integer from 1 to {MAX_DEPTH} or None")
+        if depth is None:
+            depth = DEFAULT_DEPTH if self.budget.unlimited else UNBOUNDED_DEPTH
+        self.depth: int = depth
+        self.paranoid = check_bool("paranoid", paranoid)
+        self.use_tt = check_bool("use_tt", use_tt)
+        self.allow_hidden_information = check_bool("allow_hidden_information", allow_hidden_information)
+        if evaluate is not None and not callable(evaluate):
+            raise InvalidOptionError(
+                f"option evaluate={evaluate!r} is invalid; it accepts a function "
+                f"state -> one value per player, or None")
+        self.evaluate: Optional[Evaluate] = evaluate
+
+    def analyse(self, state: State) -> Analysis:
+        """Search ``state`` (not mutated) by iterative deepening and report the last completed depth."""
+        player = self._root_player(state)
+        self._require_perfect_information(state, self.allow_hidden_information)
+        search = _Search(self, player, state.game.num_players)
+        search.meter.nodes = 1  # the root
+        completed_depth = 0
+        result: Optional[_Result] = None
+        per_action: List[Tuple[int, Tuple[float, ...]]] = []
+        for depth in range(1, self.depth + 1):
+            search.may_abort = depth > 1
+            if depth > 1 and search.meter.exhausted():
+                break
+            attempt: List[Tuple[int, Tuple[float, ...]]] = []
+            try:
+                outcome = search.decide(state, player, depth, 0, attempt)
+            except _Abort:
+                break  # keep the last completed depth's answer
+            result, per_action, completed_depth = outcome, attempt, depth
+            if result[2] is not None:  # exact: deeper searches would change nothing
+                break
+        assert result is not None  # depth 1 cannot abort
+        values, best, _, pv = result
+        stats = [ActionStats(action=a, visits=None, value=v[player]) for a, v in per_action]
+        return Analysis(
+            bot=self.kind, player=player, action=best, value=values[player],
+            stats=stats, principal_variation=list(pv),
+            counters={"iterations": None, "nodes": search.meter.nodes,
+                      "seconds": search.meter.elapsed(), "max_depth": search.max_ply,
+                      "tt_hits": search.tt_hits, "completed_depth": completed_depth},
+        )
+
+    def __repr__(self) -> str:
+        return (f"ExpectimaxBot(depth={self.depth}, budget={self.budget}, paranoid={self.paranoid}, "
+                f"use_tt={self.use_tt})")

@@ -1,0 +1,226 @@
+"""Single-observer information set MCTS (SO-ISMCTS) with availability counts.
+
+After Cowling, Powley & Whitehouse, "Information Set Monte Carlo Tree
+Search", IEEE TCIAIG 4(2), 2012. The searching (root) player cannot see the
+whole state, so each iteration samples a world that agrees with what it
+knows, and all iterations share one tree of *its* information sets:
+
+1. **Determinize**: ``world = root.determinize(root_player, det_rng)``.
+2. **Descend** the tree, playing along in ``world``. At a decision node the
+   *available* actions are the legal actions of ``world`` there. If one of
+   them has no child yet, expand it (chosen at random). Otherwise choose by
+   UCB1 with availability counts::
+
+       mean_p(child) + uct_c * sqrt(ln(availability(child)) / visits(child))
+
+   for the player ``p`` to move in ``world``. Every time a node is left by
+   a decision, each available child's availability goes up by one (the
+   chosen one included, at expansion too) -- the ``n'`` of the paper, which
+   stops actions that are rarely legal from looking under-explored.
+3. **Chance** nodes of ``world`` are sampled with exact probabilities, and
+   the child is keyed by the root player's ``information_state_key`` after
+   the outcome: outcomes the root player cannot tell apart (an opponent's
+   private card) share one child, observable ones (a public card) branch.
+4. **Simulate** uniformly random moves to the end and **back up** the
+   return vector along the path (vectors: N players, each maximizing its own
+   component at its nodes).
+
+The move played is the most visited root child (ties: higher mean, then
+first in legal order).
+
+Random streams: each call branches the bot's generator into two
+independent streams, one for determinizations and one for everything else
+(expansion choices, chance samples, playouts), so that how many random
+numbers a playout draws never shifts the sequence of sampled worlds.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Dict, List, Optional
+
+from aiplay.game import CHANCE, TERMINAL, State, sample_chance_outcome
+from aiplay.rng import SeedLike, branch
+from aiplay.search.base import (
+    ActionStats, Analysis, Bot, Budget, Meter, check_nonnegative_float,
+)
+from aiplay.search.mcts import DEFAULT_ITERATIONS, DEFAULT_UCT_C, most_visited, random_playout
+
+#: Branch stream numbers of one search call (see the module docstring).
+_DETERMINIZATION_STREAM = 1
+_SIMULATION_STREAM = 2
+
+
+class _Node:
+    """One node of the information-set tree.
+
+    ``children`` are decision edges by action, ``chance_children`` chance
+    edges by the root player's information-state key. ``availability`` is
+    this node's ``n'``: how often it was available when its parent was left
+    by a decision.
+    """
+
+    __slots__ = ("children", "chance_children", "visits", "availability", "totals")
+
+    def __init__(self, num_players: int):
+        self.children: Dict[int, _Node] = {}
+        self.chance_children: Dict[int, _Node] = {}
+        self.visits = 0
+        self.availability = 0
+        self.totals = [0.0] * num_players
+
+
+class ISMCTSBot(Bot):
+    """SO-ISMCTS with availability counts and random playouts (see the module docstring).
+
+    Works for any game of the API; in a perfect-information game
+    ``determinize`` returns a clone and it behaves like
+    :class:`~aiplay.search.MCTSBot` (with availability-based UCB1).
+
+    Budget: ``iterations`` (determinizations, one playout each), ``seconds``,
+    ``nodes`` (states stepped into, see :class:`~aiplay.search.Budget`); the
+    first reached stops the search (checked after each iteration); with none
+    given, 1000 iterations. At least one iteration always runs.
+
+    The analysis: ``stats`` has every legal root action with visits, mean
+    return of the root player and ``availability``; the
+    ``principal_variation`` follows the most visited decision child and
+    stops at the first chance node (a chance edge stands for a set of
+    outcomes, not one action) or unexpanded node; ``counters`` has
+    ``iterations``, ``nodes``, ``seconds``, ``max_depth`` (deepest tree
+    node in plies, chance counted) and ``tree_nodes``.
+
+    Exploration scale: returns are not rescaled, so ``uct_c`` is in units
+    of the game's returns. The default 2.0 suits returns of about +-1 to +-2
+    (Kuhn poker, pig); for games with larger stakes (Leduc poker returns
+    reach +-13 chips) a larger ``uct_c`` explores more evenly.
+    """
+
+    kind = "ismcts"
+
+    def __init__(self, *, iterations: Optional[int] = None, seconds: Optional[float] = None,
+                 nodes: Optional[int] = None, seed: SeedLike = None, uct_c: float = DEFAULT_UCT_C):
+        """Build the bot; raises :class:`~aiplay.errors.InvalidOptionError` for a bad option.
+
+        ``uct_c``: exploration constant, a finite number >= 0, in units of the
+        game's returns (returns are not rescaled).
+        """
+        super().__init__(seed)
+        budget = Budget(iterations=iterations, seconds=seconds, nodes=nodes)
+        if budget.unlimited:
+            budget = Budget(iterations=DEFAULT_ITERATIONS)
+        self.budget = budget
+        self.uct_c = check_nonnegative_float("uct_c", uct_c)
+
+    def analyse(self, state: State) -> Analysis:
+        """Run the search from ``state`` (not mutated) for its player to move, and report it."""
+        root_player = self._root_player(state)
+        call_rng = branch(self._rng)
+        det_rng = branch(call_rng, _DETERMINIZATION_STREAM)
+        rng = branch(call_rng, _SIMULATION_STREAM)
+        num_players = state.game.num_players
+        root = _Node(num_players)
+        meter = Meter(self.budget)
+        meter.nodes = 1  # the root
+        tree_nodes = 1
+        max_depth = 0
+        c = self.uct_c
+        log = math.log
+        sqrt = math.sqrt
+
+        while True:
+            world = state.determinize(root_player, det_rng)
+            node = root
+            path = [root]
+            while True:
+                to_move = world.current_player()
+                if to_move == TERMINAL:
+                    break
+                if to_move == CHANCE:
+                    world.apply_action(sample_chance_outcome(world, rng))
+                    key = world.information_state_key(root_player)
+                    child = node.chance_children.get(key)
+                    if child is None:
+                        child = node.chance_children[key] = _Node(num_players)
+                        tree_nodes += 1
+                        path.append(child)
+                        break
+                    node = child
+                    path.append(child)
+                    continue
+                available = world.legal_actions()
+                children = node.children
+                untried = [a for a in available if a not in children]
+                if untried:
+                    action = untried[rng.randrange(len(untried))]
+                    child = children[action] = _Node(num_players)
+                    tree_nodes += 1
+                    for a in available:  # the new child included: it was available
+                        sibling = children.get(a)
+                        if sibling is not None:
+                            sibling.availability += 1
+                    world.apply_action(action)
+                    path.append(child)
+                    break
+                best_score = -math.inf
+                best_action = -1
+                for a in available:  # legal order: ties go to the first action
+                    child = children[a]
+                    child.availability += 1
+                    score = (child.totals[to_move] / child.visits
+                             + c * sqrt(log(child.availability) / child.visits))
+                    if score > best_score:
+                        best_score = score
+                        best_action = a
+                world.apply_action(best_action)
+                node = children[best_action]
+                path.append(node)
+
+            returns, playout_steps = random_playout(world, rng)
+            for visited in path:
+                visited.visits += 1
+                totals = visited.totals
+                for p in range(num_players):
+                    totals[p] += returns[p]
+            depth = len(path) - 1  # one action applied per tree edge
+            meter.nodes += depth + playout_steps
+            if depth > max_depth:
+                max_depth = depth
+            meter.iterations += 1
+            if meter.exhausted():
+                break
+
+        legal = state.legal_actions()
+        stats = []
+        for action in legal:
+            child = root.children.get(action)
+            if child is None or child.visits == 0:
+                stats.append(ActionStats(action=action, visits=0, value=None,
+                                         availability=0 if child is None else child.availability))
+            else:
+                stats.append(ActionStats(action=action, visits=child.visits,
+                                         value=child.totals[root_player] / child.visits,
+                                         availability=child.availability))
+        best = most_visited(stats)
+        return Analysis(
+            bot=self.kind, player=root_player, action=best.action, value=best.value,
+            stats=stats,
+            principal_variation=self._principal_variation(root, best.action),
+            counters={"iterations": meter.iterations, "nodes": meter.nodes,
+                      "seconds": meter.elapsed(), "max_depth": max_depth,
+                      "tree_nodes": tree_nodes},
+        )
+
+    @staticmethod
+    def _principal_variation(root: _Node, first: int) -> List[int]:
+        """The chosen action, then the most visited decision child, until a chance or leaf node."""
+        line = [first]
+        node = root.children[first]
+        while node.children and not node.chance_children:
+            action, node = max(sorted(node.children.items(), key=lambda item: item[0]),
+                               key=lambda item: item[1].visits)
+            line.append(action)
+        return line
+
+    def __repr__(self) -> str:
+        return f"ISMCTSBot(budget={self.budget}, uct_c={self.uct_c})"

@@ -1,0 +1,254 @@
+"""Monte Carlo tree search with UCT, for perfect-information games with chance.
+
+One iteration:
+
+1. **Select** from the root, on a clone of the root state. At a decision
+   node whose actions have all been tried, take the child maximizing UCB1
+   for the player to move there::
+
+       mean_p(child) + uct_c * sqrt(ln(visits(node)) / visits(child))
+
+   where ``mean_p`` is the mean return of player ``p`` (the node's player)
+   over the child's visits. Node statistics are *vectors* (one return per
+   player), so the same tree serves N-player games: each player maximizes
+   its own component (max^n-style UCT). At a chance node, sample an outcome
+   with its exact probability; each sampled outcome has its own child.
+2. **Expand** one new node: a random untried action at a decision node, or
+   the first visit of a chance outcome.
+3. **Simulate** uniformly random legal actions (chance sampled exactly) to
+   the end of the game.
+4. **Back up** the return vector along the path.
+
+The move played is the most visited root child.
+
+Hidden information: MCTS searches the true state it is given, so in a game
+with hidden information it would read the opponents' cards. It therefore
+refuses such games (:class:`~aiplay.errors.InvalidOptionError`) unless
+``allow_hidden_information=True`` is passed, which makes it a deliberately
+cheating baseline. :class:`~aiplay.search.ISMCTSBot` is the right searcher
+for hidden-information games.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from typing import Dict, List, Optional, Tuple
+
+from aiplay.game import CHANCE, TERMINAL, State, sample_chance_outcome
+from aiplay.rng import SeedLike, branch
+from aiplay.search.base import (
+    ActionStats, Analysis, Bot, Budget, Meter, check_bool, check_nonnegative_float,
+)
+
+#: Iterations used when no budget at all is given.
+DEFAULT_ITERATIONS = 1000
+#: Default exploration constant. Returns are used raw (not rescaled), so the
+#: constant is in units of the game's returns; 2.0 is what OpenSpiel's MCTS
+#: examples use for games with returns in [-1, 1].
+DEFAULT_UCT_C = 2.0
+
+
+def random_playout(state: State, rng: random.Random) -> Tuple[List[float], int]:
+    """Play ``state`` to the end with uniformly random moves; return the returns and the moves made.
+
+    Mutates ``state`` (callers pass a scratch copy). Chance nodes are sampled
+    with their exact probabilities, decisions uniformly among legal actions.
+    The move count (chance outcomes included) feeds the ``nodes`` counter.
+    """
+    steps = 0
+    while True:
+        player = state.current_player()
+        if player == TERMINAL:
+            return state.returns(), steps
+        if player == CHANCE:
+            state.apply_action(sample_chance_outcome(state, rng))
+        else:
+            legal = state.legal_actions()
+            state.apply_action(legal[rng.randrange(len(legal))])
+        steps += 1
+
+
+class _Node:
+    """One tree node: visit count, return-sum vector and children by action/outcome.
+
+    The state is not stored: it is rebuilt by replaying the path from the
+    root, which keeps memory proportional to the tree, not to state size.
+    """
+
+    __slots__ = ("children", "actions", "untried", "visits", "totals")
+
+    def __init__(self, num_players: int):
+        self.children: Dict[int, _Node] = {}
+        # Decision nodes: the legal actions in legal order (filled on first visit).
+        self.actions: Optional[List[int]] = None
+        # Decision nodes: actions not expanded yet (filled on first visit);
+        # None until then, and unused at chance nodes.
+        self.untried: Optional[List[int]] = None
+        self.visits = 0
+        self.totals = [0.0] * num_players
+
+    def mean(self, player: int) -> float:
+        return self.totals[player] / self.visits
+
+
+class MCTSBot(Bot):
+    """UCT Monte Carlo tree search with random playouts (see the module docstring).
+
+    Budget: ``iterations`` (playouts), ``seconds``, ``nodes`` (states
+    stepped into, see :class:`~aiplay.search.Budget`); any combination, the
+    first reached stops the search (checked after each iteration); with none
+    given, :data:`DEFAULT_ITERATIONS`. At least one iteration always runs.
+
+    The analysis: ``stats`` has every legal root action with its visits and
+    mean return for the player to move (``value=None`` when unvisited);
+    ``principal_variation`` follows the most visited child from the root,
+    chance outcomes included, until an unexpanded node; ``counters`` has
+    ``iterations``, ``nodes``, ``seconds``, ``max_depth`` (deepest tree
+    node, in plies, chance outcomes counted) and ``tree_nodes``.
+
+    Final-move ties (equal visits) go to the higher mean, then to the first
+    action in legal order.
+    """
+
+    kind = "mcts"
+
+    def __init__(self, *, iterations: Optional[int] = None, seconds: Optional[float] = None,
+                 nodes: Optional[int] = None, seed: SeedLike = None, uct_c: float = DEFAULT_UCT_C,
+                 allow_hidden_information: bool = False):
+        """Build the bot; raises :class:`~aiplay.errors.InvalidOptionError` for a bad option.
+
+        ``uct_c``: exploration constant, a finite number >= 0 (0 = greedy).
+        ``allow_hidden_information``: search the true state of a
+        hidden-information game anyway (a cheating baseline).
+        """
+        super().__init__(seed)
+        budget = Budget(iterations=iterations, seconds=seconds, nodes=nodes)
+        if budget.unlimited:
+            budget = Budget(iterations=DEFAULT_ITERATIONS)
+        self.budget = budget
+        self.uct_c = check_nonnegative_float("uct_c", uct_c)
+        self.allow_hidden_information = check_bool("allow_hidden_information", allow_hidden_information)
+
+    def analyse(self, state: State) -> Analysis:
+        """Run the search from ``state`` (not mutated) and report it."""
+        player = self._root_player(state)
+        self._require_perfect_information(state, self.allow_hidden_information)
+        rng = branch(self._rng)  # this call's own stream: see Bot
+        num_players = state.game.num_players
+        root = _Node(num_players)
+        meter = Meter(self.budget)
+        meter.nodes = 1  # the root
+        tree_nodes = 1
+        max_depth = 0
+        c = self.uct_c
+        log = math.log
+        sqrt = math.sqrt
+
+        while True:
+            scratch = state.clone()
+            node = root
+            path = [root]
+            while True:
+                to_move = scratch.current_player()
+                if to_move == TERMINAL:
+                    break
+                if to_move == CHANCE:
+                    outcome = sample_chance_outcome(scratch, rng)
+                    scratch.apply_action(outcome)
+                    child = node.children.get(outcome)
+                    if child is None:  # first time this outcome is seen: expand it
+                        child = node.children[outcome] = _Node(num_players)
+                        tree_nodes += 1
+                        path.append(child)
+                        break
+                    node = child
+                    path.append(child)
+                    continue
+                if node.actions is None:
+                    node.actions = scratch.legal_actions()
+                    node.untried = list(node.actions)
+                if node.untried:
+                    action = node.untried.pop(rng.randrange(len(node.untried)))
+                    scratch.apply_action(action)
+                    child = node.children[action] = _Node(num_players)
+                    tree_nodes += 1
+                    path.append(child)
+                    break
+                # Fully expanded: UCB1 for the player to move. The children are
+                # scanned in legal order so that ties go to the first action.
+                log_n = log(node.visits)
+                best_score = -math.inf
+                best_action = -1
+                children = node.children
+                for action in node.actions:
+                    child = children[action]
+                    score = child.totals[to_move] / child.visits + c * sqrt(log_n / child.visits)
+                    if score > best_score:
+                        best_score = score
+                        best_action = action
+                scratch.apply_action(best_action)
+                node = node.children[best_action]
+                path.append(node)
+
+            returns, playout_steps = random_playout(scratch, rng)
+            for visited in path:
+                visited.visits += 1
+                totals = visited.totals
+                for p in range(num_players):
+                    totals[p] += returns[p]
+            depth = len(path) - 1  # one action applied per tree edge
+            meter.nodes += depth + playout_steps
+            if depth > max_depth:
+                max_depth = depth
+            meter.iterations += 1
+            if meter.exhausted():
+                break
+
+        return self._report(state, player, root, meter, max_depth, tree_nodes)
+
+    def _report(self, state: State, player: int, root: _Node, meter: Meter, max_depth: int,
+                tree_nodes: int) -> Analysis:
+        legal = state.legal_actions()
+        stats = []
+        for action in legal:
+            child = root.children.get(action)
+            if child is None or child.visits == 0:
+                stats.append(ActionStats(action=action, visits=0, value=None))
+            else:
+                stats.append(ActionStats(action=action, visits=child.visits, value=child.mean(player)))
+        best = most_visited(stats)
+        return Analysis(
+            bot=self.kind, player=player, action=best.action, value=best.value,
+            stats=stats,
+            principal_variation=self._principal_variation(root, best.action),
+            counters={"iterations": meter.iterations, "nodes": meter.nodes,
+                      "seconds": meter.elapsed(), "max_depth": max_depth,
+                      "tree_nodes": tree_nodes},
+        )
+
+    @staticmethod
+    def _principal_variation(root: _Node, first: int) -> List[int]:
+        """The chosen action, then the most visited child (decision or chance) at each level."""
+        line = [first]
+        node = root.children[first]
+        while node.children:
+            # Sorted first so that ties go to the lowest action, whatever the expansion order.
+            action, node = max(sorted(node.children.items(), key=lambda item: item[0]),
+                               key=lambda item: item[1].visits)
+            line.append(action)
+        return line
+
+    def __repr__(self) -> str:
+        return f"MCTSBot(budget={self.budget}, uct_c={self.uct_c})"
+
+
+def most_visited(stats: List[ActionStats]) -> ActionStats:
+    """The stats with the most visits; ties: higher value, then first in order."""
+    best = stats[0]
+    for s in stats[1:]:
+        if s.visits > best.visits or (
+                s.visits == best.visits and s.value is not None
+                and (best.value is None or s.value > best.value)):
+            best = s
+    return best

@@ -1,0 +1,186 @@
+"""The searchers' shared surface: make_bot, Budget, Analysis, RandomBot, and every bot on every game."""
+
+from __future__ import annotations
+
+import json
+import random
+from collections import Counter
+
+import pytest
+
+import aiplay
+from aiplay.errors import InvalidOptionError
+from aiplay.search import (
+    BOTS, ActionStats, Analysis, Bot, Budget, ExpectimaxBot, ISMCTSBot, MCTSBot, RandomBot, make_bot,
+)
+from aiplay.search.base import COMMON_COUNTERS
+
+
+def first_decision(game, seed=0):
+    state = game.new_initial_state()
+    rng = random.Random(seed)
+    while state.is_chance_node():
+        state.apply_action(aiplay.sample_chance_outcome(state, rng))
+    return state
+
+
+# -- make_bot ----------------------------------------------------------------
+
+def test_make_bot_builds_each_kind():
+    assert set(BOTS) >= {"random", "mcts", "ismcts", "expectimax"}
+    assert isinstance(make_bot("random", seed=1), RandomBot)
+    mcts = make_bot("mcts", iterations=10, seed=1, uct_c=1.0)
+    assert isinstance(mcts, MCTSBot) and mcts.budget.iterations == 10 and mcts.uct_c == 1.0
+    assert isinstance(make_bot("ismcts", seconds=0.5), ISMCTSBot)
+    expectimax = make_bot("expectimax", depth=2, paranoid=True)
+    assert isinstance(expectimax, ExpectimaxBot) and expectimax.depth == 2 and expectimax.paranoid
+
+
+def test_make_bot_drops_options_set_to_none():
+    # A command line passes every option it parsed; unset ones mean "default".
+    bot = make_bot("mcts", iterations=None, seconds=None, seed=3, uct_c=None)
+    assert bot.budget.iterations == 1000 and bot.uct_c == 2.0
+    assert isinstance(make_bot("random", iterations=None), RandomBot)
+
+
+def test_every_bot_but_expectimax_takes_the_common_budget_options():
+    # The CLI passes one budget to every seat; RandomBot accepts (and ignores) it.
+    for kind in ("random", "mcts", "ismcts"):
+        make_bot(kind, iterations=10, seed=1)
+        make_bot(kind, seconds=0.5, nodes=100, seed=1)
+    make_bot("expectimax", seconds=0.5, nodes=100, seed=1)
+    with pytest.raises(InvalidOptionError, match="iterations"):
+        make_bot("random", iterations=0)
+
+
+def test_make_bot_unknown_kind_lists_the_known_ones():
+    with pytest.raises(InvalidOptionError) as info:
+        make_bot("alphazero")
+    for kind in ("random", "mcts", "ismcts", "expectimax"):
+        assert kind in str(info.value)
+
+
+def test_make_bot_unknown_option_names_it_and_the_valid_ones():
+    with pytest.raises(InvalidOptionError, match="'depth'.*iterations"):
+        make_bot("mcts", depth=3)
+    with pytest.raises(InvalidOptionError, match="iterations"):
+        make_bot("expectimax", iterations=10)  # it has depth, nodes and seconds instead
+    with pytest.raises(InvalidOptionError, match="'uct_c'"):
+        make_bot("random", uct_c=1.0)
+    with pytest.raises(InvalidOptionError, match="uct_c"):
+        make_bot("ismcts", uct_c=-1.0)
+
+
+def test_bots_dict_is_extensible():
+    class FirstActionBot(Bot):
+        kind = "first"
+
+        def __init__(self, *, seed=None):
+            super().__init__(seed)
+
+        def analyse(self, state):
+            player = self._root_player(state)
+            action = state.legal_actions()[0]
+            return Analysis(bot=self.kind, player=player, action=action, value=None)
+
+    BOTS["first"] = FirstActionBot
+    try:
+        state = aiplay.load("pig", backend="reference").new_initial_state()
+        assert make_bot("first").choose(state) == 0
+    finally:
+        del BOTS["first"]
+
+
+# -- Budget and Analysis -------------------------------------------------------
+
+def test_budget_validation_names_the_option():
+    assert Budget(iterations=5).reproducible and not Budget(seconds=1).reproducible
+    assert Budget().unlimited
+    for kwargs, name in [({"iterations": 0}, "iterations"), ({"nodes": 2.5}, "nodes"),
+                         ({"seconds": 0}, "seconds"), ({"seconds": "1"}, "seconds")]:
+        with pytest.raises(InvalidOptionError, match=name):
+            Budget(**kwargs)
+
+
+@pytest.mark.parametrize("kind, options", [
+    ("random", {}), ("mcts", {"iterations": 50}), ("ismcts", {"iterations": 50}),
+    ("expectimax", {"depth": 2}),
+])
+def test_analysis_is_json_ready_and_round_trips(kind, options):
+    state = aiplay.load("pig", backend="reference", winscore=10).new_initial_state()
+    analysis = make_bot(kind, seed=1, **options).analyse(state)
+    data = analysis.to_dict()
+    text = json.dumps(data)  # plain data only
+    assert Analysis.from_dict(json.loads(text)) == analysis
+    assert set(data) == {"bot", "player", "action", "value", "stats", "principal_variation", "counters"}
+    assert data["bot"] == kind
+    assert all(set(s) == {"action", "visits", "value", "availability"} for s in data["stats"])
+    assert set(COMMON_COUNTERS) <= set(data["counters"])
+    with pytest.raises(Exception):
+        analysis.action = 5  # frozen
+    assert analysis.stats_for(analysis.action).action == analysis.action
+    with pytest.raises(KeyError):
+        analysis.stats_for(99)
+
+
+def test_action_stats_defaults_are_none():
+    assert ActionStats(action=3) == ActionStats(3, None, None, None)
+
+
+# -- RandomBot -----------------------------------------------------------------
+
+def test_random_bot_is_reproducible_and_uniform():
+    state = first_decision(aiplay.load("leduc_poker", backend="reference"))
+    legal = state.legal_actions()
+    assert len(legal) >= 2
+    a, b = RandomBot(seed=9), RandomBot(seed=9)
+    moves = [a.choose(state) for _ in range(900)]
+    assert moves == [b.choose(state) for _ in range(900)]
+    counts = Counter(moves)
+    assert set(counts) == set(legal)
+    expected = 900 / len(legal)
+    assert all(abs(n - expected) < 0.2 * expected for n in counts.values()), counts
+    other = RandomBot(seed=10)
+    assert [other.choose(state) for _ in range(900)] != moves  # the seed matters
+
+
+def test_random_bot_analysis_and_errors():
+    state = aiplay.load("pig", backend="reference", winscore=10).new_initial_state()
+    before = state.to_json()
+    analysis = RandomBot(seed=0).analyse(state)
+    assert state.to_json() == before
+    assert analysis.value is None and analysis.principal_variation == [analysis.action]
+    assert [s.action for s in analysis.stats] == state.legal_actions()
+    state.apply_action(0)
+    with pytest.raises(ValueError, match="chance"):
+        RandomBot(seed=0).choose(state)
+    with pytest.raises(InvalidOptionError, match="seed"):
+        RandomBot(seed="x")
+
+
+# -- every bot on every registered game, default engine ----------------------
+
+def _bots_for(game):
+    cheat = not game.perfect_information
+    return [
+        RandomBot(seed=1),
+        MCTSBot(iterations=60, seed=1, allow_hidden_information=cheat),
+        ISMCTSBot(iterations=60, seed=1),
+        ExpectimaxBot(depth=2, allow_hidden_information=cheat),
+    ]
+
+
+@pytest.mark.parametrize("name", aiplay.games_available())
+def test_every_bot_plays_every_game_on_its_default_engine(name):
+    options = {"winscore": 10} if name == "pig" else {}
+    game = aiplay.load(name, **options)
+    for seed in range(2):
+        state = first_decision(game, seed)
+        before = state.to_json()
+        for bot in _bots_for(game):
+            analysis = bot.analyse(state)
+            assert state.to_json() == before, type(bot).__name__
+            assert analysis.player == state.current_player()
+            assert analysis.action in state.legal_actions()
+            assert [s.action for s in analysis.stats] == state.legal_actions()
+            assert set(COMMON_COUNTERS) <= set(analysis.counters)
