@@ -10,7 +10,7 @@ from .leduc_poker import LeducPokerGame
 from .pig import PigGame
 
 register(PigGame, kernel_module="aiplay._ext.pig")
-register(KuhnPokerGame)
-register(LeducPokerGame)
+register(KuhnPokerGame, kernel_module="aiplay._ext.kuhn_poker")
+register(LeducPokerGame, kernel_module="aiplay._ext.leduc_poker")
 
 __all__ = ["KuhnPokerGame", "LeducPokerGame", "PigGame"]

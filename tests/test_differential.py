@@ -1,19 +1,40 @@
-"""The native kernels must match their reference engines move for move."""
+"""The native kernels must match their reference engines move for move.
+
+Besides the lockstep comparison, the hidden-information parts of a kernel
+(``info_hash`` and ``determinize``) are checked here against the reference
+engine's information state strings, for every game with a native kernel.
+"""
 
 from __future__ import annotations
+
+import random
+from collections import Counter, defaultdict
 
 import pytest
 
 import aiplay
 from aiplay.differential import EngineMismatch, compare_engines, compare_states
+from aiplay.game import sample_chance_outcome
 from aiplay.registry import has_native
 
-# (game, options, number of seeded games); pig's total is >= 1,000 games.
+from conftest import CONTRACT_OPTIONS
+
+# (game, options, number of seeded games); each game's total is >= 1,000 games.
 CASES = [
     ("pig", {}, 1000),
     ("pig", {"winscore": 30, "players": 4}, 200),
     ("pig", {"piglet": True, "winscore": 10, "players": 3}, 200),
     ("pig", {"winscore": 50, "diceoutcomes": 3, "horizon": 40}, 200),
+    ("kuhn_poker", {}, 1000),
+    ("kuhn_poker", {"players": 3}, 300),
+    ("kuhn_poker", {"players": 10}, 50),
+    ("leduc_poker", {}, 1000),
+    ("leduc_poker", {"players": 3}, 300),
+    ("leduc_poker", {"players": 10}, 30),
+    ("leduc_poker", {"action_mapping": True}, 300),
+    ("leduc_poker", {"suit_isomorphism": True}, 300),
+    ("leduc_poker", {"starting_player": 1}, 300),
+    ("leduc_poker", {"players": 4, "starting_player": 2, "action_mapping": True, "suit_isomorphism": True}, 200),
 ]
 
 
@@ -43,3 +64,144 @@ def test_harness_reports_a_disagreement():
 def test_native_is_the_default_backend():
     assert aiplay.load("pig").backend == "native"
     assert aiplay.load("pig", backend="reference").backend == "reference"
+
+
+# -- hidden information: info_hash and determinize --------------------------------
+
+# Option sets for the hidden-information checks: the contract tests' sets, plus
+# the Leduc variants whose deck or betting differs.
+INFO_OPTIONS = dict(CONTRACT_OPTIONS)
+INFO_OPTIONS["leduc_poker"] = CONTRACT_OPTIONS["leduc_poker"] + [
+    {"suit_isomorphism": True}, {"players": 3, "action_mapping": True, "starting_player": 1}]
+INFO_CASES = [(name, options) for name in aiplay.games_available() if has_native(name)
+              for options in INFO_OPTIONS.get(name, [{}])]
+INFO_IDS = [f"{n}-{','.join(f'{k}={v}' for k, v in o.items()) or 'default'}" for n, o in INFO_CASES]
+
+
+def native_random_states(game, games, seed=0):
+    """Every state met along ``games`` seeded random playouts (clones)."""
+    states = []
+    for g in range(games):
+        rng = random.Random(seed * 100_003 + g)
+        state = game.new_initial_state()
+        while True:
+            states.append(state.clone())
+            if state.is_terminal():
+                break
+            if state.is_chance_node():
+                state.apply_action(sample_chance_outcome(state, rng))
+            else:
+                state.apply_action(rng.choice(state.legal_actions()))
+    return states
+
+
+def hides_something(state, player):
+    """True when ``player``'s view redacts part of the full state (some other seat's card)."""
+    view, full = state.view(player), state.to_dict()
+    return any(view[key] != value for key, value in full.items())
+
+
+@pytest.mark.parametrize("name,options", INFO_CASES, ids=INFO_IDS)
+def test_native_info_keys_partition_like_the_reference_strings(name, options):
+    game = aiplay.load(name, backend="native", **options)
+    states = native_random_states(game, 150)
+    for player in range(game.num_players):
+        keys_of = defaultdict(set)     # reference string -> native keys
+        strings_of = defaultdict(set)  # native key -> reference strings
+        for state in states:
+            text = state.to_reference().information_state_string(player)
+            key = state.information_state_key(player)
+            keys_of[text].add(key)
+            strings_of[key].add(text)
+        # Equal keys always mean equal reference information states.
+        assert all(len(texts) == 1 for texts in strings_of.values()), f"player {player}: a key mixes strings"
+        if game.perfect_information:
+            # The information set is the whole state: the key is the state's hash,
+            # which may be finer than the reference's text (pig's text leaves out
+            # the move counter that its horizon reads), so compare with the state.
+            by_state = defaultdict(set)
+            for state in states:
+                by_state[state.to_json()].add(state.information_state_key(player))
+            assert all(len(keys) == 1 for keys in by_state.values())
+            assert len({k for keys in by_state.values() for k in keys}) == len(by_state)
+        else:
+            assert all(len(keys) == 1 for keys in keys_of.values()), f"player {player}: a string has two keys"
+            # The check means something: many states share an information set.
+            shared = Counter(state.to_reference().information_state_string(player) for state in states)
+            assert sum(1 for c in shared.values() if c > 1) >= 5
+
+
+@pytest.mark.parametrize("name,options", INFO_CASES, ids=INFO_IDS)
+def test_native_determinize_keeps_the_information_state(name, options):
+    game = aiplay.load(name, backend="native", **options)
+    states = native_random_states(game, 40, seed=1)
+    states = states[::max(1, len(states) // 150)]  # long games (pig) are thinned out
+    for i, state in enumerate(states):
+        before = state.to_json()
+        for player in range(game.num_players):
+            key = state.information_state_key(player)
+            text = state.information_state_string(player)
+            samples = set()
+            for seed in range(12):
+                sample = state.determinize(player, random.Random(i * 1000 + player * 100 + seed))
+                assert sample.information_state_key(player) == key
+                assert sample.information_state_string(player) == text
+                assert sample.current_player() == state.current_player()
+                if not state.is_chance_node():  # at a deal, the cards left may differ
+                    assert sample.legal_actions() == state.legal_actions()
+                # A consistent position: the reference engine accepts it, and its
+                # native reload has the same bytes (derived fields were redone).
+                loaded = game.state_from_json(sample.to_json())
+                assert loaded.state_key() == sample.state_key()
+                samples.add(sample.to_json())
+            if not state.is_terminal() and hides_something(state, player):
+                assert len(samples) > 1, "determinize never varied the hidden cards"
+            elif game.perfect_information:
+                assert samples == {before}
+        assert state.to_json() == before, "determinize changed the original"
+
+
+def test_native_kuhn_determinize_draws_the_opponents_card_uniformly():
+    game = aiplay.load("kuhn_poker", backend="native")
+    state = game.new_initial_state()
+    state.apply_action(1)  # observer 0 holds card 1 ...
+    state.apply_action(2)  # ... and seat 1 holds card 2, which seat 0 cannot see
+    rng = random.Random(11)
+    counts = Counter(state.determinize(0, rng).to_dict()["cards"][1] for _ in range(4000))
+    assert set(counts) == {0, 2}
+    assert abs(counts[0] - 2000) < 200
+
+
+def test_native_leduc_determinize_after_a_showdown_keeps_the_winners():
+    # As the reference test: seat 0 lost with J-Q to an unseen card; every
+    # sample must beat J-Q too (J2 would tie, so it is never drawn).
+    j1, k1, q1 = 0, 4, 2
+    game = aiplay.load("leduc_poker", backend="native")
+    state = game.new_initial_state()
+    for action in (j1, k1, 1, 1, q1, 1, 1):
+        state.apply_action(action)
+    assert state.returns() == [-1.0, 1.0]
+    hidden = Counter(state.determinize(0, random.Random(seed)).to_dict()["private_cards"][1] for seed in range(60))
+    assert set(hidden) == {3, 4, 5}  # Q2, K1, K2
+
+
+@pytest.mark.parametrize("name,options", [("kuhn_poker", {"players": 3}), ("leduc_poker", {"players": 3}),
+                                          ("leduc_poker", {"players": 4, "suit_isomorphism": True})])
+def test_native_returns_are_bit_identical(name, options):
+    # The harness compares returns with a tolerance; the kernels promise equality,
+    # split pots (halves, thirds) included.
+    reference = aiplay.load(name, backend="reference", **options)
+    native = aiplay.load(name, backend="native", **options)
+    splits = 0
+    for seed in range(300):
+        rng = random.Random(seed)
+        state = reference.new_initial_state()
+        while not state.is_terminal():
+            if state.is_chance_node():
+                state.apply_action(sample_chance_outcome(state, rng))
+            else:
+                state.apply_action(rng.choice(state.legal_actions()))
+        assert native.from_reference(state).returns() == state.returns()
+        splits += sum(r > 0 for r in state.returns()) > 1
+    if name == "leduc_poker":
+        assert splits > 0, "no split pot was played"
