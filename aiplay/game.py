@@ -148,6 +148,11 @@ class Game(abc.ABC):
         """True when every player always knows the whole state."""
         return False
 
+    @property
+    def zero_sum(self) -> bool:
+        """True when the returns always add up to zero (searchers may then prune)."""
+        return False
+
     @abc.abstractmethod
     def new_initial_state(self) -> "State":
         """The state before the first move (often a chance node: the deal)."""

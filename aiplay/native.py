@@ -55,6 +55,10 @@ class NativeGame(Game):
     def perfect_information(self) -> bool:
         return self.reference.perfect_information
 
+    @property
+    def zero_sum(self) -> bool:
+        return self.reference.zero_sum
+
     def new_initial_state(self) -> NativeState:
         return NativeState.create(self.kernel, self)
 

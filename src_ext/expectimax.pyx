@@ -86,6 +86,8 @@ cdef class ExpectimaxSearch:
     cdef double deadline
     cdef bint aborted
     cdef bint hit_limit             # set when a leaf was cut by the depth limit
+    cdef bint budget_on             # off during depth 1, which always completes
+    cdef int max_level              # deepest ply visited (chance counted)
 
     def __init__(self, Kernel kernel, str pruning="star2", bint paranoid=False, bint use_tt=True,
                  int tt_bits=20):
@@ -95,8 +97,10 @@ cdef class ExpectimaxSearch:
             raise ValueError(f"tt_bits={tt_bits} is invalid; it accepts an integer from 4 to 30")
         self.kernel = kernel
         self.n = kernel.num_players
-        self.paranoid = paranoid or kernel.num_players == 2
-        # Pruning needs a scalar zero-sum value; max^n with N > 2 gets none.
+        # Two-player zero-sum games are best searched as paranoid (the same
+        # values as max^n there); the caller decides, knowing the game.
+        self.paranoid = paranoid
+        # Pruning needs the scalar paranoid value; max^n gets none.
         self.pruning = PRUNING[pruning] if self.paranoid else PRUNE_NONE
         self.use_tt = use_tt
         self.lo = kernel.min_utility
@@ -136,6 +140,10 @@ cdef class ExpectimaxSearch:
             raise MemoryError()
         self.levels = levels
 
+    cdef bint _budget_spent(self) noexcept nogil:
+        return ((self.node_limit >= 0 and self.nodes >= self.node_limit)
+                or (self.deadline >= 0 and now_seconds() >= self.deadline))
+
     def clear_table(self):
         """Empty the transposition table."""
         cdef uint64_t i
@@ -146,6 +154,8 @@ cdef class ExpectimaxSearch:
     cdef inline bint _count_node(self) noexcept nogil:
         """Count a node; True when the budget ran out (the iteration is then abandoned)."""
         self.nodes += 1
+        if not self.budget_on:
+            return False
         if self.node_limit >= 0 and self.nodes > self.node_limit:
             self.aborted = True
         elif self.deadline >= 0 and (self.nodes & 1023) == 0 and now_seconds() >= self.deadline:
@@ -191,6 +201,8 @@ cdef class ExpectimaxSearch:
         cdef int* acts
         if self._count_node():
             return 0.0
+        if level > self.max_level:
+            self.max_level = level
         player = self.kernel.current_player(s)
         if player == K_TERMINAL:
             self.kernel.returns(s, values)
@@ -397,6 +409,8 @@ cdef class ExpectimaxSearch:
         cdef double* ps
         if self._count_node():
             return
+        if level > self.max_level:
+            self.max_level = level
         player = self.kernel.current_player(s)
         if player == K_TERMINAL:
             self.kernel.returns(s, out)
@@ -452,11 +466,17 @@ cdef class ExpectimaxSearch:
             self._store(key, depth, best_action, FLAG_EXACT, exact, out)
 
     # -- driver --------------------------------------------------------------
-    cdef bint _search_root(self, int depth, int* acts, int n, double* action_values) noexcept nogil:
-        """Search every root action to ``depth`` with a full window; False if aborted."""
+    cdef bint _search_root(self, int depth, int* acts, int n, double* action_values,
+                           bint* exact) noexcept nogil:
+        """Search every root action to ``depth``; False if the budget ran out.
+
+        ``exact`` tells whether no leaf was cut by the depth limit (the root
+        is solved, and deeper searches would change nothing).
+        """
         cdef int i
         cdef double best = self.lo
         cdef double vec[K_MAX_PLAYERS]
+        cdef bint limited = False
         self._count_node()
         for i in range(n):
             self.kernel.clone_into(self._state(0), self._state(1))
@@ -476,6 +496,8 @@ cdef class ExpectimaxSearch:
                 action_values[i] = vec[self.root_player]
             if self.aborted:
                 return False
+            limited = limited or self.hit_limit
+        exact[0] = not limited
         return True
 
     def run(self, NativeState root, int max_depth, double seconds=-1.0, long nodes=-1):
@@ -489,7 +511,7 @@ cdef class ExpectimaxSearch:
         cdef int player = k.current_player(root.data)
         cdef int n, i, depth, completed = 0, best
         cdef double started
-        cdef bint ok
+        cdef bint ok, exact = False
         if root.kernel is not k:
             raise ValueError("the state belongs to another kernel than this search's")
         if player < 0:
@@ -508,6 +530,7 @@ cdef class ExpectimaxSearch:
         n = k.legal_actions(root.data, acts)
         self.nodes = 0
         self.tt_hits = 0
+        self.max_level = 0
         self.aborted = False
         self.node_limit = nodes
         started = now_seconds()
@@ -515,7 +538,10 @@ cdef class ExpectimaxSearch:
         depth_nodes = []
         with nogil:
             for depth in range(1, max_depth + 1):
-                ok = self._search_root(depth, acts, n, values)
+                self.budget_on = depth > 1
+                if depth > 1 and self._budget_spent():
+                    break
+                ok = self._search_root(depth, acts, n, values, &exact)
                 if not ok:
                     break
                 completed = depth
@@ -523,10 +549,9 @@ cdef class ExpectimaxSearch:
                     done_values[i] = values[i]
                 with gil:
                     depth_nodes.append(self.nodes)
+                if exact:
+                    break  # solved: deeper searches would change nothing
         elapsed = now_seconds() - started
-        if completed == 0:
-            free(acts); free(values); free(done_values)
-            raise RuntimeError("the budget ran out before depth 1 was complete; give more time or nodes")
         best = 0
         for i in range(1, n):
             if done_values[i] > done_values[best]:
@@ -539,11 +564,12 @@ cdef class ExpectimaxSearch:
             "value": done_values[best],
             "principal_variation": self._principal_variation(root, acts[best], completed),
             "counters": {
+                "iterations": None,
                 "nodes": self.nodes,
                 "tt_hits": self.tt_hits,
                 "seconds": elapsed,
                 "completed_depth": completed,
-                "max_depth": completed,
+                "max_depth": self.max_level,
                 "nodes_per_depth": depth_nodes,
                 "pruning": ["none", "star1", "star2"][self.pruning],
                 "model": "paranoid" if self.paranoid else "maxn",
@@ -558,10 +584,11 @@ cdef class ExpectimaxSearch:
         cdef void* s = self._state(0)
         cdef int player, n, i, best
         cdef TTEntry* e
+        cdef int decisions = 1
         pv = [first]
         k.clone_into(root.data, s)
         k.apply(s, first)
-        while len(pv) < depth:
+        while decisions < depth:
             player = k.current_player(s)
             if player == K_TERMINAL:
                 break
@@ -571,6 +598,7 @@ cdef class ExpectimaxSearch:
                 for i in range(1, n):
                     if self.probs[i] > self.probs[best]:
                         best = i
+                pv.append(self.outcomes[best])
                 k.apply(s, self.outcomes[best])
                 continue
             if not self.use_tt:
@@ -580,4 +608,5 @@ cdef class ExpectimaxSearch:
                 break
             pv.append(e.best_action)
             k.apply(s, e.best_action)
+            decisions += 1
         return pv

@@ -39,6 +39,7 @@ cdef enum:
     MODE_MO_ISMCTS = 2
     MAX_TREE_DEPTH = 2048    # deeper paths end the descent and roll out
     NO_NODE = -1
+    UNOBSERVED = -3          # MO-ISMCTS: a move the tree's owner does not make
 
 MODES = {"mcts": MODE_MCTS, "so-ismcts": MODE_SO_ISMCTS, "mo-ismcts": MODE_MO_ISMCTS}
 
@@ -84,12 +85,14 @@ cdef class TreeSearch:
     cdef void* state
     cdef void* root_state
     cdef int* actions
-    cdef int* stamp              # stamp[action] == tick marks the action legal now
+    cdef int* stamp              # per action: == tick legal, == tick+1 legal with a child
+    cdef int* child_of           # per action: its child at the current node (valid with stamp)
     cdef int tick
+    cdef bint expanding          # the last _decide chose an untried action
     cdef int* paths              # num_trees x MAX_TREE_DEPTH node indices
     cdef int path_len[K_MAX_PLAYERS]
     cdef int max_depth_seen
-    cdef long rollout_steps
+    cdef long steps              # states stepped into (tree and rollouts): the nodes budget
 
     def __init__(self, Kernel kernel, str mode="mcts", double uct_c=2.0, int max_nodes=1_000_000):
         if mode not in MODES:
@@ -109,9 +112,10 @@ cdef class TreeSearch:
         self.root_state = malloc(kernel.state_size)
         self.actions = <int*>malloc(kernel.max_legal * sizeof(int))
         self.stamp = <int*>malloc(kernel.num_distinct_actions * sizeof(int))
+        self.child_of = <int*>malloc(kernel.num_distinct_actions * sizeof(int))
         self.paths = <int*>malloc(self.num_trees * MAX_TREE_DEPTH * sizeof(int))
         if (self.nodes == NULL or self.state == NULL or self.root_state == NULL or self.actions == NULL
-                or self.stamp == NULL or self.paths == NULL):
+                or self.stamp == NULL or self.child_of == NULL or self.paths == NULL):
             raise MemoryError()
         memset(self.stamp, 0, kernel.num_distinct_actions * sizeof(int))
         self.tick = 0
@@ -124,6 +128,7 @@ cdef class TreeSearch:
         free(self.root_state)
         free(self.actions)
         free(self.stamp)
+        free(self.child_of)
         free(self.paths)
 
     # -- node storage ----------------------------------------------------------
@@ -175,68 +180,69 @@ cdef class TreeSearch:
         self.path_len[tree] = d + 1
 
     # -- one iteration -----------------------------------------------------------
-    cdef int _select(self, int node, int n_legal, Rng* rng, bint count_availability) noexcept nogil:
-        """UCB1 among the children of ``node`` whose actions are legal now (stamped).
+    cdef int _decide(self, int node, int player, int n_legal, Rng* rng, bint availability) noexcept nogil:
+        """The action taken at a decision node, by the reference bots' rules.
 
-        Returns the child; with availability counts the exploration term uses
-        how often each child was available instead of the parent's visits.
+        An untried legal action (uniformly among them) if any; else UCB1 over
+        the legal actions in legal order, ties to the first. Availability
+        counts (ISMCTS) grow for every legal child, at expansion too.
+        Returns the action; ``self.expanding`` tells whether it is untried.
         """
         cdef int c = self.nodes[node].first_child
-        cdef int best = NO_NODE
-        cdef double best_score = -1e300, score, log_parent
+        cdef int i, a, untried = 0, pick, best = -1
+        cdef double score, best_score = -1e300, log_n
         cdef Node* ch
-        if not count_availability:
-            log_parent = log(<double>self.nodes[node].visits + 1.0)
+        # Stamps: tick = legal without a child here, tick + 1 = legal with one.
+        self.tick += 2
+        if self.tick > 2000000000:  # wrap the stamps long before int overflow
+            memset(self.stamp, 0, self.kernel.num_distinct_actions * sizeof(int))
+            self.tick = 2
+        for i in range(n_legal):
+            self.stamp[self.actions[i]] = self.tick
         while c != NO_NODE:
             ch = &self.nodes[c]
-            if ch.mover >= 0 and self.stamp[ch.action] == self.tick:
-                if count_availability:
-                    ch.avail += 1
-                    score = ch.value_sum / ch.visits + self.uct_c * sqrt(log(<double>ch.avail) / ch.visits)
-                else:
-                    score = ch.value_sum / ch.visits + self.uct_c * sqrt(log_parent / ch.visits)
-                # Children are kept newest first; ">=" prefers the oldest on ties,
-                # that is the lowest action when they were expanded in order.
-                if score >= best_score:
-                    best_score = score
-                    best = c
+            if ch.mover == player and self.stamp[ch.action] == self.tick:
+                self.stamp[ch.action] = self.tick + 1
+                self.child_of[ch.action] = c
             c = ch.next_sibling
-        return best
-
-    cdef int _untried(self, int node, int n_legal, Rng* rng) noexcept nogil:
-        """A legal action with no child yet (uniformly among them), or -1."""
-        cdef int c = self.nodes[node].first_child
-        cdef int i, count = 0, pick
-        # Unstamp the actions that already have children, count the rest.
-        while c != NO_NODE:
-            if self.nodes[c].mover >= 0 and self.stamp[self.nodes[c].action] == self.tick:
-                self.stamp[self.nodes[c].action] = self.tick - 1
-            c = self.nodes[c].next_sibling
         for i in range(n_legal):
             if self.stamp[self.actions[i]] == self.tick:
-                count += 1
-        if count > 0:
-            pick = rng_below(rng, count)
+                untried += 1
+        if availability:
             for i in range(n_legal):
-                if self.stamp[self.actions[i]] == self.tick:
+                a = self.actions[i]
+                if self.stamp[a] == self.tick + 1:
+                    self.nodes[self.child_of[a]].avail += 1
+        if untried > 0:
+            pick = rng_below(rng, untried)
+            for i in range(n_legal):
+                a = self.actions[i]
+                if self.stamp[a] == self.tick:
                     if pick == 0:
-                        pick = self.actions[i]
-                        break
+                        self.expanding = True
+                        return a
                     pick -= 1
-        # Restore the stamps for the selection that may follow.
-        c = self.nodes[node].first_child
-        while c != NO_NODE:
-            if self.nodes[c].mover >= 0 and self.stamp[self.nodes[c].action] == self.tick - 1:
-                self.stamp[self.nodes[c].action] = self.tick
-            c = self.nodes[c].next_sibling
-        return pick if count > 0 else -1
+        self.expanding = False
+        if not availability:
+            log_n = log(<double>self.nodes[node].visits)
+        for i in range(n_legal):
+            a = self.actions[i]
+            ch = &self.nodes[self.child_of[a]]
+            if availability:
+                score = ch.value_sum / ch.visits + self.uct_c * sqrt(log(<double>ch.avail) / ch.visits)
+            else:
+                score = ch.value_sum / ch.visits + self.uct_c * sqrt(log_n / ch.visits)
+            if score > best_score:
+                best_score = score
+                best = a
+        return best
 
     cdef void _iterate(self, Rng* rng, Rng* det_rng, double* values) noexcept nogil:
         cdef void* s = self.state
-        cdef int t, player, n, i, action, child, node, mover, expanded = 0
+        cdef int t, player, n, i, action, child, node, mover, tree_mover
         cdef int current[K_MAX_PLAYERS]
         cdef bint availability = self.mode != MODE_MCTS
-        cdef bint in_tree = True
+        cdef bint stop = False
         cdef uint64_t key
 
         self.kernel.clone_into(self.root_state, s)
@@ -247,11 +253,9 @@ cdef class TreeSearch:
             self.path_len[t] = 0
             self._push(t, current[t])
 
-        while in_tree:
+        while not stop:
             player = self.kernel.current_player(s)
-            if player == K_TERMINAL:
-                break
-            if self.path_len[0] >= MAX_TREE_DEPTH:
+            if player == K_TERMINAL or self.path_len[0] >= MAX_TREE_DEPTH:
                 break
             if player == K_CHANCE:
                 action = self.kernel.sample_chance(s, rng)
@@ -259,52 +263,47 @@ cdef class TreeSearch:
                 mover = K_CHANCE
             else:
                 n = self.kernel.legal_actions(s, self.actions)
-                self.tick += 1
-                if self.tick > 2000000000:  # wrap the stamps long before int overflow
-                    memset(self.stamp, 0, self.kernel.num_distinct_actions * sizeof(int))
-                    self.tick = 1
-                for i in range(n):
-                    self.stamp[self.actions[i]] = self.tick
                 # The tree that chooses: the mover's own tree in MO-ISMCTS.
                 t = player if self.mode == MODE_MO_ISMCTS else 0
-                node = current[t]
-                action = self._untried(node, n, rng)
-                if action < 0:
-                    child = self._select(node, n, rng, availability)
-                    action = self.nodes[child].action
-                else:
-                    expanded = 1
-                    if availability:
-                        # The new child is available now, as are its selected siblings.
-                        self._select(node, n, rng, True)
+                action = self._decide(current[t], player, n, rng, availability)
+                if self.expanding:
+                    stop = True
                 self.kernel.apply(s, action)
                 mover = player
+            self.steps += 1
             # Follow (or create) the child in every tree.
             for t in range(self.num_trees):
                 node = current[t]
                 if self.mode == MODE_MCTS:
                     key = <uint64_t>action
+                    tree_mover = mover
                 elif self.mode == MODE_SO_ISMCTS:
                     key = <uint64_t>action if mover != K_CHANCE else self.kernel.info_hash(s, self.owner)
+                    tree_mover = mover
+                elif mover == t:
+                    key = <uint64_t>action
+                    tree_mover = mover
                 else:
-                    key = <uint64_t>action if mover == t else self.kernel.info_hash(s, t)
-                child = self._find_child(node, key, mover if (self.mode != MODE_MO_ISMCTS or mover == t) else -3)
+                    # A move tree t's owner does not make: keyed by what the owner sees.
+                    key = self.kernel.info_hash(s, t)
+                    tree_mover = UNOBSERVED
+                child = self._find_child(node, key, tree_mover)
                 if child == NO_NODE:
-                    child = self._new_node(node, key, action, mover if (self.mode != MODE_MO_ISMCTS or mover == t) else -3)
+                    child = self._new_node(node, key, action, tree_mover)
                     if child == NO_NODE:
-                        in_tree = False  # memory cap: roll out from here
+                        stop = True  # memory cap: roll out from here
                         break
-                    expanded = 1
+                    # Available at its creation, as in the reference ISMCTS (n' starts at 1).
                     self.nodes[child].avail = 1
                     if self.mode == MODE_MO_ISMCTS:
                         self.nodes[child].root_info = self.kernel.info_hash(s, t)
                     else:
                         self.nodes[child].root_info = self.kernel.info_hash(s, self.owner)
                     self.nodes[child].to_move = self.kernel.current_player(s)
+                    if mover == K_CHANCE or tree_mover == UNOBSERVED:
+                        stop = True  # a new chance (or unobserved) node also ends the descent
                 current[t] = child
                 self._push(t, child)
-            if expanded and mover != K_CHANCE:
-                break  # a new decision node: evaluate it by a rollout
 
         # Rollout: uniformly random to the end.
         while True:
@@ -316,13 +315,13 @@ cdef class TreeSearch:
             else:
                 n = self.kernel.legal_actions(s, self.actions)
                 self.kernel.apply(s, self.actions[rng_below(rng, n)])
-            self.rollout_steps += 1
+            self.steps += 1
         self.kernel.returns(s, values)
 
         # Backpropagation.
         for t in range(self.num_trees):
-            if self.path_len[t] > self.max_depth_seen:
-                self.max_depth_seen = self.path_len[t]
+            if self.path_len[t] - 1 > self.max_depth_seen:
+                self.max_depth_seen = self.path_len[t] - 1
             for i in range(self.path_len[t]):
                 node = self.paths[t * MAX_TREE_DEPTH + i]
                 self.nodes[node].visits += 1
@@ -407,9 +406,12 @@ cdef class TreeSearch:
             uint64_t seed=0, bint reuse=True):
         """Search from ``root`` until a budget runs out; return the root statistics as a dict.
 
-        Budgets: ``iterations``, ``seconds``, ``nodes`` (tree size); a negative
-        value means unset, and the first budget reached stops the search. With
-        ``reuse`` the tree of the previous call is kept when ``root`` lies in it.
+        Budgets (negative = unset; the first reached stops the search; at
+        least one iteration always runs): ``iterations``; ``seconds``;
+        ``nodes``, the states stepped into (the root, plus one per move
+        applied in the tree or in rollouts), as the reference bots count
+        them. With ``reuse`` the previous call's tree is kept when ``root``
+        lies in it (matched by the searching player's information set).
         """
         cdef Kernel k = self.kernel
         cdef int player = k.current_player(root.data)
@@ -417,7 +419,7 @@ cdef class TreeSearch:
         cdef uint64_t info = 0
         cdef int new_roots[K_MAX_PLAYERS]
         cdef bint reused = False
-        cdef long done = 0, start_size
+        cdef long done = 0
         cdef double started, deadline
         cdef Rng rng, det_rng
         cdef double values[K_MAX_PLAYERS]
@@ -436,11 +438,10 @@ cdef class TreeSearch:
                     break
                 new_roots[t] = found
             else:
-                if self.mode != MODE_MCTS or k.state_hash(root.data) == info:
-                    self._compact(new_roots)
-                    for t in range(self.num_trees):
-                        self.roots[t] = new_roots[t]
-                    reused = True
+                self._compact(new_roots)
+                for t in range(self.num_trees):
+                    self.roots[t] = new_roots[t]
+                reused = True
         if not reused:
             self.size = 0
             self.owner = player
@@ -456,70 +457,77 @@ cdef class TreeSearch:
         rng.s = seed
         det_rng.s = seed ^ <uint64_t>0xD1B54A32D192ED03  # a separate stream for determinizations
         self.max_depth_seen = 0
-        self.rollout_steps = 0
-        start_size = self.size
+        self.steps = 1  # the root
         started = now_seconds()
         deadline = started + seconds
         with nogil:
             while True:
+                self._iterate(&rng, &det_rng, values)
+                done += 1
                 if iterations >= 0 and done >= iterations:
                     break
-                if nodes >= 0 and self.size >= nodes:
+                if nodes >= 0 and self.steps >= nodes:
                     break
                 if seconds >= 0 and now_seconds() >= deadline:
                     break
-                self._iterate(&rng, &det_rng, values)
-                done += 1
         elapsed = now_seconds() - started
-        return self._root_report(done, elapsed, reused, reused_visits, start_size)
+        return self._root_report(done, elapsed, reused, reused_visits)
 
     cdef int _owner_tree(self):
         return self.owner if self.mode == MODE_MO_ISMCTS else 0
 
-    cdef object _root_report(self, long done, double elapsed, bint reused, long reused_visits, long start_size):
+    cdef object _root_report(self, long done, double elapsed, bint reused, long reused_visits):
+        """Root children of the searching player, by action: visits, value sums, availability."""
         cdef int root = self.roots[self._owner_tree()]
         cdef int c = self.nodes[root].first_child
         stats = []
         while c != NO_NODE:
             if self.nodes[c].mover == self.owner:
                 stats.append((self.nodes[c].action, self.nodes[c].visits,
-                              self.nodes[c].value_sum / self.nodes[c].visits if self.nodes[c].visits else 0.0,
-                              self.nodes[c].avail))
+                              self.nodes[c].value_sum, self.nodes[c].avail))
             c = self.nodes[c].next_sibling
         stats.sort()
         return {
             "player": self.owner,
             "actions": [s[0] for s in stats],
             "visits": [s[1] for s in stats],
-            "values": [s[2] for s in stats],
-            "availability": [s[3] for s in stats] if self.mode != MODE_MCTS else None,
-            "principal_variation": self._principal_variation(root),
+            "value_sums": [s[2] for s in stats],
+            "availability": [s[3] for s in stats],
             "counters": {
                 "iterations": done,
-                "nodes": self.size,
-                "new_nodes": self.size - start_size,
+                "nodes": self.steps,
                 "seconds": elapsed,
                 "max_depth": self.max_depth_seen,
-                "rollout_steps": self.rollout_steps,
+                "tree_nodes": self.size,
                 "reused_tree": bool(reused),
                 "reused_visits": reused_visits,
             },
         }
 
-    cdef list _principal_variation(self, int root):
-        """Most visited decision child at each level (chance children: the most visited too)."""
-        pv = []
-        cdef int node = root, c, best
-        while len(pv) < 64:
+    def principal_variation(self, int first_action):
+        """``first_action``, then the most visited child at each level (ties: lowest action).
+
+        MCTS lines go through chance outcomes; ISMCTS lines stop at the first
+        chance or unobserved edge, which stands for several outcomes.
+        """
+        cdef int node = self._find_child(self.roots[self._owner_tree()], <uint64_t>first_action, self.owner)
+        cdef int c, best
+        pv = [first_action]
+        if node == NO_NODE:
+            return pv
+        while len(pv) < 256:
             best = NO_NODE
             c = self.nodes[node].first_child
             while c != NO_NODE:
-                if best == NO_NODE or self.nodes[c].visits > self.nodes[best].visits:
+                if best == NO_NODE or self.nodes[c].visits > self.nodes[best].visits or (
+                        self.nodes[c].visits == self.nodes[best].visits
+                        and self.nodes[c].action < self.nodes[best].action):
                     best = c
                 c = self.nodes[c].next_sibling
             if best == NO_NODE or self.nodes[best].visits == 0:
                 break
-            if self.nodes[best].mover >= 0:
-                pv.append(self.nodes[best].action)
+            if self.nodes[best].mover < 0 and self.mode != MODE_MCTS:
+                break
+            pv.append(self.nodes[best].action)
             node = best
         return pv

@@ -160,13 +160,13 @@ def test_three_player_pig_search_runs_and_is_legal():
 
 def test_three_player_rolls_for_the_likely_win():
     # Player 0 has 7 of 8: any roll but a 1 reaches 8, where stop is forced
-    # and wins (+1); a 1 passes the turn (value 0 at the depth limit with the
-    # default evaluate). Stopping banks nothing and passes the turn (0).
+    # and wins (+1); a 1 passes the turn (value 0 at the depth limit with a
+    # neutral evaluate). Stopping banks nothing and passes the turn (0).
     game = aiplay.load("pig", backend="reference", players=3, winscore=8, diceoutcomes=3)
     state = game.state_from_dict({"scores": [7, 0, 0], "turn_total": 0, "turn_player": 0,
                                   "rolling": False, "total_moves": 4})
     for paranoid in (False, True):
-        analysis = ExpectimaxBot(depth=2, paranoid=paranoid).analyse(state)
+        analysis = ExpectimaxBot(depth=2, paranoid=paranoid, evaluate=lambda s: [0.0] * 3).analyse(state)
         roll, stop = analysis.stats_for(0), analysis.stats_for(1)
         assert analysis.action == 0
         assert roll.value == pytest.approx(2 / 3)

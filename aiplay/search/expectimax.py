@@ -41,7 +41,7 @@ root is exact (the game is solved from here).
 from __future__ import annotations
 
 import math
-from typing import Callable, Dict, List, Optional, Sequence, Tuple
+from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
 from aiplay.errors import InvalidOptionError
 from aiplay.game import CHANCE, TERMINAL, State
@@ -49,6 +49,15 @@ from aiplay.rng import SeedLike
 from aiplay.search.base import (
     ActionStats, Analysis, Bot, Budget, Meter, check_bool, check_positive_int,
 )
+from aiplay.search.native_path import check_backend, native_kernel
+
+try:
+    from aiplay._ext.expectimax import ExpectimaxSearch
+except ImportError:  # not built: the reference path only
+    ExpectimaxSearch = None
+
+#: Pruning modes of the native path.
+PRUNING = ("star2", "star1", "none")
 
 #: Maximum depth when neither ``depth`` nor a ``seconds``/``nodes`` budget is given.
 DEFAULT_DEPTH = 4
@@ -85,9 +94,9 @@ class _Search:
 
     def leaf_value(self, state: State) -> Tuple[float, ...]:
         if self.evaluate is None:
-            # The neutral default: nothing is known about a non-terminal
-            # state, and 0 is the return of a draw / before the end.
-            return (0.0,) * self.num_players
+            # The game's own static evaluation (zeros for a game without
+            # one); the native kernels compute the very same figures.
+            return tuple(state.heuristic_values())
         values = tuple(float(v) for v in self.evaluate(state))
         if len(values) != self.num_players:
             raise ValueError(
@@ -192,8 +201,9 @@ class ExpectimaxBot(Bot):
         (the other players minimize the root player's return).
     ``evaluate``
         ``evaluate(state) -> [value per player]`` for non-terminal states at
-        the depth limit (chance nodes included). Default: all zeros, the
-        value of an undecided game.
+        the depth limit (chance nodes included). Default: the game's
+        ``state.heuristic_values()`` (all zeros for a game without one).
+        A custom function forces the reference path.
     ``use_tt``
         Use the transposition table (default ``True``); the answer is the
         same either way.
@@ -203,6 +213,14 @@ class ExpectimaxBot(Bot):
         Search the true state of a hidden-information game anyway (it then
         reads hidden cards: a cheating baseline). Without it such games raise
         :class:`~aiplay.errors.InvalidOptionError`.
+    ``pruning``, ``backend``
+        Native path (the state lives in a kernel, ``evaluate`` is the default
+        and ``backend`` is ``"auto"`` or ``"native"``): the search runs in C
+        (``src_ext/expectimax.pyx``) with ``pruning`` ``"star2"`` (default),
+        ``"star1"`` or ``"none"``. Pruning applies to paranoid search, which
+        a two-player zero-sum game always gets (max^n is the same there); it
+        changes the work, never the value. The native table has a fixed size
+        (2^20 entries, always replaced). Values equal the reference path's.
 
     The analysis: ``value`` is the root player's component of the chosen
     action's vector; ``stats`` gives each legal action's value for the root
@@ -218,7 +236,8 @@ class ExpectimaxBot(Bot):
     def __init__(self, *, depth: Optional[int] = None, seconds: Optional[float] = None,
                  nodes: Optional[int] = None, iterations: Optional[int] = None,
                  seed: SeedLike = None, paranoid: bool = False, evaluate: Optional[Evaluate] = None,
-                 use_tt: bool = True, allow_hidden_information: bool = False):
+                 use_tt: bool = True, allow_hidden_information: bool = False,
+                 pruning: str = "star2", backend: str = "auto"):
         """Build the bot; raises :class:`~aiplay.errors.InvalidOptionError` for a bad option."""
         super().__init__(seed)
         if iterations is not None:
@@ -241,11 +260,24 @@ class ExpectimaxBot(Bot):
                 f"option evaluate={evaluate!r} is invalid; it accepts a function "
                 f"state -> one value per player, or None")
         self.evaluate: Optional[Evaluate] = evaluate
+        if pruning not in PRUNING:
+            raise InvalidOptionError(f"option pruning={pruning!r} is invalid; it accepts one of {list(PRUNING)}")
+        self.pruning = pruning
+        self.backend = check_backend(backend)
+        if evaluate is not None and backend == "native":
+            raise InvalidOptionError(
+                "option evaluate cannot be used with backend='native': the native search calls the "
+                "kernel's own evaluation; use backend='auto' or 'reference'")
+        self._native: Optional[Any] = None
 
     def analyse(self, state: State) -> Analysis:
         """Search ``state`` (not mutated) by iterative deepening and report the last completed depth."""
         player = self._root_player(state)
         self._require_perfect_information(state, self.allow_hidden_information)
+        if self.evaluate is None:
+            kernel = native_kernel(state, self.backend)
+            if kernel is not None:
+                return self._analyse_native(state, kernel, player)
         search = _Search(self, player, state.game.num_players)
         search.meter.nodes = 1  # the root
         completed_depth = 0
@@ -272,6 +304,26 @@ class ExpectimaxBot(Bot):
             counters={"iterations": None, "nodes": search.meter.nodes,
                       "seconds": search.meter.elapsed(), "max_depth": search.max_ply,
                       "tt_hits": search.tt_hits, "completed_depth": completed_depth},
+        )
+
+    def _analyse_native(self, state: State, kernel: Any, player: int) -> Analysis:
+        game = state.game
+        paranoid = self.paranoid or (game.num_players == 2 and game.zero_sum)
+        if self._native is None or self._native[0] is not kernel:
+            search = ExpectimaxSearch(kernel, self.pruning, paranoid, self.use_tt)
+            self._native = (kernel, search)
+        search = self._native[1]
+        search.clear_table()  # one table per call, as on the reference path
+        result = search.run(
+            state, self.depth,
+            -1.0 if self.budget.seconds is None else self.budget.seconds,
+            -1 if self.budget.nodes is None else self.budget.nodes)
+        stats = [ActionStats(action=a, visits=None, value=v)
+                 for a, v in zip(result["actions"], result["values"])]
+        return Analysis(
+            bot=self.kind, player=player, action=result["action"], value=result["value"],
+            stats=stats, principal_variation=result["principal_variation"],
+            counters=result["counters"],
         )
 
     def __repr__(self) -> str:

@@ -37,12 +37,17 @@ numbers a playout draws never shifts the sequence of sampled worlds.
 from __future__ import annotations
 
 import math
+import random
 from typing import Dict, List, Optional
 
 from aiplay.game import CHANCE, TERMINAL, State, sample_chance_outcome
 from aiplay.rng import SeedLike, branch
+from aiplay.errors import InvalidOptionError
 from aiplay.search.base import (
-    ActionStats, Analysis, Bot, Budget, Meter, check_nonnegative_float,
+    ActionStats, Analysis, Bot, Budget, Meter, check_bool, check_nonnegative_float, check_positive_int,
+)
+from aiplay.search.native_path import (
+    DEFAULT_MAX_NODES, TreeSearchPool, check_backend, check_workers, native_kernel, tree_stats,
 )
 from aiplay.search.mcts import DEFAULT_ITERATIONS, DEFAULT_UCT_C, most_visited, random_playout
 
@@ -94,16 +99,29 @@ class ISMCTSBot(Bot):
     of the game's returns. The default 2.0 suits returns of about +-1 to +-2
     (Kuhn poker, pig); for games with larger stakes (Leduc poker returns
     reach +-13 chips) a larger ``uct_c`` explores more evenly.
+
+    Native path: when the state lives in a native kernel (and ``backend``
+    allows it) the search runs in C (``src_ext/mcts.pyx``), with
+    ``variant="so"`` (this algorithm) or ``"mo"`` (MO-ISMCTS: one tree per
+    player, each player's tree keyed by what that player observes, so hidden
+    moves of the others are merged), ``workers`` (root parallelism),
+    ``reuse_tree`` (keep the tree between moves when the new information set
+    lies in it) and ``max_nodes`` (memory cap in tree nodes). MO-ISMCTS
+    exists only on the native path.
     """
 
     kind = "ismcts"
 
     def __init__(self, *, iterations: Optional[int] = None, seconds: Optional[float] = None,
-                 nodes: Optional[int] = None, seed: SeedLike = None, uct_c: float = DEFAULT_UCT_C):
+                 nodes: Optional[int] = None, seed: SeedLike = None, uct_c: float = DEFAULT_UCT_C,
+                 variant: str = "so", workers: int = 1, reuse_tree: bool = True,
+                 max_nodes: int = DEFAULT_MAX_NODES, backend: str = "auto"):
         """Build the bot; raises :class:`~aiplay.errors.InvalidOptionError` for a bad option.
 
         ``uct_c``: exploration constant, a finite number >= 0, in units of the
         game's returns (returns are not rescaled).
+        ``variant``: ``"so"`` (SO-ISMCTS) or ``"mo"`` (MO-ISMCTS, native only).
+        ``workers``, ``reuse_tree``, ``max_nodes``, ``backend``: see the class.
         """
         super().__init__(seed)
         budget = Budget(iterations=iterations, seconds=seconds, nodes=nodes)
@@ -111,11 +129,25 @@ class ISMCTSBot(Bot):
             budget = Budget(iterations=DEFAULT_ITERATIONS)
         self.budget = budget
         self.uct_c = check_nonnegative_float("uct_c", uct_c)
+        if variant not in ("so", "mo"):
+            raise InvalidOptionError(f"option variant={variant!r} is invalid; it accepts 'so' or 'mo'")
+        self.variant = variant
+        self.workers = check_workers(workers)
+        self.reuse_tree = check_bool("reuse_tree", reuse_tree)
+        self.max_nodes = check_positive_int("max_nodes", max_nodes, allow_none=False)
+        self.backend = check_backend(backend)
+        self._pool: Optional[TreeSearchPool] = None
 
     def analyse(self, state: State) -> Analysis:
         """Run the search from ``state`` (not mutated) for its player to move, and report it."""
         root_player = self._root_player(state)
         call_rng = branch(self._rng)
+        if native_kernel(state, self.backend) is not None:
+            return self._analyse_native(state, root_player, call_rng)
+        if self.variant == "mo":
+            raise InvalidOptionError(
+                "option variant='mo' needs a native engine: MO-ISMCTS runs only in the native "
+                "search core; load the game with a kernel or use variant='so'")
         det_rng = branch(call_rng, _DETERMINIZATION_STREAM)
         rng = branch(call_rng, _SIMULATION_STREAM)
         num_players = state.game.num_players
@@ -209,6 +241,19 @@ class ISMCTSBot(Bot):
             counters={"iterations": meter.iterations, "nodes": meter.nodes,
                       "seconds": meter.elapsed(), "max_depth": max_depth,
                       "tree_nodes": tree_nodes},
+        )
+
+    def _analyse_native(self, state: State, player: int, rng: random.Random) -> Analysis:
+        if self._pool is None:
+            mode = "so-ismcts" if self.variant == "so" else "mo-ismcts"
+            self._pool = TreeSearchPool(mode, self.uct_c, self.workers, self.max_nodes, self.reuse_tree)
+        merged = self._pool.run(state, self.budget, rng)
+        stats = tree_stats(state.legal_actions(), merged, with_availability=True)
+        best = most_visited(stats)
+        return Analysis(
+            bot=self.kind, player=player, action=best.action, value=best.value, stats=stats,
+            principal_variation=self._pool.principal_variation(best.action),
+            counters=merged["counters"],
         )
 
     @staticmethod

@@ -38,7 +38,10 @@ from typing import Dict, List, Optional, Tuple
 from aiplay.game import CHANCE, TERMINAL, State, sample_chance_outcome
 from aiplay.rng import SeedLike, branch
 from aiplay.search.base import (
-    ActionStats, Analysis, Bot, Budget, Meter, check_bool, check_nonnegative_float,
+    ActionStats, Analysis, Bot, Budget, Meter, check_bool, check_nonnegative_float, check_positive_int,
+)
+from aiplay.search.native_path import (
+    DEFAULT_MAX_NODES, TreeSearchPool, check_backend, check_workers, native_kernel, tree_stats,
 )
 
 #: Iterations used when no budget at all is given.
@@ -109,18 +112,33 @@ class MCTSBot(Bot):
 
     Final-move ties (equal visits) go to the higher mean, then to the first
     action in legal order.
+
+    Native path: when the state lives in a native kernel (and ``backend`` is
+    ``"auto"`` or ``"native"``), the same algorithm runs in C
+    (``src_ext/mcts.pyx``) with these extra options: ``workers`` (root
+    parallelism: that many trees in threads, iterations and nodes split among
+    them, root statistics summed), ``reuse_tree`` (keep the tree between
+    moves when the new state lies in it) and ``max_nodes`` (memory cap per
+    search, in tree nodes: once reached, iterations continue without growing
+    the tree). The reference path ignores those three. Its random numbers
+    differ from the reference path's, so the two agree in distribution, not
+    draw for draw.
     """
 
     kind = "mcts"
 
     def __init__(self, *, iterations: Optional[int] = None, seconds: Optional[float] = None,
                  nodes: Optional[int] = None, seed: SeedLike = None, uct_c: float = DEFAULT_UCT_C,
-                 allow_hidden_information: bool = False):
+                 allow_hidden_information: bool = False, workers: int = 1, reuse_tree: bool = True,
+                 max_nodes: int = DEFAULT_MAX_NODES, backend: str = "auto"):
         """Build the bot; raises :class:`~aiplay.errors.InvalidOptionError` for a bad option.
 
         ``uct_c``: exploration constant, a finite number >= 0 (0 = greedy).
         ``allow_hidden_information``: search the true state of a
         hidden-information game anyway (a cheating baseline).
+        ``workers``, ``reuse_tree``, ``max_nodes``: native path only (see the class).
+        ``backend``: ``"auto"`` (native when the state has a kernel),
+        ``"native"`` (required) or ``"reference"`` (always the Python loop).
         """
         super().__init__(seed)
         budget = Budget(iterations=iterations, seconds=seconds, nodes=nodes)
@@ -129,12 +147,19 @@ class MCTSBot(Bot):
         self.budget = budget
         self.uct_c = check_nonnegative_float("uct_c", uct_c)
         self.allow_hidden_information = check_bool("allow_hidden_information", allow_hidden_information)
+        self.workers = check_workers(workers)
+        self.reuse_tree = check_bool("reuse_tree", reuse_tree)
+        self.max_nodes = check_positive_int("max_nodes", max_nodes, allow_none=False)
+        self.backend = check_backend(backend)
+        self._pool: Optional[TreeSearchPool] = None
 
     def analyse(self, state: State) -> Analysis:
         """Run the search from ``state`` (not mutated) and report it."""
         player = self._root_player(state)
         self._require_perfect_information(state, self.allow_hidden_information)
         rng = branch(self._rng)  # this call's own stream: see Bot
+        if native_kernel(state, self.backend) is not None:
+            return self._analyse_native(state, player, rng)
         num_players = state.game.num_players
         root = _Node(num_players)
         meter = Meter(self.budget)
@@ -225,6 +250,18 @@ class MCTSBot(Bot):
             counters={"iterations": meter.iterations, "nodes": meter.nodes,
                       "seconds": meter.elapsed(), "max_depth": max_depth,
                       "tree_nodes": tree_nodes},
+        )
+
+    def _analyse_native(self, state: State, player: int, rng: random.Random) -> Analysis:
+        if self._pool is None:
+            self._pool = TreeSearchPool("mcts", self.uct_c, self.workers, self.max_nodes, self.reuse_tree)
+        merged = self._pool.run(state, self.budget, rng)
+        stats = tree_stats(state.legal_actions(), merged, with_availability=False)
+        best = most_visited(stats)
+        return Analysis(
+            bot=self.kind, player=player, action=best.action, value=best.value, stats=stats,
+            principal_variation=self._pool.principal_variation(best.action),
+            counters=merged["counters"],
         )
 
     @staticmethod

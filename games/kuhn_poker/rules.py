@@ -70,6 +70,10 @@ class KuhnPokerGame(Game):
         return self.players
 
     @property
+    def zero_sum(self) -> bool:
+        return True
+
+    @property
     def num_distinct_actions(self) -> int:
         return 2
 

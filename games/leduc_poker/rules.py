@@ -91,6 +91,10 @@ class LeducPokerGame(Game):
         return self.players
 
     @property
+    def zero_sum(self) -> bool:
+        return True
+
+    @property
     def num_distinct_actions(self) -> int:
         return 3
 

@@ -55,6 +55,10 @@ class PigGame(Game):
         return self._options["players"]
 
     @property
+    def zero_sum(self) -> bool:
+        return True
+
+    @property
     def num_distinct_actions(self) -> int:
         return 2
 

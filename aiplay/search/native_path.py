@@ -1,0 +1,158 @@
+"""The native path of the searchers: the same bots, run by the Cython search cores.
+
+A bot takes this path when the state it is given lives in a native kernel
+(``aiplay.load(name)`` of a game with one) and its ``backend`` option allows
+it. The whole search loop then runs in C without the GIL
+(``src_ext/mcts.pyx``, ``src_ext/expectimax.pyx``); this module only splits
+the budget among workers, runs them in threads, merges their root statistics
+and turns the result into the same :class:`~aiplay.search.base.Analysis` as
+the reference path.
+"""
+
+from __future__ import annotations
+
+import random
+import threading
+import time
+from typing import Any, Dict, List, Optional
+
+from aiplay.errors import InvalidOptionError
+from aiplay.search.base import ActionStats, Budget, check_bool, check_positive_int
+
+try:
+    from aiplay._ext.expectimax import ExpectimaxSearch
+    from aiplay._ext.kernel import NativeState
+    from aiplay._ext.mcts import TreeSearch
+except ImportError:  # extensions not built: every search takes the reference path
+    NativeState = None  # type: ignore[assignment,misc]
+
+BACKENDS = ("auto", "native", "reference")
+
+#: Default memory cap of a native tree, in nodes (about 56 bytes each).
+DEFAULT_MAX_NODES = 2_000_000
+
+
+def check_backend(value: Any) -> str:
+    """Validate a bot's ``backend`` option."""
+    if value not in BACKENDS:
+        raise InvalidOptionError(f"option backend={value!r} is invalid; it accepts one of {list(BACKENDS)}")
+    return value
+
+
+def check_workers(value: Any) -> int:
+    """Validate a bot's ``workers`` option (threads of root-parallel search)."""
+    workers = check_positive_int("workers", value, allow_none=False)
+    assert workers is not None
+    return workers
+
+
+def native_kernel(state: Any, backend: str) -> Optional[Any]:
+    """The kernel to search ``state`` with, or ``None`` for the reference path."""
+    if backend == "reference":
+        return None
+    if NativeState is not None and isinstance(state, NativeState):
+        return state.kernel
+    if backend == "native":
+        raise InvalidOptionError(
+            "backend='native' needs a state of a native engine (aiplay.load(name) of a game with a "
+            "kernel); this state is from the reference engine")
+    return None
+
+
+def _split(total: Optional[int], parts: int) -> List[int]:
+    """Split a count among workers (-1 = no limit), the first ones taking the remainder."""
+    if total is None:
+        return [-1] * parts
+    share, extra = divmod(total, parts)
+    return [max(1, share + (1 if i < extra else 0)) for i in range(parts)]
+
+
+class TreeSearchPool:
+    """One bot's native tree searches: one tree per worker, kept between moves for reuse."""
+
+    def __init__(self, mode: str, uct_c: float, workers: int, max_nodes: int, reuse: bool):
+        self.mode = mode
+        self.uct_c = uct_c
+        self.workers = workers
+        self.max_nodes = max_nodes
+        self.reuse = reuse
+        self._kernel = None
+        self._searches: List[Any] = []
+
+    def _trees(self, kernel: Any) -> List[Any]:
+        if kernel is not self._kernel:
+            per_worker = max(2, self.max_nodes // self.workers)
+            self._searches = [TreeSearch(kernel, self.mode, self.uct_c, per_worker)
+                              for _ in range(self.workers)]
+            self._kernel = kernel
+        return self._searches
+
+    def run(self, state: Any, budget: Budget, rng: random.Random) -> Dict[str, Any]:
+        """Search ``state`` on every worker; return merged root statistics and counters."""
+        trees = self._trees(state.kernel)
+        seeds = [rng.getrandbits(64) for _ in trees]
+        iterations = _split(budget.iterations, len(trees))
+        nodes = _split(budget.nodes, len(trees))
+        seconds = -1.0 if budget.seconds is None else budget.seconds
+        results: List[Optional[Dict[str, Any]]] = [None] * len(trees)
+        errors: List[BaseException] = []
+
+        def work(i: int) -> None:
+            try:
+                results[i] = trees[i].run(state, iterations[i], seconds, nodes[i], seeds[i], self.reuse)
+            except BaseException as exc:  # surfaced in the calling thread below
+                errors.append(exc)
+
+        started = time.perf_counter()
+        threads = [threading.Thread(target=work, args=(i,)) for i in range(1, len(trees))]
+        for thread in threads:
+            thread.start()
+        work(0)  # the calling thread is worker 0
+        for thread in threads:
+            thread.join()
+        if errors:
+            raise errors[0]
+        merged = self._merge([r for r in results if r is not None])
+        merged["counters"]["seconds"] = time.perf_counter() - started
+        merged["counters"]["workers"] = len(trees)
+        return merged
+
+    @staticmethod
+    def _merge(results: List[Dict[str, Any]]) -> Dict[str, Any]:
+        """Root parallelism: add up every worker's root statistics, action by action."""
+        visits: Dict[int, int] = {}
+        sums: Dict[int, float] = {}
+        avail: Dict[int, int] = {}
+        for r in results:
+            for a, v, s, n in zip(r["actions"], r["visits"], r["value_sums"], r["availability"]):
+                visits[a] = visits.get(a, 0) + v
+                sums[a] = sums.get(a, 0.0) + s
+                avail[a] = avail.get(a, 0) + n
+        counters = dict(results[0]["counters"])
+        for key in ("iterations", "nodes", "tree_nodes", "reused_visits"):
+            counters[key] = sum(r["counters"][key] for r in results)
+        counters["max_depth"] = max(r["counters"]["max_depth"] for r in results)
+        counters["reused_tree"] = all(r["counters"]["reused_tree"] for r in results)
+        return {"visits": visits, "sums": sums, "availability": avail, "counters": counters}
+
+    def principal_variation(self, first_action: int) -> List[int]:
+        """The line of worker 0's tree from ``first_action``."""
+        return list(self._searches[0].principal_variation(first_action))
+
+
+def tree_stats(legal: List[int], merged: Dict[str, Any], with_availability: bool) -> List[ActionStats]:
+    """Per-action statistics in legal order, as the reference bots report them."""
+    stats = []
+    for action in legal:
+        n = merged["visits"].get(action, 0)
+        stats.append(ActionStats(
+            action=action, visits=n,
+            value=merged["sums"][action] / n if n else None,
+            availability=merged["availability"].get(action, 0) if with_availability else None))
+    return stats
+
+
+__all__ = [
+    "BACKENDS", "DEFAULT_MAX_NODES", "ExpectimaxSearch", "TreeSearchPool", "check_backend",
+    "check_bool", "check_workers", "native_kernel", "tree_stats",
+]
