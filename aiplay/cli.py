@@ -67,17 +67,27 @@ def _build_bots(args: argparse.Namespace, num_players: int) -> List[Any]:
     if len(kinds) != num_players:
         raise InvalidOptionError(
             f"--bots names {len(kinds)} bots for {num_players} players; give one per seat or a single one for all")
-    budget: Dict[str, Any] = {}
-    if args.seconds is not None:
-        budget["seconds"] = args.seconds
-    elif args.iterations is not None:
-        budget["iterations"] = args.iterations
-    # Each seat's bot gets its own seed derived from the game seed, so seats never share a stream.
-    return [make_bot(kind, seed=args.seed * 1000 + seat + 1, **budget) for seat, kind in enumerate(kinds)]
+    bots = []
+    for seat, kind in enumerate(kinds):
+        budget: Dict[str, Any] = {}
+        if args.seconds is not None:
+            budget["seconds"] = args.seconds
+        elif kind == "expectimax":
+            if args.depth is not None:
+                budget["depth"] = args.depth  # expectimax counts depth, not iterations
+        elif kind != "random" and args.iterations is not None:
+            budget["iterations"] = args.iterations
+        if kind in ("mcts", "expectimax") and not getattr(args, "_perfect_information", True):
+            # Searching the true state of a hidden-information game reads the
+            # others' cards; the CLI allows it as a (cheating) baseline.
+            budget["allow_hidden_information"] = True
+        # Each seat's bot gets its own seed derived from the game seed, so seats never share a stream.
+        bots.append(make_bot(kind, seed=args.seed * 1000 + seat + 1, **budget))
+    return bots
 
 
 def _bot_name(bot: Any) -> str:
-    return getattr(bot, "name", type(bot).__name__)
+    return getattr(bot, "kind", "") or type(bot).__name__
 
 
 def cmd_games(args: argparse.Namespace) -> int:
@@ -96,6 +106,7 @@ def cmd_games(args: argparse.Namespace) -> int:
 def cmd_play(args: argparse.Namespace) -> int:
     """Play one seeded game between bots and print it move by move."""
     game = _build_game(args)
+    args._perfect_information = game.perfect_information
     bots = _build_bots(args, game.num_players)
     rng = random.Random(args.seed)  # chance outcomes of the real game
     state = game.new_initial_state()
@@ -151,8 +162,11 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--bots", default="random",
                       help="comma-separated bots, one per seat or one for all: random, mcts, ismcts, expectimax")
     play.add_argument("--seed", type=int, default=0, help="seed of the game and the bots (default 0)")
-    play.add_argument("--iterations", type=int, help="search budget per move in iterations (bots' default if unset)")
-    play.add_argument("--seconds", type=float, help="search budget per move in seconds (overrides --iterations)")
+    play.add_argument("--iterations", type=int,
+                      help="MCTS/ISMCTS budget per move in iterations (the bots' default if unset)")
+    play.add_argument("--depth", type=int, help="expectimax search depth in decisions (its default if unset)")
+    play.add_argument("--seconds", type=float,
+                      help="search budget per move in seconds for every search bot (overrides --iterations/--depth)")
     play.add_argument("--option", action="append", metavar="NAME=VALUE", help="a game option, repeatable")
     play.add_argument("--backend", default="auto", choices=["auto", "native", "reference"],
                       help="game engine (default: native when built)")

@@ -1,0 +1,83 @@
+"""The ``aiplay`` command line: games, seeded play, version, help and errors."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+import aiplay
+from aiplay.cli import main
+
+
+def run(capsys, *argv):
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def without_timing(text: str) -> str:
+    return re.sub(r"\d+ moves in [\d.]+ s", "", text)
+
+
+def test_games_lists_every_game_with_its_engines(capsys):
+    code, out, _ = run(capsys, "games")
+    assert code == 0
+    for name in aiplay.games_available():
+        assert re.search(rf"^{name}\s+native \+ reference", out, flags=re.M)
+
+
+def test_play_prints_a_seeded_game_and_its_result(capsys):
+    argv = ("play", "leduc_poker", "--bots", "ismcts,random", "--seed", "1", "--iterations", "200")
+    code, out, _ = run(capsys, *argv)
+    assert code == 0
+    assert "seats: 0=ismcts, 1=random" in out
+    assert re.search(r"^\s+1\. chance: Deal \w+ to player 0$", out, flags=re.M)
+    assert re.search(r"^result: (player \d \(\w+\) won|draw)$", out, flags=re.M)
+    _, again, _ = run(capsys, *argv)
+    assert without_timing(again) == without_timing(out), "the same seed must replay the same game"
+    _, other, _ = run(capsys, "play", "leduc_poker", "--bots", "ismcts,random", "--seed", "2", "--iterations", "200")
+    assert without_timing(other) != without_timing(out)
+
+
+def test_play_with_players_options_and_every_bot_kind(capsys):
+    code, out, _ = run(capsys, "play", "pig", "--players", "3", "--bots", "mcts,expectimax,random",
+                       "--option", "winscore=15", "--iterations", "100", "--depth", "2", "--seed", "4",
+                       "--show-state")
+    assert code == 0
+    assert "'players': 3" in out and "'winscore': 15" in out
+    assert "Scores:" in out
+
+
+def test_reference_backend_gives_the_same_game_as_native(capsys):
+    argv = ["play", "pig", "--bots", "random", "--seed", "5", "--option", "winscore=30"]
+    _, native, _ = run(capsys, *argv)
+    _, reference, _ = run(capsys, *argv, "--backend", "reference")
+    strip = lambda text: without_timing(text).replace("native engine", "").replace("reference engine", "")
+    assert strip(native) == strip(reference)
+
+
+@pytest.mark.parametrize("argv,message", [
+    (("play", "chess"), "unknown game 'chess'"),
+    (("play", "pig", "--bots", "genius"), "unknown bot 'genius'"),
+    (("play", "pig", "--bots", "mcts,mcts,mcts"), "names 3 bots for 2 players"),
+    (("play", "pig", "--option", "winscore=lots"), "winscore='lots' is invalid"),
+    (("play", "pig", "--option", "speed=3"), "unknown option 'speed'"),
+    (("play", "pig", "--players", "1"), "players=1 is invalid"),
+])
+def test_bad_input_gives_a_clear_error(capsys, argv, message):
+    code, _, err = run(capsys, *argv)
+    assert code == 2
+    assert message in err
+
+
+def test_version_and_help(capsys):
+    with pytest.raises(SystemExit) as info:
+        main(["--version"])
+    assert info.value.code == 0
+    assert aiplay.__version__ in capsys.readouterr().out
+    for argv in (["--help"], ["play", "--help"], ["games", "--help"]):
+        with pytest.raises(SystemExit) as info:
+            main(argv)
+        assert info.value.code == 0
+        assert "usage:" in capsys.readouterr().out
