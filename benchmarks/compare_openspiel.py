@@ -1,0 +1,294 @@
+"""Side-by-side figures: aiplay's native search against OpenSpiel's, in one run.
+
+Prints one table:
+
+* ISMCTS simulations/s on kuhn_poker and leduc_poker: aiplay's native SO-ISMCTS
+  against ``pyspiel.ISMCTSBot`` (random-rollout evaluator, the same uct_c and
+  simulations per move), over the same decision states;
+* expectimax on pig at equal depth: the value and nodes/s, aiplay (plain, and
+  with Star2 and its table) against OpenSpiel's ``expectiminimax`` with the
+  same value function;
+* MCTS iterations/s on pig against ``pyspiel.MCTSBot``;
+* native against reference engine: random playouts/s per game;
+* two workers against one (ISMCTS on leduc), and how closely a seconds budget is met;
+* strength: aiplay's ISMCTS against OpenSpiel's on leduc_poker, seats swapped,
+  equal simulations per move, with a 95 % interval on aiplay's mean return.
+
+Usage::
+
+    python benchmarks/compare_openspiel.py            # the full run (RESULTS.md figures)
+    python benchmarks/compare_openspiel.py --quick    # a few minutes at most
+    python benchmarks/compare_openspiel.py --only strength --games 2000
+
+Needs the ``compare`` extra (``pip install ".[compare]"``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import platform
+import random
+import statistics
+import sys
+import time
+from typing import Callable, Dict, List, Tuple
+
+import aiplay
+from aiplay.game import sample_chance_outcome
+from aiplay.search import ExpectimaxBot, ISMCTSBot, MCTSBot
+
+try:
+    import pyspiel
+    from open_spiel.python.algorithms import minimax as os_minimax
+except ImportError:  # pragma: no cover - the script says what to install
+    sys.exit("this script needs OpenSpiel: pip install '.[compare]'")
+
+UCT_C = 2.0
+ROWS: List[Tuple[str, str, str, str]] = []
+
+
+def row(what: str, ours: str, theirs: str, ratio: str = "") -> None:
+    ROWS.append((what, ours, theirs, ratio))
+    print(f"  {what}: ours {ours} | OpenSpiel/reference {theirs} {ratio}", flush=True)
+
+
+def decision_states(name: str, count: int, seed: int):
+    """``count`` (aiplay native state, pyspiel state) pairs at decisions of random games."""
+    game = aiplay.load(name)
+    os_game = pyspiel.load_game(name)
+    rng = random.Random(seed)
+    pairs = []
+    while len(pairs) < count:
+        state, os_state = game.new_initial_state(), os_game.new_initial_state()
+        while not state.is_terminal() and len(pairs) < count:
+            if state.is_chance_node():
+                action = sample_chance_outcome(state, rng)
+            else:
+                pairs.append((state.clone(), os_state.clone()))
+                action = rng.choice(state.legal_actions())
+            state.apply_action(action)
+            os_state.apply_action(action)
+    return pairs
+
+
+def bench_ismcts(name: str, sims: int, states: int) -> None:
+    pairs = decision_states(name, states, seed=1)
+    ours = ISMCTSBot(iterations=sims, uct_c=UCT_C, seed=1, reuse_tree=False)
+    start = time.perf_counter()
+    for state, _ in pairs:
+        ours.choose(state)
+    our_rate = sims * len(pairs) / (time.perf_counter() - start)
+    theirs = pyspiel.ISMCTSBot(1, pyspiel.RandomRolloutEvaluator(1, 1), UCT_C, sims)
+    start = time.perf_counter()
+    for _, os_state in pairs:
+        theirs.step(os_state)
+    their_rate = sims * len(pairs) / (time.perf_counter() - start)
+    row(f"ISMCTS simulations/s, {name} ({sims} per move, {len(pairs)} states)",
+        f"{our_rate:,.0f}", f"{their_rate:,.0f}", f"x{our_rate / their_rate:.1f}")
+
+
+def pig_value(winscore: int) -> Callable:
+    """The pig heuristic of aiplay (games/pig/rules.py) on a pyspiel state, for the root player."""
+    def value(os_state) -> float:
+        text = str(os_state)  # "Scores: a b, Turn total: t\nCurrent player: p ..."
+        head, _, tail = text.partition("\n")
+        scores_part, _, total_part = head.partition(", Turn total: ")
+        scores = [int(x) for x in scores_part.replace("Scores: ", "").split()]
+        turn_player = int(tail.replace("Current player: ", "").split()[0])
+        points = list(scores)
+        points[turn_player] += int(total_part)
+        n = len(points)
+        total = sum(points)
+        return max(-1.0, min(1.0, (points[value.player] * n - total) / ((n - 1) * winscore)))
+    value.player = 0
+    return value
+
+
+def bench_expectimax(depth: int, winscore: int) -> None:
+    game = aiplay.load("pig", winscore=winscore)
+    os_game = pyspiel.load_game("pig", {"winscore": winscore})
+    state, os_state = game.new_initial_state(), os_game.new_initial_state()
+    for action in (0, 3, 0, 4):  # roll a 4, roll a 5: a turn total of 9 for player 0
+        state.apply_action(action)
+        os_state.apply_action(action)
+    value_fn = pig_value(winscore)
+    value_fn.player = state.current_player()
+    calls = [0]
+    original = os_minimax.expectiminimax
+
+    def counting(*args, **kwargs):
+        calls[0] += 1
+        return original(*args, **kwargs)
+
+    os_minimax.expectiminimax = counting  # its recursion goes through the module name
+    try:
+        start = time.perf_counter()
+        their_value, their_action = counting(os_state, depth, value_fn, value_fn.player)
+        their_seconds = time.perf_counter() - start
+    finally:
+        os_minimax.expectiminimax = original
+    their_rate = calls[0] / their_seconds
+    plain = ExpectimaxBot(depth=depth, pruning="none", use_tt=False).analyse(state)
+    star2 = ExpectimaxBot(depth=depth, pruning="star2").analyse(state)
+    plain_tt = ExpectimaxBot(depth=depth, pruning="none", use_tt=True).analyse(state)
+    # Iterative deepening searches depths 1..d; the figure for depth d alone:
+    per_depth = plain.counters["nodes_per_depth"]
+    last_nodes = per_depth[-1] - (per_depth[-2] if len(per_depth) > 1 else 0)
+    our_rate = plain.counters["nodes"] / plain.counters["seconds"]
+    same = abs(plain.value - their_value) < 1e-12 and plain.action == their_action
+    row(f"expectimax pig winscore={winscore} depth {depth}: value",
+        f"{plain.value:.12f} (action {plain.action})", f"{their_value:.12f} (action {their_action})",
+        "equal" if same else "DIFFERENT")
+    row(f"expectimax pig depth {depth}: nodes/s (plain, no table; OpenSpiel nodes {calls[0]:,}, ours at depth {depth} alone {last_nodes:,})",
+        f"{our_rate:,.0f}", f"{their_rate:,.0f}", f"x{our_rate / their_rate:.0f}")
+    row(f"expectimax pig depth {depth}: nodes, Star2+table / plain (same value: {abs(star2.value - plain.value) < 1e-12})",
+        f"{star2.counters['nodes']:,}", f"{plain.counters['nodes']:,}",
+        f"{100 * star2.counters['nodes'] / plain.counters['nodes']:.0f}%")
+    row(f"expectimax pig depth {depth}: nodes, Star2+table / plain+table",
+        f"{star2.counters['nodes']:,}", f"{plain_tt.counters['nodes']:,}",
+        f"{100 * star2.counters['nodes'] / plain_tt.counters['nodes']:.0f}%")
+
+
+def bench_mcts(sims: int, states: int) -> None:
+    pairs = decision_states("pig", states, seed=2)
+    ours = MCTSBot(iterations=sims, uct_c=UCT_C, seed=1, reuse_tree=False)
+    start = time.perf_counter()
+    for state, _ in pairs:
+        ours.choose(state)
+    our_rate = sims * len(pairs) / (time.perf_counter() - start)
+    os_game = pyspiel.load_game("pig")
+    theirs = pyspiel.MCTSBot(os_game, pyspiel.RandomRolloutEvaluator(1, 1), UCT_C, sims, 1000, False, 1, False)
+    start = time.perf_counter()
+    for _, os_state in pairs:
+        theirs.step(os_state)
+    their_rate = sims * len(pairs) / (time.perf_counter() - start)
+    row(f"MCTS iterations/s, pig ({sims} per move, {len(pairs)} states)",
+        f"{our_rate:,.0f}", f"{their_rate:,.0f}", f"x{our_rate / their_rate:.1f}")
+
+
+def bench_playouts(seconds: float) -> None:
+    for name in aiplay.games_available():
+        native = aiplay.load(name)
+        reference = aiplay.load(name, backend="reference")
+        rng = random.Random(0)
+        count, start = 0, time.perf_counter()
+        while time.perf_counter() - start < seconds:
+            state = reference.new_initial_state()
+            while not state.is_terminal():
+                if state.is_chance_node():
+                    state.apply_action(sample_chance_outcome(state, rng))
+                else:
+                    legal = state.legal_actions()
+                    state.apply_action(legal[rng.randrange(len(legal))])
+            count += 1
+        ref_rate = count / (time.perf_counter() - start)
+        batch = max(1000, int(ref_rate * 200 * seconds))
+        start = time.perf_counter()
+        native.kernel.random_playouts(native.new_initial_state(), batch, 1)
+        native_rate = batch / (time.perf_counter() - start)
+        row(f"random playouts/s, {name}: native vs reference engine",
+            f"{native_rate:,.0f}", f"{ref_rate:,.0f}", f"x{native_rate / ref_rate:.0f}")
+
+
+def bench_workers(sims: int, states: int) -> None:
+    pairs = decision_states("leduc_poker", states, seed=3)
+    rates = {}
+    for workers in (1, 2):
+        bot = ISMCTSBot(iterations=sims, seed=1, workers=workers, reuse_tree=False)
+        bot.choose(pairs[0][0])  # warm-up: the trees' node arrays grow once
+        start = time.perf_counter()
+        for state, _ in pairs:
+            bot.choose(state)
+        rates[workers] = sims * len(pairs) / (time.perf_counter() - start)
+    row(f"ISMCTS simulations/s on leduc, 2 workers vs 1 ({sims} per move)",
+        f"{rates[2]:,.0f}", f"{rates[1]:,.0f}", f"x{rates[2] / rates[1]:.2f}")
+
+
+def bench_time_budget(seconds: float, moves: int) -> None:
+    pairs = decision_states("leduc_poker", moves, seed=4)
+    errors = []
+    bot = ISMCTSBot(seconds=seconds, seed=1, reuse_tree=False)
+    for state, _ in pairs:
+        start = time.perf_counter()
+        bot.choose(state)
+        errors.append((time.perf_counter() - start) / seconds - 1.0)
+    worst = max(errors, key=abs)
+    row(f"seconds budget {seconds} s, ISMCTS leduc, {moves} moves: mean / worst relative error",
+        f"{100 * statistics.mean(errors):+.2f}% / {100 * worst:+.2f}%", "target within 5%")
+
+
+def play_leduc(our_seat: int, seed: int, sims: int) -> float:
+    """One leduc game, aiplay's ISMCTS in ``our_seat`` against OpenSpiel's; aiplay's return."""
+    game = aiplay.load("leduc_poker")
+    os_game = pyspiel.load_game("leduc_poker")
+    state, os_state = game.new_initial_state(), os_game.new_initial_state()
+    ours = ISMCTSBot(iterations=sims, uct_c=UCT_C, seed=seed, reuse_tree=False)
+    theirs = pyspiel.ISMCTSBot(seed, pyspiel.RandomRolloutEvaluator(1, seed), UCT_C, sims)
+    rng = random.Random(seed)
+    while not state.is_terminal():
+        player = state.current_player()
+        if player == aiplay.CHANCE:
+            action = sample_chance_outcome(state, rng)
+        elif player == our_seat:
+            action = ours.choose(state)
+        else:
+            action = theirs.step(os_state)
+        state.apply_action(action)
+        os_state.apply_action(action)
+    return state.returns()[our_seat]
+
+
+def bench_strength(games: int, sims: int) -> None:
+    """``games`` deals, each played twice with the seats swapped (2 x games results)."""
+    results = []
+    start = time.perf_counter()
+    for seed in range(games):
+        for seat in (0, 1):
+            results.append(play_leduc(seat, seed, sims))
+        if (seed + 1) % max(1, games // 10) == 0:
+            print(f"    strength: {seed + 1}/{games} deals, mean so far {statistics.mean(results):+.3f}",
+                  flush=True)
+    mean = statistics.mean(results)
+    half = 1.96 * statistics.stdev(results) / math.sqrt(len(results))
+    row(f"strength, leduc: aiplay ISMCTS vs OpenSpiel ISMCTSBot, {len(results)} games, {sims} sims/move, "
+        f"seats swapped ({time.perf_counter() - start:.0f} s)",
+        f"mean return {mean:+.3f}, 95% interval [{mean - half:+.3f}, {mean + half:+.3f}]",
+        "target: lower bound >= -0.05")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--quick", action="store_true", help="small sizes: a few minutes at most")
+    parser.add_argument("--only", choices=["ismcts", "expectimax", "mcts", "playouts", "workers",
+                                           "timing", "strength"], help="run one section")
+    parser.add_argument("--games", type=int, help="deals for the strength match (each played twice)")
+    args = parser.parse_args()
+    quick = args.quick
+    print(f"aiplay {aiplay.__version__}, OpenSpiel {getattr(pyspiel, '__version__', '?')}, "
+          f"Python {platform.python_version()}, {platform.machine()}, {platform.processor() or 'cpu'}")
+    sections = {
+        "ismcts": lambda: [bench_ismcts(name, 1000, 20 if quick else 100) for name in ("kuhn_poker", "leduc_poker")],
+        "expectimax": lambda: bench_expectimax(4 if quick else 5, 100),
+        "mcts": lambda: bench_mcts(1000, 10 if quick else 50),
+        "playouts": lambda: bench_playouts(0.5 if quick else 2.0),
+        "workers": lambda: bench_workers(200_000, 5 if quick else 20),
+        "timing": lambda: bench_time_budget(0.1, 10 if quick else 50),
+        "strength": lambda: bench_strength(args.games or (100 if quick else 1000), 500),
+    }
+    started = time.perf_counter()
+    for name, run in sections.items():
+        if args.only and name != args.only:
+            continue
+        print(f"[{name}]", flush=True)
+        run()
+    print()
+    width = max(len(r[0]) for r in ROWS)
+    print(f"{'measure':<{width}} | {'aiplay':>28} | {'OpenSpiel / reference':>28} | ratio")
+    for what, ours, theirs, ratio in ROWS:
+        print(f"{what:<{width}} | {ours:>28} | {theirs:>28} | {ratio}")
+    print(f"\ntotal {time.perf_counter() - started:.0f} s")
+
+
+if __name__ == "__main__":
+    main()
