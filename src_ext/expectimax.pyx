@@ -23,7 +23,7 @@ fixed depth returns the same value as one without the table.
 """
 
 from libc.math cimport INFINITY
-from libc.stdint cimport int8_t, int32_t, uint64_t
+from libc.stdint cimport int8_t, int32_t, uint32_t, uint64_t
 from libc.stdlib cimport calloc, free, malloc
 from posix.time cimport CLOCK_MONOTONIC, clock_gettime, timespec
 
@@ -47,7 +47,7 @@ cdef struct TTEntry:
     int32_t best_action
     int8_t flag
     int8_t exact        # the subtree never reached the depth limit
-    int8_t used
+    uint32_t generation # the search that wrote it (0: never written)
 
 
 cdef inline double now_seconds() noexcept nogil:
@@ -79,6 +79,7 @@ cdef class ExpectimaxSearch:
     cdef TTEntry* tt
     cdef double* tt_values          # tt_size x n
     cdef uint64_t tt_mask
+    cdef uint32_t generation        # entries of older generations are stale
     # counters and budget
     cdef long nodes
     cdef long tt_hits
@@ -90,7 +91,7 @@ cdef class ExpectimaxSearch:
     cdef int max_level              # deepest ply visited (chance counted)
 
     def __init__(self, Kernel kernel, str pruning="star2", bint paranoid=False, bint use_tt=True,
-                 int tt_bits=20):
+                 int tt_bits=18):
         if pruning not in PRUNING:
             raise ValueError(f"pruning={pruning!r} is invalid; it accepts one of {sorted(PRUNING)}")
         if not 4 <= tt_bits <= 30:
@@ -109,6 +110,7 @@ cdef class ExpectimaxSearch:
         self.tt = <TTEntry*>calloc(1 << tt_bits, sizeof(TTEntry))
         self.tt_values = <double*>malloc((1 << tt_bits) * self.n * sizeof(double))
         self.tt_mask = (1 << tt_bits) - 1
+        self.generation = 1
         if self.tt == NULL or self.tt_values == NULL:
             raise MemoryError()
 
@@ -145,10 +147,13 @@ cdef class ExpectimaxSearch:
                 or (self.deadline >= 0 and now_seconds() >= self.deadline))
 
     def clear_table(self):
-        """Empty the transposition table."""
+        """Empty the transposition table (in O(1): older entries become stale)."""
         cdef uint64_t i
-        for i in range(self.tt_mask + 1):
-            self.tt[i].used = 0
+        self.generation += 1
+        if self.generation == 0:  # wrapped after 2^32 clears: really wipe it
+            for i in range(self.tt_mask + 1):
+                self.tt[i].generation = 0
+            self.generation = 1
 
     # -- budget ------------------------------------------------------------
     cdef inline bint _count_node(self) noexcept nogil:
@@ -165,7 +170,7 @@ cdef class ExpectimaxSearch:
     # -- transposition table -------------------------------------------------
     cdef inline TTEntry* _probe(self, uint64_t key) noexcept nogil:
         cdef TTEntry* e = &self.tt[key & self.tt_mask]
-        if e.used and e.key == key:
+        if e.generation == self.generation and e.key == key:
             return e
         return NULL
 
@@ -181,7 +186,7 @@ cdef class ExpectimaxSearch:
         e.best_action = best
         e.flag = flag
         e.exact = exact
-        e.used = 1
+        e.generation = self.generation
         for p in range(self.n):
             self.tt_values[(key & self.tt_mask) * self.n + p] = values[p]
 

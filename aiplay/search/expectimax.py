@@ -220,7 +220,7 @@ class ExpectimaxBot(Bot):
         ``"star1"`` or ``"none"``. Pruning applies to paranoid search, which
         a two-player zero-sum game always gets (max^n is the same there); it
         changes the work, never the value. The native table has a fixed size
-        (2^20 entries, always replaced). Values equal the reference path's.
+        (2^18 entries, always replaced). Values equal the reference path's.
 
     The analysis: ``value`` is the root player's component of the chosen
     action's vector; ``stats`` gives each legal action's value for the root
