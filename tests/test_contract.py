@@ -64,6 +64,9 @@ def test_random_playouts_keep_invariants(game):
                 assert all(game.min_utility - 1e-9 <= r <= game.max_utility + 1e-9 for r in returns)
                 continue
             assert legal, "a state that is not terminal must have legal actions"
+            heuristic = state.heuristic_values()
+            assert len(heuristic) == n
+            assert all(game.min_utility <= v <= game.max_utility for v in heuristic)
             assert legal == sorted(set(legal))
             assert state.returns() == [0.0] * n, "returns are paid only at the end"
             if player == CHANCE:

@@ -218,7 +218,8 @@ class PigState(ReferenceState):
         return "roll" if action == ROLL else "stop" if action == STOP else f"action {action}"
 
     def information_state_string(self, player: int) -> str:
-        return str(self)
+        # Everything is public; the move count is included because the horizon reads it.
+        return f"{self}\nMoves: {self.total_moves}"
 
     def view(self, player: int) -> Dict[str, Any]:
         data = self.to_dict()
