@@ -204,27 +204,26 @@ def first_decisions(name: str, count: int, seed: int):
     return states
 
 
-def bench_workers(sims: int, states: int) -> None:
-    """Simulations/s of two workers against one, each worker doing the same work.
+def bench_workers(seconds: float, states: int) -> None:
+    """Simulations/s of two workers against one, under a seconds budget per move.
 
-    Two workers get twice the iterations, so each tree grows as the single
-    worker's does; otherwise the smaller trees of a split budget change the
-    cost of a simulation and the figure measures that, not the parallelism.
-    Roots are first decisions: later states can collapse onto a fold, whose
-    playouts cost one step.
+    A time budget keeps both workers busy for the whole move; with an
+    iteration budget the move lasts as long as the slower worker's share,
+    and the figure would mix the parallelism with how unevenly two seeded
+    searches happen to cost. Roots are first decisions of seeded deals.
     """
     for name, bot_class in (("leduc_poker", ISMCTSBot), ("pig", MCTSBot)):
         roots = first_decisions(name, states, seed=3)
         rates = {}
         for workers in (1, 2):
-            bot = bot_class(iterations=sims * workers, seed=1, workers=workers, reuse_tree=False)
+            bot = bot_class(seconds=seconds, seed=1, workers=workers, reuse_tree=False)
             bot.choose(roots[0])  # warm-up: the trees' node arrays grow once
-            start = time.perf_counter()
+            sims, start = 0, time.perf_counter()
             for state in roots:
-                bot.choose(state)
-            rates[workers] = sims * workers * len(roots) / (time.perf_counter() - start)
+                sims += bot.analyse(state).counters["iterations"]
+            rates[workers] = sims / (time.perf_counter() - start)
         row(f"{bot_class.__name__[:-3]} simulations/s on {name} first decisions, 2 workers vs 1 "
-            f"({sims} per worker per move, {states} deals)",
+            f"({seconds} s per move, {states} deals)",
             f"{rates[2]:,.0f}", f"{rates[1]:,.0f}", f"x{rates[2] / rates[1]:.2f}")
 
 
@@ -301,7 +300,7 @@ def main() -> None:
         "expectimax": lambda: bench_expectimax(4 if quick else 5, 100),
         "mcts": lambda: bench_mcts(1000, 10 if quick else 50),
         "playouts": lambda: bench_playouts(0.5 if quick else 2.0),
-        "workers": lambda: bench_workers(200_000, 5 if quick else 20),
+        "workers": lambda: bench_workers(0.1, 5 if quick else 20),
         "timing": lambda: bench_time_budget(0.1, 10 if quick else 50),
         "strength": lambda: [bench_strength(args.games or (100 if quick else 20000), 500, variant)
                              for variant in ("so", "mo")],
