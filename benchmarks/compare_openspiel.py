@@ -32,7 +32,7 @@ import random
 import statistics
 import sys
 import time
-from typing import Callable, Dict, List, Tuple
+from typing import Callable, List, Tuple
 
 import aiplay
 from aiplay.game import sample_chance_outcome

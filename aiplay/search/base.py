@@ -288,3 +288,14 @@ class Bot(abc.ABC):
 
     def __repr__(self) -> str:
         return f"<{type(self).__name__}>"
+
+
+def most_visited(stats: List[ActionStats]) -> ActionStats:
+    """The tree searches' final move: most visits; ties: higher value, then first in order."""
+    best = stats[0]
+    for s in stats[1:]:
+        if s.visits > best.visits or (
+                s.visits == best.visits and s.value is not None
+                and (best.value is None or s.value > best.value)):
+            best = s
+    return best

@@ -47,9 +47,10 @@ from aiplay.search.base import (
     ActionStats, Analysis, Bot, Budget, Meter, check_bool, check_nonnegative_float, check_positive_int,
 )
 from aiplay.search.native_path import (
-    DEFAULT_MAX_NODES, TreeSearchPool, check_backend, check_workers, native_kernel, tree_stats,
+    DEFAULT_MAX_NODES, TreeSearchPool, check_backend, check_workers, native_kernel,
 )
-from aiplay.search.mcts import DEFAULT_ITERATIONS, DEFAULT_UCT_C, most_visited, random_playout
+from aiplay.search.base import most_visited
+from aiplay.search.mcts import DEFAULT_ITERATIONS, DEFAULT_UCT_C, random_playout
 
 #: Branch stream numbers of one search call (see the module docstring).
 _DETERMINIZATION_STREAM = 1
@@ -247,14 +248,7 @@ class ISMCTSBot(Bot):
         if self._pool is None:
             mode = "so-ismcts" if self.variant == "so" else "mo-ismcts"
             self._pool = TreeSearchPool(mode, self.uct_c, self.workers, self.max_nodes, self.reuse_tree)
-        merged = self._pool.run(state, self.budget, rng)
-        stats = tree_stats(state.legal_actions(), merged, with_availability=True)
-        best = most_visited(stats)
-        return Analysis(
-            bot=self.kind, player=player, action=best.action, value=best.value, stats=stats,
-            principal_variation=self._pool.principal_variation(best.action),
-            counters=merged["counters"],
-        )
+        return self._pool.analyse(self.kind, state, player, self.budget, rng)
 
     @staticmethod
     def _principal_variation(root: _Node, first: int) -> List[int]:

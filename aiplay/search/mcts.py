@@ -39,9 +39,10 @@ from aiplay.game import CHANCE, TERMINAL, State, sample_chance_outcome
 from aiplay.rng import SeedLike, branch
 from aiplay.search.base import (
     ActionStats, Analysis, Bot, Budget, Meter, check_bool, check_nonnegative_float, check_positive_int,
+    most_visited,
 )
 from aiplay.search.native_path import (
-    DEFAULT_MAX_NODES, TreeSearchPool, check_backend, check_workers, native_kernel, tree_stats,
+    DEFAULT_MAX_NODES, TreeSearchPool, check_backend, check_workers, native_kernel,
 )
 
 #: Iterations used when no budget at all is given.
@@ -255,14 +256,7 @@ class MCTSBot(Bot):
     def _analyse_native(self, state: State, player: int, rng: random.Random) -> Analysis:
         if self._pool is None:
             self._pool = TreeSearchPool("mcts", self.uct_c, self.workers, self.max_nodes, self.reuse_tree)
-        merged = self._pool.run(state, self.budget, rng)
-        stats = tree_stats(state.legal_actions(), merged, with_availability=False)
-        best = most_visited(stats)
-        return Analysis(
-            bot=self.kind, player=player, action=best.action, value=best.value, stats=stats,
-            principal_variation=self._pool.principal_variation(best.action),
-            counters=merged["counters"],
-        )
+        return self._pool.analyse(self.kind, state, player, self.budget, rng)
 
     @staticmethod
     def _principal_variation(root: _Node, first: int) -> List[int]:
@@ -278,14 +272,3 @@ class MCTSBot(Bot):
 
     def __repr__(self) -> str:
         return f"MCTSBot(budget={self.budget}, uct_c={self.uct_c})"
-
-
-def most_visited(stats: List[ActionStats]) -> ActionStats:
-    """The stats with the most visits; ties: higher value, then first in order."""
-    best = stats[0]
-    for s in stats[1:]:
-        if s.visits > best.visits or (
-                s.visits == best.visits and s.value is not None
-                and (best.value is None or s.value > best.value)):
-            best = s
-    return best

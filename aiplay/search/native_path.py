@@ -17,7 +17,7 @@ import time
 from typing import Any, Dict, List, Optional
 
 from aiplay.errors import InvalidOptionError
-from aiplay.search.base import ActionStats, Budget, check_bool, check_positive_int
+from aiplay.search.base import ActionStats, Analysis, Budget, check_bool, check_positive_int, most_visited
 
 try:
     from aiplay._ext.expectimax import ExpectimaxSearch
@@ -138,6 +138,16 @@ class TreeSearchPool:
     def principal_variation(self, first_action: int) -> List[int]:
         """The line of worker 0's tree from ``first_action``."""
         return list(self._searches[0].principal_variation(first_action))
+
+    def analyse(self, kind: str, state: Any, player: int, budget: Budget, rng: random.Random) -> Analysis:
+        """Search ``state`` and report it as the reference tree searches do."""
+        merged = self.run(state, budget, rng)
+        stats = tree_stats(state.legal_actions(), merged, with_availability=self.mode != "mcts")
+        best = most_visited(stats)
+        return Analysis(
+            bot=kind, player=player, action=best.action, value=best.value, stats=stats,
+            principal_variation=self.principal_variation(best.action), counters=merged["counters"],
+        )
 
 
 def tree_stats(legal: List[int], merged: Dict[str, Any], with_availability: bool) -> List[ActionStats]:

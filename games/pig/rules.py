@@ -24,7 +24,7 @@ from aiplay.game import (
     CHANCE, TERMINAL, Game, ReferenceState, bool_option, int_option, reject_unknown_fields,
     require_int, require_int_list,
 )
-from aiplay.errors import InvalidOptionError, InvalidStateError
+from aiplay.errors import InvalidStateError
 
 ROLL = 0
 STOP = 1
