@@ -160,7 +160,7 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("game", help="game name (see `aiplay games`)")
     play.add_argument("--players", type=int, help="number of players (for games that take it)")
     play.add_argument("--bots", default="random",
-                      help="comma-separated bots, one per seat or one for all: random, mcts, ismcts, expectimax")
+                      help="comma-separated bots, one per seat or one for all: random, heuristic, mcts, ismcts, expectimax")
     play.add_argument("--seed", type=int, default=0, help="seed of the game and the bots (default 0)")
     play.add_argument("--iterations", type=int,
                       help="MCTS/ISMCTS budget per move in iterations (the bots' default if unset)")

@@ -97,6 +97,10 @@ class Game(abc.ABC):
     option_spec: ClassVar[Mapping[str, Option]] = {}
     #: ``"reference"`` for the readable Python engine, ``"native"`` for a kernel.
     backend: ClassVar[str] = "reference"
+    #: The game's hand-written policy ``policy(state, rng) -> action`` for the
+    #: heuristic bot, or None; set it with ``staticmethod(policy)``. It must use
+    #: only the public State API, so that it plays on both engines.
+    heuristic_policy: ClassVar[Optional[Callable[["State", random.Random], int]]] = None
 
     def __init__(self, **options: Any):
         unknown = sorted(set(options) - set(self.option_spec))

@@ -30,6 +30,7 @@ class NativeGame(Game):
         self.name = reference.name  # type: ignore[misc]
         self.title = reference.title  # type: ignore[misc]
         self.option_spec = reference.option_spec  # type: ignore[misc]
+        self.heuristic_policy = reference.heuristic_policy  # type: ignore[misc]
 
     @property
     def num_players(self) -> int:

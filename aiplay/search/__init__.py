@@ -5,7 +5,11 @@
 * :class:`ISMCTSBot` -- single-observer information set MCTS, for hidden
   information;
 * :class:`ExpectimaxBot` -- depth-limited max^n / paranoid expectimax with a
-  transposition table and iterative deepening.
+  transposition table and iterative deepening;
+* :class:`HeuristicBot` -- the game's own hand-written policy (a baseline).
+
+On a state of a native engine, MCTS, ISMCTS and expectimax run their loop in
+C (:mod:`aiplay.search.native_path`); the analysis has the same structure.
 
 Every bot has ``choose(state) -> action`` and ``analyse(state) ->``
 :class:`Analysis`, takes a ``seed`` and its budget as keyword arguments, and
@@ -22,6 +26,7 @@ from typing import Any, Callable, Dict
 from aiplay.errors import InvalidOptionError
 from aiplay.search.base import ActionStats, Analysis, Bot, Budget
 from aiplay.search.expectimax import ExpectimaxBot
+from aiplay.search.heuristic import HeuristicBot
 from aiplay.search.ismcts import ISMCTSBot
 from aiplay.search.mcts import MCTSBot
 from aiplay.search.random_bot import RandomBot
@@ -33,6 +38,7 @@ BOTS: Dict[str, Callable[..., Bot]] = {
     "mcts": MCTSBot,
     "ismcts": ISMCTSBot,
     "expectimax": ExpectimaxBot,
+    "heuristic": HeuristicBot,
 }
 
 
@@ -64,6 +70,6 @@ def make_bot(kind: str, **kwargs: Any) -> Bot:
 
 
 __all__ = [
-    "ActionStats", "Analysis", "BOTS", "Bot", "Budget", "ExpectimaxBot", "ISMCTSBot",
+    "ActionStats", "Analysis", "BOTS", "Bot", "Budget", "ExpectimaxBot", "HeuristicBot", "ISMCTSBot",
     "MCTSBot", "RandomBot", "make_bot",
 ]

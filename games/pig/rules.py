@@ -30,8 +30,21 @@ ROLL = 0
 STOP = 1
 
 
+def hold_at_20(state: "PigState", rng: random.Random) -> int:
+    """The classic Pig baseline: roll until the turn total reaches 20 (or would win).
+
+    Reads only ``to_dict()``, so it plays on the native engine too.
+    """
+    data = state.to_dict()
+    if data["turn_total"] >= 20 or len(state.legal_actions()) == 1:
+        return STOP
+    return ROLL
+
+
 class PigGame(Game):
     """The dice game Pig with OpenSpiel's parameters."""
+
+    heuristic_policy = staticmethod(hold_at_20)
 
     name = "pig"
     title = "Pig (OpenSpiel's definition)"
