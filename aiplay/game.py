@@ -25,6 +25,7 @@ from __future__ import annotations
 import abc
 import hashlib
 import json
+import operator
 import random
 from dataclasses import dataclass
 from typing import Any, Callable, ClassVar, Dict, List, Mapping, Optional, Sequence, Tuple
@@ -340,13 +341,22 @@ class ReferenceState(State):
         return self._legal_actions()
 
     def apply_action(self, action: int) -> None:
-        if isinstance(action, bool) or not isinstance(action, int):
-            raise IllegalActionError(action, self.legal_actions(), "an action is an int")
+        action = as_action(action, self)
         legal = self.legal_actions()
         if action not in legal:
             detail = "the game is over" if self._current_player() == TERMINAL else ""
             raise IllegalActionError(action, legal, detail)
         self._apply(action)
+
+
+def as_action(action: Any, state: "State") -> int:
+    """``action`` as a plain int (NumPy integers welcome); IllegalActionError for anything else."""
+    if not isinstance(action, bool):
+        try:
+            return operator.index(action)
+        except TypeError:
+            pass
+    raise IllegalActionError(action, state.legal_actions(), "an action is an int")
 
 
 def state_to_json(state: "State") -> str:

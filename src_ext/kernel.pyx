@@ -13,7 +13,7 @@ from libc.stdint cimport uint64_t
 from libc.string cimport memcpy, memset
 
 from aiplay.errors import IllegalActionError
-from aiplay.game import CHANCE, TERMINAL, state_to_json, string_to_action
+from aiplay.game import as_action, state_to_json, string_to_action
 
 
 cdef class Kernel:
@@ -203,8 +203,7 @@ cdef class NativeState:
         cdef Kernel k = self.kernel
         cdef int player = k.current_player(self.data)
         cdef int n, i, a
-        if isinstance(action, bool) or not isinstance(action, int):
-            raise IllegalActionError(action, self.legal_actions(), "an action is an int")
+        action = as_action(action, self)
         if player == K_TERMINAL:
             raise IllegalActionError(action, [], "the game is over")
         if player == K_CHANCE:

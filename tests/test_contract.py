@@ -170,3 +170,14 @@ def test_malformed_json_is_rejected_with_the_field_named(game):
     with pytest.raises(InvalidStateError) as info:
         game.state_from_json(json.dumps(broken))
     assert info.value.field == f"state.{first_field}"
+
+
+def test_numpy_integers_are_actions(game):
+    import numpy as np
+
+    state = game.new_initial_state()
+    action = state.legal_actions()[0]
+    expected = state.clone()
+    expected.apply_action(action)
+    state.apply_action(np.int64(action))
+    assert state.to_json() == expected.to_json()
