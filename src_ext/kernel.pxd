@@ -55,16 +55,21 @@ cdef inline int rng_below(Rng* r, int n) noexcept nogil:
     return <int>(((rng_next(r) >> 32) * <uint64_t>n) >> 32)
 
 
+cdef inline uint64_t mix64(uint64_t z) noexcept nogil:
+    """splitmix64's finalizer: a bijection on 64-bit words (0 maps to 0: salt small codes)."""
+    z = (z ^ (z >> 30)) * <uint64_t>0xBF58476D1CE4E5B9
+    z = (z ^ (z >> 27)) * <uint64_t>0x94D049BB133111EB
+    return z ^ (z >> 31)
+
+
 cdef inline uint64_t hash_bytes(const void* data, Py_ssize_t size, uint64_t seed) noexcept nogil:
-    """FNV-1a over raw bytes, finished with a splitmix mix for better high bits."""
+    """FNV-1a over raw bytes, finished with mix64 for better high bits."""
     cdef const unsigned char* p = <const unsigned char*>data
     cdef uint64_t h = <uint64_t>14695981039346656037ULL ^ seed
     cdef Py_ssize_t i
     for i in range(size):
         h = (h ^ p[i]) * <uint64_t>1099511628211ULL
-    h = (h ^ (h >> 30)) * <uint64_t>0xBF58476D1CE4E5B9
-    h = (h ^ (h >> 27)) * <uint64_t>0x94D049BB133111EB
-    return h ^ (h >> 31)
+    return mix64(h)
 
 
 cdef class NativeState

@@ -12,7 +12,7 @@ a few dozen bytes: the betting history is a bit mask (bit ``i`` set when the
 from libc.stdint cimport int8_t, uint16_t, uint32_t, uint64_t
 from libc.string cimport memset
 
-from aiplay._ext.kernel cimport K_CHANCE, K_MAX_PLAYERS, K_TERMINAL, Kernel, NativeState, Rng, rng_below
+from aiplay._ext.kernel cimport K_CHANCE, K_MAX_PLAYERS, K_TERMINAL, Kernel, mix64, NativeState, Rng, rng_below
 
 cdef enum:
     PASS = 0
@@ -31,14 +31,6 @@ cdef struct KuhnC:
     int8_t first_bettor             # seat of the first bet, -1 while everyone checks
     int8_t winner                   # seat that takes the pot, -1 while the hand is on
     int8_t pot
-
-
-cdef inline uint64_t _mix64(uint64_t z) noexcept nogil:
-    # splitmix64's finalizer: a bijection on 64-bit words, so distinct packed
-    # information states can never collide.
-    z = (z ^ (z >> 30)) * <uint64_t>0xBF58476D1CE4E5B9
-    z = (z ^ (z >> 27)) * <uint64_t>0x94D049BB133111EB
-    return z ^ (z >> 31)
 
 
 cdef class KuhnPokerKernel(Kernel):
@@ -171,7 +163,7 @@ cdef class KuhnPokerKernel(Kernel):
                               | (<uint64_t>player << 4)                  # 0..9: 4 bits
                               | (<uint64_t>st.num_acted << 8)            # 0..19: 5 bits
                               | (<uint64_t>st.bet_mask << 13))          # < 2**19
-        return _mix64(code ^ <uint64_t>0x6B75686E5F706B72)  # a fixed salt: code 0 must not map to 0
+        return mix64(code ^ <uint64_t>0x6B75686E5F706B72)  # a fixed salt: code 0 must not map to 0
 
     cdef void determinize(self, void* s, int observer, Rng* rng) noexcept nogil:
         # KuhnPokerState.determinize: the other dealt seats get an ordered

@@ -17,7 +17,7 @@ players.
 from libc.stdint cimport int8_t, int16_t, uint16_t, uint64_t
 from libc.string cimport memset
 
-from aiplay._ext.kernel cimport K_CHANCE, K_MAX_PLAYERS, K_TERMINAL, Kernel, NativeState, Rng, rng_below
+from aiplay._ext.kernel cimport K_CHANCE, K_MAX_PLAYERS, K_TERMINAL, Kernel, mix64, NativeState, Rng, rng_below
 
 cdef enum:
     FOLD = 0
@@ -48,13 +48,6 @@ cdef struct LeducC:
     int8_t num_raises                   # this round
     int8_t num_calls                    # since the last raise, this round
     int8_t in_hand                      # players who have not folded
-
-
-cdef inline uint64_t _mix64(uint64_t z) noexcept nogil:
-    # splitmix64's finalizer: a bijection on 64-bit words.
-    z = (z ^ (z >> 30)) * <uint64_t>0xBF58476D1CE4E5B9
-    z = (z ^ (z >> 27)) * <uint64_t>0x94D049BB133111EB
-    return z ^ (z >> 31)
 
 
 cdef class LeducPokerKernel(Kernel):
@@ -298,9 +291,9 @@ cdef class LeducPokerKernel(Kernel):
                               | (winners << 30))                            # 10 bits
         # head is an injective packing; chaining the bijective mix over the
         # two sequence words leaves only 64-bit hash collisions.
-        cdef uint64_t h = _mix64(head ^ <uint64_t>0x6C656475635F706B)  # a salt: head 0 must not map to 0
-        h = _mix64(h ^ st.seq[0])
-        return _mix64(h ^ st.seq[1])
+        cdef uint64_t h = mix64(head ^ <uint64_t>0x6C656475635F706B)  # a salt: head 0 must not map to 0
+        h = mix64(h ^ st.seq[0])
+        return mix64(h ^ st.seq[1])
 
     cdef void determinize(self, void* s, int observer, Rng* rng) noexcept nogil:
         # LeducPokerState.determinize: the other dealt seats get an ordered
