@@ -91,6 +91,10 @@ def load(name: str, backend: str = "auto", **options: Any) -> Game:
         return reference
     if entry.kernel_module is None:
         raise InvalidOptionError(f"game {name!r} has no native kernel; use backend='reference' or 'auto'")
+    if not has_native(name):
+        raise InvalidOptionError(
+            f"the native kernel of {name!r} ({entry.kernel_module}) is not built; reinstall aiplay "
+            f"with a C compiler, or use backend='reference'")
     from aiplay.native import NativeGame  # late: needs the compiled extension
 
     module = importlib.import_module(entry.kernel_module)
