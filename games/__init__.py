@@ -8,9 +8,11 @@ from aiplay.registry import register
 from .kuhn_poker import KuhnPokerGame
 from .leduc_poker import LeducPokerGame
 from .pig import PigGame
+from .sunken_city import SunkenCityGame
 
 register(PigGame, kernel_module="aiplay._ext.pig")
 register(KuhnPokerGame, kernel_module="aiplay._ext.kuhn_poker")
 register(LeducPokerGame, kernel_module="aiplay._ext.leduc_poker")
+register(SunkenCityGame)  # reference engine only, so far
 
-__all__ = ["KuhnPokerGame", "LeducPokerGame", "PigGame"]
+__all__ = ["KuhnPokerGame", "LeducPokerGame", "PigGame", "SunkenCityGame"]
