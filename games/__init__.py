@@ -5,14 +5,16 @@ Importing this package registers every game with :mod:`aiplay.registry`.
 
 from aiplay.registry import register
 
+from .area51 import Area51Game
 from .kuhn_poker import KuhnPokerGame
 from .leduc_poker import LeducPokerGame
 from .pig import PigGame
 from .sunken_city import SunkenCityGame
 
 register(PigGame, kernel_module="aiplay._ext.pig")
+register(Area51Game)  # reference engine only
 register(KuhnPokerGame, kernel_module="aiplay._ext.kuhn_poker")
 register(LeducPokerGame, kernel_module="aiplay._ext.leduc_poker")
 register(SunkenCityGame)  # reference engine only, so far
 
-__all__ = ["KuhnPokerGame", "LeducPokerGame", "PigGame", "SunkenCityGame"]
+__all__ = ["Area51Game", "KuhnPokerGame", "LeducPokerGame", "PigGame", "SunkenCityGame"]

@@ -12,6 +12,7 @@ CONTRACT_OPTIONS: Dict[str, List[dict]] = {
     "pig": [{"winscore": 20}, {"players": 3, "winscore": 15, "diceoutcomes": 4}, {"piglet": True, "winscore": 8}],
     "kuhn_poker": [{}, {"players": 3}],
     "leduc_poker": [{}, {"players": 3}],
+    "area51": [{"players": 2}, {"players": 3}, {"players": 4}, {"players": 6}],
     "sunken_city": [{"players": 2}, {"players": 3}, {"players": 4, "short": True},
                     {"players": 2, "no_neptune_chips": True}],
 }

@@ -1,0 +1,57 @@
+"""Text rendering of an Area 51 position, for the CLI and for people reading tests."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, List, Optional
+
+from .components import COLOURS, NUM_REGIONS, ROUTES, type_name
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .rules import Area51State
+
+
+def _cards(counts) -> str:
+    items = [f"{c}x{type_name(t)}" if c > 1 else type_name(t) for t, c in enumerate(counts) if c]
+    return ", ".join(items) or "-"
+
+
+def render(state: "Area51State", viewer: Optional[int] = None) -> str:
+    """The position as text. ``viewer=None`` shows everything; a seat sees only what it knows
+    (its own hand and its own face-down hangar cards; other face-down cards are ``??``)."""
+    from .rules import region_name, vehicle_name
+
+    g = state.game
+    names = g.owner_names
+    lines: List[str] = []
+    player = state.current_player()
+    status = {-4: "game over", -1: "chance"}.get(player, f"player {player} to act ({state.step})")
+    lines.append(f"Area 51, {g.players} players, phase {state.phase}, turn {state.turn}: {status}")
+    for r in range(NUM_REGIONS):
+        lines.append(f"{region_name(r)}: {state.markers[r]} security markers left")
+        bunkers = [f"{s + 1}:{COLOURS[b[0]]} L{b[2]} ({names[b[1]]})"
+                   for s, b in enumerate(state.spaces[r]) if b is not None]
+        lines.append("  bunkers: " + (", ".join(bunkers) or "-"))
+        for h, pile in enumerate(state.hangars[r]):
+            shown = [type_name(t) if (up or viewer is None or by == viewer) else "??"
+                     for t, up, by in pile]
+            marks = ["" if up else "*" for _, up, _ in pile]
+            lines.append(f"  hangar {h + 1}: " + (", ".join(a + m for a, m in zip(shown, marks)) or "-"))
+    vehicles = []
+    for v, veh in enumerate(state.vehicles):
+        if veh is not None:
+            a, b = ROUTES[veh[0]]
+            vehicles.append(f"{vehicle_name(v)} {region_name(a)}->{region_name(b)} #{sum(x for _, x in veh[1])}")
+    lines.append("vehicles: " + (", ".join(vehicles) or "-"))
+    lines.append(f"face-up row: {_cards(state.row)}")
+    lines.append(f"deck: {sum(state.top_pool) + sum(state.main_pool)} cards, discards: {sum(state.discards)}")
+    if any(state.pile):
+        lines.append(f"pile being loaded ({region_name(state.pile_region)}): {_cards(state.pile)}")
+    seat_scores = state.seat_scores()
+    for p in range(g.players):
+        owners = "/".join(names[o] for o in g.owners_of[p])
+        score = " ".join(str(state.scores_[o] + state.bonus[o]) for o in g.owners_of[p])
+        hand = (_cards(state.hands[p]) if viewer is None or viewer == p
+                else f"{state.hand_size(p)} cards, known: {_cards(state.known[p])}")
+        lines.append(f"player {p} ({owners}): score {seat_scores[p]} [{score}], hand: {hand}")
+    lines.append("(* = face down)")
+    return "\n".join(lines)
