@@ -6,6 +6,7 @@ Examples::
     aiplay play pig --bots mcts,random --seed 1
     aiplay play leduc_poker --players 2 --bots ismcts,random --seed 7 --iterations 2000
     aiplay play pig --option winscore=30 --bots expectimax,mcts --seed 3
+    aiplay play sunken_city --players 3 --bots heuristic,random,heuristic --seed 1
 """
 
 from __future__ import annotations
