@@ -36,6 +36,7 @@ from typing import Callable, List, Tuple
 
 import aiplay
 from aiplay.game import sample_chance_outcome
+from aiplay.registry import has_native
 from aiplay.search import ExpectimaxBot, ISMCTSBot, MCTSBot
 
 try:
@@ -169,6 +170,8 @@ def bench_mcts(sims: int, states: int) -> None:
 
 def bench_playouts(seconds: float) -> None:
     for name in aiplay.games_available():
+        if not has_native(name):
+            continue  # nothing to compare yet
         native = aiplay.load(name)
         reference = aiplay.load(name, backend="reference")
         rng = random.Random(0)
