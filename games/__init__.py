@@ -15,6 +15,6 @@ register(PigGame, kernel_module="aiplay._ext.pig")
 register(Area51Game)  # reference engine only
 register(KuhnPokerGame, kernel_module="aiplay._ext.kuhn_poker")
 register(LeducPokerGame, kernel_module="aiplay._ext.leduc_poker")
-register(SunkenCityGame)  # reference engine only, so far
+register(SunkenCityGame, kernel_module="aiplay._ext.sunken_city")
 
 __all__ = ["Area51Game", "KuhnPokerGame", "LeducPokerGame", "PigGame", "SunkenCityGame"]

@@ -121,5 +121,8 @@ cdef class NativeState:
     cdef readonly Kernel kernel
     cdef readonly object game
     cdef void* data
+    # The same position in the reference engine, built on demand for text and
+    # views, dropped whenever the state changes (apply_action).
+    cdef object _reference_cache
 
     cdef NativeState _new_sibling(self)

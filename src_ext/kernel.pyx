@@ -215,6 +215,7 @@ cdef class NativeState:
             for i in range(n):
                 if k._scratch_actions[i] == a:
                     k.apply(self.data, a)
+                    self._reference_cache = None
                     return
         raise IllegalActionError(action, self.legal_actions())
 
@@ -243,7 +244,7 @@ cdef class NativeState:
 
     def scores(self):
         """Each player's in-game score (from the reference engine's definition)."""
-        return self.to_reference().scores()
+        return self._reference().scores()
 
     # -- hidden information --------------------------------------------------
     def information_state_key(self, int player):
@@ -258,12 +259,12 @@ cdef class NativeState:
     def information_state_string(self, int player):
         """Canonical text of what ``player`` knows (the reference engine's)."""
         self._check_player(player)
-        return self.to_reference().information_state_string(player)
+        return self._reference().information_state_string(player)
 
     def view(self, int player):
         """The position as ``player`` sees it (the reference engine's view)."""
         self._check_player(player)
-        return self.to_reference().view(player)
+        return self._reference().view(player)
 
     def determinize(self, int observer, rng):
         """A copy with what ``observer`` cannot see resampled from ``rng`` (a random.Random)."""
@@ -280,16 +281,23 @@ cdef class NativeState:
 
     # -- text and serialization ----------------------------------------------
     def to_reference(self):
-        """The same position in the reference engine (slow; for text and checks)."""
+        """The same position in the reference engine, as a new state (slow; for text and checks)."""
         return self.game.reference.state_from_dict(self.kernel.to_dict(self))
+
+    def _reference(self):
+        # Shared, read-only: callers here only read it. Building it validates a
+        # whole position, far too slow to repeat for every action's name.
+        if self._reference_cache is None:
+            self._reference_cache = self.to_reference()
+        return self._reference_cache
 
     def action_to_string(self, action):
         """The reference engine's name of ``action`` in this state."""
-        return self.to_reference().action_to_string(action)
+        return self._reference().action_to_string(action)
 
     def string_to_action(self, text):
-        """The legal action named ``text``."""
-        return string_to_action(self, text)
+        """The legal action named ``text`` (action ids are the same on both engines)."""
+        return string_to_action(self._reference(), text)
 
     def to_dict(self):
         """The full state in the reference engine's dict form."""
@@ -300,7 +308,7 @@ cdef class NativeState:
         return state_to_json(self)
 
     def __str__(self):
-        return str(self.to_reference())
+        return str(self._reference())
 
     def __repr__(self):
         return f"<NativeState of {self.game.name}: player {self.current_player()}>"

@@ -35,6 +35,16 @@ CASES = [
     ("leduc_poker", {"suit_isomorphism": True}, 300),
     ("leduc_poker", {"starting_player": 1}, 300),
     ("leduc_poker", {"players": 4, "starting_player": 2, "action_mapping": True, "suit_isomorphism": True}, 200),
+    # Sunken City: 2,250 games over the player counts and both variants (~25 s in all).
+    ("sunken_city", {}, 600),
+    ("sunken_city", {"short": True}, 200),
+    ("sunken_city", {"no_neptune_chips": True}, 200),
+    ("sunken_city", {"players": 3}, 300),
+    ("sunken_city", {"players": 3, "short": True}, 200),
+    ("sunken_city", {"players": 3, "no_neptune_chips": True}, 150),
+    ("sunken_city", {"players": 4}, 300),
+    ("sunken_city", {"players": 4, "short": True}, 150),
+    ("sunken_city", {"players": 4, "short": True, "no_neptune_chips": True}, 150),
 ]
 
 
@@ -78,6 +88,11 @@ INFO_CASES = [(name, options) for name in aiplay.games_available() if has_native
 INFO_IDS = [f"{n}-{','.join(f'{k}={v}' for k, v in o.items()) or 'default'}" for n, o in INFO_CASES]
 
 
+# Playouts for the info-key check: long games (Area 51: ~1,000 states each, every
+# one loaded through the reference engine per seat) play fewer.
+INFO_GAMES = {"area51": 8}
+
+
 def native_random_states(game, games, seed=0):
     """Every state met along ``games`` seeded random playouts (clones)."""
     states = []
@@ -98,13 +113,15 @@ def native_random_states(game, games, seed=0):
 def hides_something(state, player):
     """True when ``player``'s view redacts part of the full state (some other seat's card)."""
     view, full = state.view(player), state.to_dict()
-    return any(view[key] != value for key, value in full.items())
+    # Views may name fields differently or leave some out (Area 51 shows hand sizes,
+    # not hands): only the fields both have are compared.
+    return any(key in view and view[key] != value for key, value in full.items())
 
 
 @pytest.mark.parametrize("name,options", INFO_CASES, ids=INFO_IDS)
 def test_native_info_keys_partition_like_the_reference_strings(name, options):
     game = aiplay.load(name, backend="native", **options)
-    states = native_random_states(game, 150)
+    states = native_random_states(game, INFO_GAMES.get(name, 150))
     for player in range(game.num_players):
         keys_of = defaultdict(set)     # reference string -> native keys
         strings_of = defaultdict(set)  # native key -> reference strings
@@ -196,3 +213,92 @@ def test_native_returns_are_bit_identical(name, options):
         splits += sum(r > 0 for r in state.returns()) > 1
     if name == "leduc_poker":
         assert splits > 0, "no split pot was played"
+
+
+# -- Sunken City: positions that uniform random play seldom reaches ---------------
+
+def _sunken_city_mixed_chooser(greedy):
+    """The heuristic policy with probability ``greedy``, else a uniform random move:
+    games where treasures are found, carried home and chips are used."""
+    def choose(state, rng):
+        if rng.random() < greedy:
+            return state.game.heuristic_policy(state, rng)
+        legal = state.legal_actions()
+        return legal[rng.randrange(len(legal))]
+    return choose
+
+
+@pytest.mark.parametrize("options", [{}, {"players": 3, "short": True}, {"players": 4, "no_neptune_chips": True}],
+                         ids=["2p", "3p-short", "4p-no-chips"])
+def test_native_sunken_city_matches_under_heuristic_play(options):
+    reference = aiplay.load("sunken_city", backend="reference", **options)
+    native = aiplay.load("sunken_city", backend="native", **options)
+    report = compare_engines(reference, native, range(25), choose=_sunken_city_mixed_chooser(0.8))
+    assert report.terminal_games == 25
+    # Somebody secured treasures: not every game is a shared nothing.
+    assert any(max(r) == 1.0 for r in report.returns_seen)
+
+
+def _sunken_city_positions():
+    """(options, dict) start positions: a frozen lake, every treasure but the chest
+    secured, the chip supply one short of empty, the Sand Timer about to show."""
+    from test_sunken_city_rules import FROZEN_STREETS
+
+    out = []
+    game = aiplay.load("sunken_city", backend="reference", players=4)
+    base = game.new_initial_state().to_dict()
+    sites = [(3, 3), (2, 4), (4, 2), (4, 6), (6, 4), (3, 5), (5, 3), (5, 5), (0, 4), (4, 4)]
+    base.update(buildings=[list(s) for s in sites], streets=FROZEN_STREETS,
+                street_piles=[0, 0, 0, 0, 1, 0], draw_pile=5)
+    out.append(({"players": 4}, base))
+
+    game = aiplay.load("sunken_city", backend="reference", players=3, short=True)
+    base = game.new_initial_state().to_dict()
+    base.update(streets=[[0, 0, "right"]], adventurers=[[0, 0], "village", "village"],
+                secured=[[2, 3, 4, 5, 6, 7, 8, 9, 10], [], []], carried=[[12], [], []],
+                secured_values=[54, 0, 0])
+    base["street_piles"][0] -= 1
+    out.append(({"players": 3, "short": True}, base))
+
+    game = aiplay.load("sunken_city", backend="reference", players=4)
+    base = game.new_initial_state().to_dict()
+    streets = [[r, k, "right"] for r in (0, 1, 2, 3) for k in (0, 2)]
+    base.update(streets=streets, neptune=[1, 0], chips=[3, 2, 2, 0],
+                adventurers=["village", [1, 0], [1, 0], [2, 2]])
+    base["street_piles"][0] -= len(streets)
+    out.append(({"players": 4}, base))
+
+    game = aiplay.load("sunken_city", backend="reference", players=3)
+    base = game.new_initial_state().to_dict()
+    streets = [[r, k, "right"] for r in (0, 1, 2, 3, 5, 6) for k in (0, 2, 4, 6)]
+    base.update(streets=streets, street_piles=[0, 0, 0, 0, 1, game.total_streets - 1 - len(streets)],
+                draw_pile=5, turn=1)
+    out.append(({"players": 3}, base))
+    return out
+
+
+@pytest.mark.parametrize("index", range(4), ids=["frozen-lake", "all-secured", "chip-supply", "sand-timer"])
+def test_native_sunken_city_matches_from_edge_positions(index):
+    options, data = _sunken_city_positions()[index]
+    reference_game = aiplay.load("sunken_city", backend="reference", **options)
+    native_game = aiplay.load("sunken_city", backend="native", **options)
+    start = reference_game.state_from_dict(data)
+    loaded = native_game.state_from_dict(data)
+    assert loaded.to_json() == start.to_json()
+    for seed in range(150):
+        rng = random.Random(seed)
+        ref, fast = start.clone(), loaded.clone()
+        history = []
+        for step in range(10_000):
+            compare_states(ref, fast, seed=seed, step=step, history=history)
+            if ref.is_terminal():
+                break
+            if ref.is_chance_node():
+                action = sample_chance_outcome(ref, rng)
+            else:
+                legal = ref.legal_actions()
+                action = legal[rng.randrange(len(legal))]
+            ref.apply_action(action)
+            fast.apply_action(action)
+            history.append(action)
+        assert ref.is_terminal()

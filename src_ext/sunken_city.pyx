@@ -1,0 +1,770 @@
+# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True
+"""Native kernel of Sunken City; the rules are those of ``aiplay.games.sunken_city.rules``.
+
+Every rule here mirrors the reference engine line for line (the differential
+test checks it move by move); see that module for the rule statements, the
+action-space table and the rulings (automatic end of turn, frozen lake, ...).
+
+The whole position is one ``SunkenC`` struct of int8 fields, the same fields
+as the reference state (``cover``, ``building_cell``, ``cell_building``, the
+treasure statuses, ...). Every byte is determined by the position: the seats
+beyond the player count stay zero, and played cards are a bit mask, so the
+default byte hash is a canonical key (``load_dict`` rebuilds identical bytes).
+The lake's fixed data comes from ``board.static_arrays()``, copied into C
+arrays on the kernel (read only, so the kernel stays reentrant).
+"""
+
+from libc.stdint cimport int8_t, uint64_t
+from libc.string cimport memset
+
+from aiplay._ext.kernel cimport K_CHANCE, K_TERMINAL, Kernel, NativeState, Rng, rng_below
+
+cdef enum:
+    NCELLS = 81
+    SIZE = 9
+    CENTRE = 40
+    NSITES = 25
+    NSLOTS = 162
+    NPILES = 6
+    NCARDS = 6
+    NBUILD = 10
+    CHEST = 12
+    NCHIPS = 8
+    MAXP = 4
+    # Actions (rules.py).
+    A_RAISE = 6
+    A_MOVE = 7
+    A_NEPTUNE = 8
+    A_END_TURN = 9
+    A_USE_CHIP = 10
+    A_STOP_MOVE = 11
+    A_ENTER_VILLAGE = 12
+    A_NEPTUNE_STOP = 13
+    STREET_BASE = 14
+    BUILD_BASE = 176
+    STEP_BASE = 426
+    NEPTUNE_STEP_BASE = 507
+    NUM_ACTIONS = 588
+    # Phases.
+    PH_CARD = 0
+    PH_CHOOSE = 1
+    PH_RAISE = 2
+    PH_MOVE = 3
+    PH_NEPTUNE = 4
+    PH_ROLL = 5
+    PH_OVER = 6
+    # Treasure status.
+    ROOF = 0
+    CARRIED = 1
+    SECURED = 2
+    ABSENT = -1
+    EMPTY = -1
+    VILLAGE = -1
+
+_PHASE_NAMES = ("card", "choose", "raise", "move", "neptune", "roll", "over")
+
+
+cdef struct SunkenC:
+    int8_t cover[NCELLS]            # anchor of the piece on each cell, or -1
+    int8_t cell_building[NCELLS]    # building number on a cell (its anchor), 0 for none
+    int8_t building_cell[NBUILD + 1]  # cell of building b, -1 in its grotto (index 0 unused: -1)
+    int8_t adventurer[MAXP]         # anchor of his piece, or -1 at home (unused seats 0)
+    int8_t treasure[MAXP][CHEST + 1]  # ROOF/CARRIED/SECURED/ABSENT (unused seats 0)
+    int8_t chips[MAXP]
+    int8_t played[MAXP]             # bit k: card k played this cycle
+    int8_t piles[NPILES]
+    int8_t neptune                  # anchor of Neptune's piece
+    int8_t draw
+    int8_t turn
+    int8_t phase
+    int8_t card                     # -1 when none
+    int8_t raise_left
+    int8_t move_left
+    int8_t neptune_left
+    int8_t raised
+    int8_t moved
+    int8_t neptune_moved
+    int8_t building_raised
+    int8_t chip_used
+    int8_t end_triggered
+
+
+cdef inline int _popcount6(int m) noexcept nogil:
+    cdef int c = 0
+    while m:
+        c += m & 1
+        m >>= 1
+    return c
+
+
+cdef class SunkenCityKernel(Kernel):
+    """Sunken City with fixed options (players, short, no_neptune_chips)."""
+
+    cdef int n, chips_enabled, short_game, reach, total_streets, first_pile
+    cdef int seats[MAXP]
+    cdef int game_treasure[CHEST + 1]   # 1 when treasure t is in this game
+    cdef int game_building[NBUILD + 1]  # 1 when building b is in this game
+    cdef int cell_nb[NCELLS][4]
+    cdef int territory[NCELLS]
+    cdef int sites[NSITES]
+    cdef int slot_a[NSLOTS]
+    cdef int slot_b[NSLOTS]
+    cdef int valid_slots[NSLOTS]
+    cdef int n_valid_slots
+    cdef int corner[4]
+    cdef int card_pieces[NCARDS]
+    cdef int card_points[NCARDS]
+    cdef int faces[6]
+    cdef int n_outcomes
+    cdef int outcome_value[6]
+    cdef double outcome_prob[6]
+
+    def __init__(self, int players, bint short, bint chips_enabled):
+        from aiplay.games.sunken_city import board as B
+        from aiplay.games.sunken_city import rules as R
+        cdef int i, j
+        self.state_size = sizeof(SunkenC)
+        self.num_players = players
+        self.num_distinct_actions = R.NUM_ACTIONS
+        self.max_chance_outcomes = R.MAX_DIE + 1
+        self.min_utility = 0.0
+        self.max_utility = 1.0
+        self.perfect_information = True
+        assert R.NUM_ACTIONS == NUM_ACTIONS and R.STEP_BASE == STEP_BASE and R.BUILD_BASE == BUILD_BASE
+        assert B.NUM_CELLS == NCELLS and B.CENTRE == CENTRE and B.NUM_SITES == NSITES
+        assert R.NUM_PILES == NPILES and R.NUM_CHIPS == NCHIPS and R.CHEST == CHEST
+        self.n = players
+        self.short_game = short
+        self.chips_enabled = chips_enabled
+        self.reach = 4 if players == 2 else 3
+        self.first_pile = R.FIRST_PILE[players]
+        self.total_streets = self.first_pile + 4
+        seats = B.SEATS_BY_PLAYERS[players]
+        for i in range(MAXP):
+            self.seats[i] = seats[i] if i < players else 0
+        for i in range(CHEST + 1):
+            self.game_treasure[i] = 0
+        for t in R.ALL_TREASURES:
+            if not (short and t == 1):
+                self.game_treasure[t] = 1
+        for i in range(NBUILD + 1):
+            self.game_building[i] = 1 if i >= 1 and not (short and i == 1) else 0
+        arrays = B.static_arrays()
+        nb = arrays["cell_neighbours"]
+        for i in range(NCELLS):
+            for j in range(4):
+                self.cell_nb[i][j] = int(nb[i, j])
+            self.territory[i] = int(arrays["territory"][i])
+        for i in range(NSITES):
+            self.sites[i] = int(arrays["building_sites"][i])
+        slots = arrays["street_slots"]
+        self.n_valid_slots = 0
+        for i in range(NSLOTS):
+            self.slot_a[i] = int(slots[i, 0])
+            self.slot_b[i] = int(slots[i, 1])
+            if self.slot_a[i] >= 0:
+                self.valid_slots[self.n_valid_slots] = i
+                self.n_valid_slots += 1
+        for i in range(4):
+            self.corner[i] = int(arrays["village_corner"][i])
+        for i in range(NCARDS):
+            self.card_pieces[i] = R.CARDS[i][0]
+            self.card_points[i] = R.CARDS[i][1]
+        dice = R.DICE[players]
+        for i in range(6):
+            self.faces[i] = dice[i]
+        outcomes = R._die_outcomes(players)
+        self.n_outcomes = len(outcomes)
+        for i in range(self.n_outcomes):
+            self.outcome_value[i] = outcomes[i][0]
+            self.outcome_prob[i] = outcomes[i][1]
+        self._allocate_scratch()
+
+    # -- board helpers ---------------------------------------------------------
+    cdef inline int _cells(self, const SunkenC* s, int anchor, int* out) noexcept nogil:
+        """The cells of the piece at ``anchor`` (board.piece_cells)."""
+        cdef int row = anchor // SIZE, col = anchor % SIZE
+        out[0] = anchor
+        if col < SIZE - 1 and s.cover[anchor + 1] == anchor:
+            out[1] = anchor + 1
+            return 2
+        if row < SIZE - 1 and s.cover[anchor + SIZE] == anchor:
+            out[1] = anchor + SIZE
+            return 2
+        return 1
+
+    cdef int _neighbours(self, const SunkenC* s, int anchor, int* out) noexcept nogil:
+        """Sorted anchors of the pieces adjacent to ``anchor`` (board.piece_neighbours)."""
+        cdef int cells[2]
+        cdef int nc = self._cells(s, anchor, cells)
+        cdef int cnt = 0, i, j, k, c, other
+        cdef bint dup
+        for i in range(nc):
+            c = cells[i]
+            for j in range(4):
+                if self.cell_nb[c][j] < 0:
+                    break
+                other = s.cover[self.cell_nb[c][j]]
+                if other == EMPTY or other == anchor:
+                    continue
+                dup = False
+                for k in range(cnt):
+                    if out[k] == other:
+                        dup = True
+                        break
+                if dup:
+                    continue
+                k = cnt
+                while k > 0 and out[k - 1] > other:
+                    out[k] = out[k - 1]
+                    k -= 1
+                out[k] = other
+                cnt += 1
+        return cnt
+
+    cdef bint _has_neighbour(self, const SunkenC* s, int anchor) noexcept nogil:
+        cdef int cells[2]
+        cdef int nc = self._cells(s, anchor, cells)
+        cdef int i, j, c, other
+        for i in range(nc):
+            c = cells[i]
+            for j in range(4):
+                if self.cell_nb[c][j] < 0:
+                    break
+                other = s.cover[self.cell_nb[c][j]]
+                if other != EMPTY and other != anchor:
+                    return True
+        return False
+
+    cdef inline bint _neptune_can_move(self, const SunkenC* s) noexcept nogil:
+        return self._has_neighbour(s, s.neptune)
+
+    cdef bint _neptune_in_territory(self, const SunkenC* s, int player) noexcept nogil:
+        cdef int cells[2]
+        cdef int nc = self._cells(s, s.neptune, cells)
+        cdef int seat = self.seats[player], i
+        for i in range(nc):
+            if self.territory[cells[i]] == seat:
+                return True
+        return False
+
+    cdef inline int _roofs(self, const SunkenC* s, int player) noexcept nogil:
+        cdef int t, c = 0
+        for t in range(CHEST + 1):
+            if s.treasure[player][t] == ROOF and self.game_treasure[t]:
+                c += 1
+        return c
+
+    cdef bint _free_building_and_site(self, const SunkenC* s) noexcept nogil:
+        cdef int b, i
+        cdef bint free = False
+        for b in range(1, NBUILD + 1):
+            if self.game_building[b] and s.building_cell[b] < 0:
+                free = True
+                break
+        if not free:
+            return False
+        for i in range(NSITES):
+            if s.cover[self.sites[i]] == EMPTY:
+                return True
+        return False
+
+    cdef bint _street_fits(self, const SunkenC* s) noexcept nogil:
+        cdef int i, slot
+        for i in range(self.n_valid_slots):
+            slot = self.valid_slots[i]
+            if s.cover[self.slot_a[slot]] == EMPTY and s.cover[self.slot_b[slot]] == EMPTY:
+                return True
+        return False
+
+    cdef bint _can_raise(self, const SunkenC* s) noexcept nogil:
+        if not s.building_raised and self._free_building_and_site(s):
+            return True
+        if s.piles[s.draw] <= 0:
+            return False
+        return self._street_fits(s)
+
+    cdef bint _has_steps(self, const SunkenC* s) noexcept nogil:
+        """True when _adventurer_steps() is not empty."""
+        cdef int player = s.turn
+        cdef int pos = s.adventurer[player]
+        cdef int corner = self.corner[self.seats[player]]
+        if pos == VILLAGE:
+            return s.cover[corner] != EMPTY
+        return self._has_neighbour(s, pos) or s.cover[corner] == pos
+
+    cdef inline bint _chip_usable(self, const SunkenC* s) noexcept nogil:
+        cdef int p = s.turn
+        return (self.chips_enabled and not s.chip_used and s.chips[p] > 0
+                and self._roofs(s, p) > 0)
+
+    cdef int _choose_actions(self, const SunkenC* s, int* out) noexcept nogil:
+        cdef int k = 0
+        cdef bint can_raise = not s.raised and self._can_raise(s)
+        if can_raise:
+            out[k] = A_RAISE
+            k += 1
+        if not s.moved and (self._has_steps(s) or self._chip_usable(s)):
+            out[k] = A_MOVE
+            k += 1
+        if not s.neptune_moved and self._neptune_can_move(s):
+            out[k] = A_NEPTUNE
+            k += 1
+        if not can_raise:
+            out[k] = A_END_TURN
+            k += 1
+        return k
+
+    cdef bint _board_frozen(self, const SunkenC* s) noexcept nogil:
+        if self._neptune_can_move(s):
+            return False
+        if self._free_building_and_site(s):
+            return False
+        if s.piles[s.draw] > 0 and self._street_fits(s):
+            return False
+        return True
+
+    # -- the interface ---------------------------------------------------------
+    cdef void init_state(self, void* state) noexcept nogil:
+        cdef SunkenC* s = <SunkenC*>state
+        cdef int p, t, c
+        memset(s, 0, sizeof(SunkenC))
+        for c in range(NCELLS):
+            s.cover[c] = EMPTY
+        for t in range(NBUILD + 1):
+            s.building_cell[t] = -1
+        for p in range(self.n):
+            s.adventurer[p] = VILLAGE
+            for t in range(CHEST + 1):
+                s.treasure[p][t] = ROOF if self.game_treasure[t] else ABSENT
+        s.piles[0] = self.first_pile
+        s.piles[1] = 1
+        s.piles[2] = 1
+        s.piles[3] = 1
+        s.piles[4] = 1
+        s.piles[5] = 0
+        s.card = -1
+        s.phase = PH_CARD
+        # Building 10 with Neptune on the centre.
+        s.cover[CENTRE] = CENTRE
+        s.building_cell[10] = CENTRE
+        s.cell_building[CENTRE] = 10
+        s.neptune = CENTRE
+
+    cdef int current_player(self, const void* state) noexcept nogil:
+        cdef const SunkenC* s = <const SunkenC*>state
+        if s.phase == PH_OVER:
+            return K_TERMINAL
+        if s.phase == PH_ROLL:
+            return K_CHANCE
+        return s.turn
+
+    cdef int legal_actions(self, const void* state, int* out) noexcept nogil:
+        cdef const SunkenC* s = <const SunkenC*>state
+        cdef int phase = s.phase
+        cdef int k = 0, i, slot, b, pos, corner, piece, cnt
+        cdef int nbrs[8]
+        cdef int free_sites[NSITES]
+        cdef int nfree = 0
+        if phase == PH_CARD:
+            for i in range(NCARDS):
+                if not (s.played[s.turn] >> i) & 1:
+                    out[k] = i
+                    k += 1
+            return k
+        if phase == PH_CHOOSE:
+            return self._choose_actions(s, out)
+        if phase == PH_RAISE:
+            if s.piles[s.draw] > 0:
+                for i in range(self.n_valid_slots):
+                    slot = self.valid_slots[i]
+                    if s.cover[self.slot_a[slot]] == EMPTY and s.cover[self.slot_b[slot]] == EMPTY:
+                        out[k] = STREET_BASE + slot
+                        k += 1
+            if not s.building_raised:
+                for i in range(NSITES):
+                    if s.cover[self.sites[i]] == EMPTY:
+                        free_sites[nfree] = i
+                        nfree += 1
+                for b in range(1, NBUILD + 1):
+                    if self.game_building[b] and s.building_cell[b] < 0:
+                        for i in range(nfree):
+                            out[k] = BUILD_BASE + (b - 1) * NSITES + free_sites[i]
+                            k += 1
+            return k
+        if phase == PH_MOVE:
+            if self._chip_usable(s):
+                out[k] = A_USE_CHIP
+                k += 1
+            out[k] = A_STOP_MOVE
+            k += 1
+            if s.move_left > 0:
+                pos = s.adventurer[s.turn]
+                corner = self.corner[self.seats[s.turn]]
+                if pos == VILLAGE:
+                    piece = s.cover[corner]
+                    if piece != EMPTY:
+                        out[k] = STEP_BASE + piece
+                        k += 1
+                else:
+                    if s.cover[corner] == pos:
+                        out[k] = A_ENTER_VILLAGE
+                        k += 1
+                    cnt = self._neighbours(s, pos, nbrs)
+                    for i in range(cnt):
+                        out[k] = STEP_BASE + nbrs[i]
+                        k += 1
+            return k
+        if phase == PH_NEPTUNE:
+            out[0] = A_NEPTUNE_STOP
+            cnt = self._neighbours(s, s.neptune, nbrs)
+            for i in range(cnt):
+                out[i + 1] = NEPTUNE_STEP_BASE + nbrs[i]
+            return cnt + 1
+        return 0
+
+    cdef int chance_outcomes(self, const void* state, int* outcomes, double* probs) noexcept nogil:
+        cdef const SunkenC* s = <const SunkenC*>state
+        cdef int i
+        if s.phase != PH_ROLL:
+            return 0
+        for i in range(self.n_outcomes):
+            outcomes[i] = self.outcome_value[i]
+            probs[i] = self.outcome_prob[i]
+        return self.n_outcomes
+
+    cdef int sample_chance(self, const void* state, Rng* rng) noexcept nogil:
+        # One face of the six-sided Neptune die: the merged outcomes' exact probabilities.
+        return self.faces[rng_below(rng, 6)]
+
+    # -- changing the board ------------------------------------------------------
+    cdef inline void _draw_street(self, SunkenC* s) noexcept nogil:
+        s.piles[s.draw] -= 1
+        if s.piles[s.draw] == 0 and s.draw < NPILES - 1:
+            s.draw += 1
+            if s.draw == NPILES - 1:
+                s.end_triggered = 1  # the Sand Timer shows
+
+    cdef void _send_home(self, SunkenC* s, int player) noexcept nogil:
+        cdef int t, p, total = 0
+        s.adventurer[player] = VILLAGE
+        for t in range(CHEST + 1):
+            if s.treasure[player][t] == CARRIED:
+                s.treasure[player][t] = ROOF
+        if self.chips_enabled and player != s.turn:
+            for p in range(self.n):
+                total += s.chips[p]
+            if total < NCHIPS:
+                s.chips[player] += 1
+
+    cdef void _sink(self, SunkenC* s, int anchor) noexcept nogil:
+        cdef int cells[2]
+        cdef int nc = self._cells(s, anchor, cells)
+        cdef int b = s.cell_building[anchor], i, p, discard
+        if b:
+            s.building_cell[b] = -1
+            s.cell_building[anchor] = 0
+        else:
+            discard = s.draw + 1
+            if discard > NPILES - 1:
+                discard = NPILES - 1
+            s.piles[discard] += 1
+        for i in range(nc):
+            s.cover[cells[i]] = EMPTY
+        for p in range(self.n):
+            if s.adventurer[p] == anchor:
+                self._send_home(s, p)
+
+    cdef void _enter(self, SunkenC* s, int anchor) noexcept nogil:
+        cdef int player = s.turn
+        cdef int b = s.cell_building[anchor]
+        s.adventurer[player] = anchor
+        if b:
+            if s.treasure[player][b] == ROOF:
+                s.treasure[player][b] = CARRIED
+            if anchor == CENTRE and s.treasure[player][CHEST] == ROOF:
+                s.treasure[player][CHEST] = CARRIED
+
+    cdef void _enter_village(self, SunkenC* s) noexcept nogil:
+        cdef int player = s.turn, t
+        cdef bint all_secured = True
+        s.adventurer[player] = VILLAGE
+        for t in range(CHEST + 1):
+            if s.treasure[player][t] == CARRIED:
+                s.treasure[player][t] = SECURED
+        for t in range(CHEST + 1):
+            if self.game_treasure[t] and s.treasure[player][t] != SECURED:
+                all_secured = False
+                break
+        if all_secured:
+            s.end_triggered = 1
+
+    cdef void _end_turn(self, SunkenC* s) noexcept nogil:
+        cdef int player = s.turn
+        if not s.end_triggered and self._board_frozen(s):
+            s.end_triggered = 1
+        if _popcount6(s.played[player]) == NCARDS:
+            s.played[player] = 0
+        s.turn = (player + 1) % self.n
+        s.card = -1
+        s.raise_left = 0
+        s.move_left = 0
+        s.neptune_left = 0
+        s.raised = 0
+        s.moved = 0
+        s.neptune_moved = 0
+        s.building_raised = 0
+        s.chip_used = 0
+        s.phase = PH_OVER if (s.end_triggered and s.turn == 0) else PH_CARD
+
+    cdef void _back_to_choose(self, SunkenC* s) noexcept nogil:
+        cdef int acts[4]
+        s.phase = PH_CHOOSE
+        s.raise_left = 0
+        if self._choose_actions(s, acts) == 1 and acts[0] == A_END_TURN:
+            self._end_turn(s)
+
+    cdef inline void _end_move(self, SunkenC* s) noexcept nogil:
+        s.moved = 1
+        s.move_left = 0
+        self._back_to_choose(s)
+
+    cdef inline void _end_neptune(self, SunkenC* s) noexcept nogil:
+        s.neptune_moved = 1
+        s.neptune_left = 0
+        self._back_to_choose(s)
+
+    cdef void apply(self, void* state, int action) noexcept nogil:
+        cdef SunkenC* s = <SunkenC*>state
+        cdef int phase = s.phase
+        cdef int slot, a, b, site, cell, start
+        if phase == PH_ROLL:
+            if action == 0:
+                self._end_neptune(s)
+            else:
+                s.phase = PH_NEPTUNE
+                s.neptune_left = action
+        elif phase == PH_CARD:
+            s.card = action
+            s.played[s.turn] |= (1 << action)
+            s.phase = PH_CHOOSE
+            s.raised = 1 if self.card_pieces[action] == 0 else 0
+            self._back_to_choose(s)
+        elif phase == PH_CHOOSE:
+            if action == A_RAISE:
+                s.phase = PH_RAISE
+                s.raise_left = self.card_pieces[s.card]
+            elif action == A_MOVE:
+                s.phase = PH_MOVE
+                s.move_left = self.card_points[s.card]
+            elif action == A_NEPTUNE:
+                if self._neptune_in_territory(s, s.turn):
+                    s.phase = PH_NEPTUNE
+                    s.neptune_left = self.reach
+                else:
+                    s.phase = PH_ROLL
+            else:
+                self._end_turn(s)
+        elif phase == PH_RAISE:
+            if action < BUILD_BASE:
+                slot = action - STREET_BASE
+                a = self.slot_a[slot]
+                s.cover[a] = a
+                s.cover[self.slot_b[slot]] = a
+                self._draw_street(s)
+            else:
+                b = (action - BUILD_BASE) // NSITES + 1
+                site = (action - BUILD_BASE) % NSITES
+                cell = self.sites[site]
+                s.cover[cell] = cell
+                s.building_cell[b] = cell
+                s.cell_building[cell] = b
+                s.building_raised = 1
+            s.raise_left -= 1
+            if s.raise_left == 0 or not self._can_raise(s):
+                s.raised = 1
+                self._back_to_choose(s)
+        elif phase == PH_MOVE:
+            if action == A_STOP_MOVE:
+                self._end_move(s)
+                return
+            if action == A_USE_CHIP:
+                s.chips[s.turn] -= 1
+                s.chip_used = 1
+                s.move_left += self._roofs(s, s.turn)
+            elif action == A_ENTER_VILLAGE:
+                s.move_left -= 1
+                self._enter_village(s)
+            else:
+                s.move_left -= 1
+                self._enter(s, action - STEP_BASE)
+            if not self._chip_usable(s) and (s.move_left == 0 or not self._has_steps(s)):
+                self._end_move(s)
+        elif phase == PH_NEPTUNE:
+            if action == A_NEPTUNE_STOP:
+                self._end_neptune(s)
+                return
+            start = s.neptune
+            s.neptune = action - NEPTUNE_STEP_BASE
+            self._sink(s, start)
+            s.neptune_left -= 1
+            if s.neptune_left == 0 or not self._neptune_can_move(s):
+                self._end_neptune(s)
+
+    # -- results -------------------------------------------------------------------
+    cdef inline void _keys(self, const SunkenC* s, int* count, int* value) noexcept nogil:
+        cdef int p, t
+        for p in range(self.n):
+            count[p] = 0
+            value[p] = 0
+            for t in range(CHEST + 1):
+                if s.treasure[p][t] == SECURED:
+                    count[p] += 1
+                    value[p] += t
+
+    cdef void returns(self, const void* state, double* out) noexcept nogil:
+        cdef const SunkenC* s = <const SunkenC*>state
+        cdef int count[MAXP]
+        cdef int value[MAXP]
+        cdef int p, best_c = -1, best_v = -1, winners = 0
+        for p in range(self.n):
+            out[p] = 0.0
+        if s.phase != PH_OVER:
+            return
+        self._keys(s, count, value)
+        for p in range(self.n):
+            if count[p] > best_c or (count[p] == best_c and value[p] > best_v):
+                best_c = count[p]
+                best_v = value[p]
+        for p in range(self.n):
+            if count[p] == best_c and value[p] == best_v:
+                winners += 1
+        for p in range(self.n):
+            if count[p] == best_c and value[p] == best_v:
+                out[p] = 1.0 / <double>winners
+
+    cdef void evaluate(self, const void* state, double* out) noexcept nogil:
+        # SunkenCityState.heuristic_values: each player's share of the wealth.
+        cdef const SunkenC* s = <const SunkenC*>state
+        cdef int wealth[MAXP]
+        cdef int p, t, total = 0
+        if s.phase == PH_OVER:
+            self.returns(state, out)
+            return
+        for p in range(self.n):
+            wealth[p] = 1
+            for t in range(CHEST + 1):
+                if s.treasure[p][t] == SECURED:
+                    wealth[p] += 2
+                elif s.treasure[p][t] == CARRIED:
+                    wealth[p] += 1
+            total += wealth[p]
+        for p in range(self.n):
+            out[p] = <double>wealth[p] / <double>total
+
+    # -- the reference engine's dict form --------------------------------------------
+    cpdef dict to_dict(self, NativeState state):
+        cdef SunkenC* s = <SunkenC*>state.data
+        cdef int c, p, t, b, anchor, n = self.n
+        streets = []
+        for c in range(NCELLS):
+            if s.cover[c] != c:
+                continue
+            if c % SIZE < SIZE - 1 and s.cover[c + 1] == c:
+                streets.append([c // SIZE, c % SIZE, "right"])
+            elif c // SIZE < SIZE - 1 and s.cover[c + SIZE] == c:
+                streets.append([c // SIZE, c % SIZE, "down"])
+        buildings = []
+        for b in range(1, NBUILD + 1):
+            c = s.building_cell[b]
+            buildings.append(None if c < 0 else [c // SIZE, c % SIZE])
+        adventurers = []
+        for p in range(n):
+            c = s.adventurer[p]
+            adventurers.append("village" if c == VILLAGE else [c // SIZE, c % SIZE])
+        carried = [[t for t in range(CHEST + 1) if s.treasure[p][t] == CARRIED] for p in range(n)]
+        secured = [[t for t in range(CHEST + 1) if s.treasure[p][t] == SECURED] for p in range(n)]
+        return {
+            "turn": s.turn,
+            "phase": _PHASE_NAMES[s.phase],
+            "card": None if s.card < 0 else s.card,
+            "raise_left": s.raise_left,
+            "move_left": s.move_left,
+            "neptune_left": s.neptune_left,
+            "raised": bool(s.raised),
+            "moved": bool(s.moved),
+            "neptune_moved": bool(s.neptune_moved),
+            "building_raised": bool(s.building_raised),
+            "chip_used": bool(s.chip_used),
+            "end_triggered": bool(s.end_triggered),
+            "streets": streets,
+            "buildings": buildings,
+            "neptune": [s.neptune // SIZE, s.neptune % SIZE],
+            "adventurers": adventurers,
+            "carried": carried,
+            "secured": secured,
+            "secured_values": [sum(x) for x in secured],
+            "chips": [s.chips[p] for p in range(n)],
+            "played": [[k for k in range(NCARDS) if (s.played[p] >> k) & 1] for p in range(n)],
+            "street_piles": [s.piles[t] for t in range(NPILES)],
+            "draw_pile": s.draw + 1,
+        }
+
+    cpdef void load_dict(self, NativeState state, dict data) except *:
+        # The data has been validated by the reference engine (state_from_dict).
+        cdef SunkenC* s = <SunkenC*>state.data
+        cdef int c, p, t, b, a, n = self.n
+        self.init_state(s)
+        # Clear the initial building 10: the dict says where every piece is.
+        s.cover[CENTRE] = EMPTY
+        s.building_cell[10] = -1
+        s.cell_building[CENTRE] = 0
+        for street in data["streets"]:
+            a = street[0] * SIZE + street[1]
+            s.cover[a] = a
+            s.cover[a + (1 if street[2] == "right" else SIZE)] = a
+        for b in range(1, NBUILD + 1):
+            value = data["buildings"][b - 1]
+            if value is None:
+                continue
+            c = value[0] * SIZE + value[1]
+            s.cover[c] = c
+            s.building_cell[b] = c
+            s.cell_building[c] = b
+        value = data["neptune"]
+        s.neptune = s.cover[value[0] * SIZE + value[1]]
+        for p in range(n):
+            value = data["adventurers"][p]
+            if value == "village":
+                s.adventurer[p] = VILLAGE
+            else:
+                s.adventurer[p] = s.cover[value[0] * SIZE + value[1]]
+            for t in data["carried"][p]:
+                s.treasure[p][t] = CARRIED
+            for t in data["secured"][p]:
+                s.treasure[p][t] = SECURED
+            s.chips[p] = data["chips"][p]
+            s.played[p] = 0
+            for t in data["played"][p]:
+                s.played[p] |= (1 << t)
+        for t in range(NPILES):
+            s.piles[t] = data["street_piles"][t]
+        s.draw = data["draw_pile"] - 1
+        s.turn = data["turn"]
+        s.phase = _PHASE_NAMES.index(data["phase"])
+        s.card = -1 if data["card"] is None else data["card"]
+        s.raise_left = data["raise_left"]
+        s.move_left = data["move_left"]
+        s.neptune_left = data["neptune_left"]
+        s.raised = 1 if data["raised"] else 0
+        s.moved = 1 if data["moved"] else 0
+        s.neptune_moved = 1 if data["neptune_moved"] else 0
+        s.building_raised = 1 if data["building_raised"] else 0
+        s.chip_used = 1 if data["chip_used"] else 0
+        s.end_triggered = 1 if data["end_triggered"] else 0
+
+
+def make_kernel(reference_game):
+    """The kernel for a reference ``SunkenCityGame`` (same options)."""
+    opts = reference_game.options
+    return SunkenCityKernel(opts["players"], opts["short"], not opts["no_neptune_chips"])
