@@ -12,7 +12,7 @@ from .pig import PigGame
 from .sunken_city import SunkenCityGame
 
 register(PigGame, kernel_module="aiplay._ext.pig")
-register(Area51Game)  # reference engine only
+register(Area51Game, kernel_module="aiplay._ext.area51")
 register(KuhnPokerGame, kernel_module="aiplay._ext.kuhn_poker")
 register(LeducPokerGame, kernel_module="aiplay._ext.leduc_poker")
 register(SunkenCityGame, kernel_module="aiplay._ext.sunken_city")

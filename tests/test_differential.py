@@ -7,6 +7,7 @@ engine's information state strings, for every game with a native kernel.
 
 from __future__ import annotations
 
+import os
 import random
 from collections import Counter, defaultdict
 
@@ -19,7 +20,11 @@ from aiplay.registry import has_native
 
 from conftest import CONTRACT_OPTIONS
 
-# (game, options, number of seeded games); each game's total is >= 1,000 games.
+#: AIPLAY_FULL_DIFFERENTIAL=1 multiplies the longest games' counts (Area 51) by 5,
+#: to the 2,000 games the issue asks for; CI runs the base counts to stay fast.
+FULL = 5 if os.environ.get("AIPLAY_FULL_DIFFERENTIAL") else 1
+
+# (game, options, number of seeded games); every game but Area 51 gets >= 1,000 games in CI.
 CASES = [
     ("pig", {}, 1000),
     ("pig", {"winscore": 30, "players": 4}, 200),
@@ -45,6 +50,13 @@ CASES = [
     ("sunken_city", {"players": 4}, 300),
     ("sunken_city", {"players": 4, "short": True}, 150),
     ("sunken_city", {"players": 4, "short": True, "no_neptune_chips": True}, 150),
+    # Area 51: 400 games here (0.2-0.5 s each); the issue's 2,000-game run takes
+    # about 6 minutes alone and runs with AIPLAY_FULL_DIFFERENTIAL=1 (FULL above).
+    ("area51", {}, 120 * FULL),
+    ("area51", {"players": 2}, 70 * FULL),
+    ("area51", {"players": 3}, 70 * FULL),
+    ("area51", {"players": 5}, 70 * FULL),
+    ("area51", {"players": 6}, 70 * FULL),
 ]
 
 

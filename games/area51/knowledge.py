@@ -107,7 +107,8 @@ def determinize(state: "Area51State", observer: int, rng: random.Random) -> "Are
             else:
                 avail = [min(soft[t], state.hands[p][t] - state.known[p][t]) for t in range(NUM_TYPES)]
             chosen = _sample_counts(rng, avail, must)
-            ok = ok and len(chosen) == must
+            # Soft cards are unseen hand cards too: main-deck-only ones count against ``anyc``.
+            ok = ok and len(chosen) == must and sum(1 for t in chosen if not START_COUNTS[t]) <= state.anyc[p]
             for t in chosen:
                 hands[p][t] += 1
                 left[t] -= 1
@@ -117,7 +118,11 @@ def determinize(state: "Area51State", observer: int, rng: random.Random) -> "Are
     free = {p: state.hand_size(p) - sum(hands[p]) for p in seats}  # unseen hand slots still to fill
 
     # 2. Start-class slots, from the unseen cards that can be start cards.
-    need_start = {p: max(0, free[p] - state.anyc[p]) for p in seats}
+    # The unseen cards beyond ``anyc`` must be start cards; the soft cards chosen
+    # above that can only be main-deck cards already use part of ``anyc``.
+    main_only_soft = {p: sum(hands[p][t] - state.known[p][t] for t in range(NUM_TYPES) if not START_COUNTS[t])
+                      for p in seats}
+    need_start = {p: max(0, free[p] - (state.anyc[p] - main_only_soft[p])) for p in seats}
     start_demand = sum(state.top_pool) + sum(need_start.values())
     eligible = [min(unseen[t], START_COUNTS[t]) for t in range(NUM_TYPES)]
     # Never short for a state reached by play; a hand-made position may ask

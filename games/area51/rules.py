@@ -546,6 +546,13 @@ class Area51State(ReferenceState):
                 soft[u] += known[u]
                 known[u] = 0
             self.slack[p] += 1
+        # A type cannot be soft more times than the unseen part of the hand holds
+        # cards: the excess has surely left (the record stays equivalent, and bounded).
+        unseen = sum(hand) - sum(known)
+        for u in range(NUM_TYPES):
+            if soft[u] > unseen:
+                self.slack[p] -= soft[u] - unseen
+                soft[u] = unseen
         if self.slack[p] >= sum(soft):  # no constraint left: keep the record canonical
             self.soft[p] = [0] * NUM_TYPES
             self.slack[p] = 0

@@ -116,7 +116,8 @@ def state_from_dict(game: "Area51Game", data: Mapping[str, Any]) -> "Area51State
     known = _list(data["known"], "known", n)
     soft = _list(data["soft"], "soft", n)
     s.anyc = require_int_list(data, "anyc", n, 0, NUM_CARDS)
-    s.slack = require_int_list(data, "slack", n, 0, NUM_CARDS)
+    # slack < sum(soft), and soft may hold each type up to a hand's size: more than 104 in long games.
+    s.slack = require_int_list(data, "slack", n, 0, NUM_CARDS * NUM_TYPES)
     for p in range(n):
         s.hands[p] = _count_list(hands[p], f"hands[{p}]")
         s.known[p] = _count_list(known[p], f"known[{p}]")

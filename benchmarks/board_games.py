@@ -1,0 +1,103 @@
+"""Engine and search speed on the board games, native against reference, in one run.
+
+For every board game with a native kernel it prints:
+
+* random playouts/s: the kernel's C loop against the reference engine's Python loop;
+* the Python-visible ``clone()`` of a mid-game state, both engines;
+* search speed at the start of a game: MCTS and expectimax (Sunken City,
+  3 players), ISMCTS (Area 51, 4 players), on the native path.
+
+Usage::
+
+    python benchmarks/board_games.py            # about a minute
+    python benchmarks/board_games.py --quick
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import time
+import timeit
+
+import aiplay
+from aiplay.game import sample_chance_outcome
+from aiplay.registry import has_native
+from aiplay.search import ExpectimaxBot, ISMCTSBot, MCTSBot
+
+BOARD_GAMES = {"sunken_city": {"players": 3}, "area51": {"players": 4}}
+
+
+def reference_playouts_per_second(game, seconds: float) -> float:
+    rng = random.Random(0)
+    count, start = 0, time.perf_counter()
+    while time.perf_counter() - start < seconds or count == 0:
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            if state.is_chance_node():
+                state.apply_action(sample_chance_outcome(state, rng))
+            else:
+                legal = state.legal_actions()
+                state.apply_action(legal[rng.randrange(len(legal))])
+        count += 1
+    return count / (time.perf_counter() - start)
+
+
+def mid_game(game, moves: int = 40):
+    rng = random.Random(1)
+    state = game.new_initial_state()
+    for _ in range(moves):
+        if state.is_terminal():
+            break
+        if state.is_chance_node():
+            state.apply_action(sample_chance_outcome(state, rng))
+        else:
+            state.apply_action(rng.choice(state.legal_actions()))
+    return state
+
+
+def first_decision(game):
+    rng = random.Random(2)
+    state = game.new_initial_state()
+    while state.is_chance_node():
+        state.apply_action(sample_chance_outcome(state, rng))
+    return state
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--quick", action="store_true", help="shorter timings")
+    args = parser.parse_args()
+    seconds = 0.5 if args.quick else 3.0
+    for name, options in BOARD_GAMES.items():
+        if not has_native(name):
+            print(f"{name}: no native kernel yet")
+            continue
+        native = aiplay.load(name, **options)
+        reference = aiplay.load(name, backend="reference", **options)
+        ref_rate = reference_playouts_per_second(reference, seconds)
+        batch = max(100, int(ref_rate * 60 * seconds))
+        start = time.perf_counter()
+        native.kernel.random_playouts(native.new_initial_state(), batch, 1)
+        native_rate = batch / (time.perf_counter() - start)
+        print(f"{name} {options}: random playouts/s native {native_rate:,.0f}, reference {ref_rate:,.0f}, "
+              f"x{native_rate / ref_rate:.0f}")
+        for label, game in (("native", native), ("reference", reference)):
+            state = mid_game(game)
+            per_call = min(timeit.repeat(state.clone, number=20000, repeat=5)) / 20000
+            print(f"  clone() {label}: {per_call * 1e9:,.0f} ns")
+        state = first_decision(native)
+        iterations = 2000 if args.quick else 20000
+        if name == "sunken_city":
+            analysis = MCTSBot(iterations=iterations, seed=1).analyse(state)
+            print(f"  MCTS at the first decision: {iterations / analysis.counters['seconds']:,.0f} iterations/s")
+            analysis = ExpectimaxBot(depth=3).analyse(state)
+            print(f"  expectimax depth 3 at the first decision: {analysis.counters['nodes']:,} nodes, "
+                  f"{analysis.counters['nodes'] / analysis.counters['seconds']:,.0f} nodes/s")
+        else:
+            analysis = ISMCTSBot(iterations=iterations, seed=1).analyse(state)
+            print(f"  ISMCTS at the first decision: {iterations / analysis.counters['seconds']:,.0f} iterations/s")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,1239 @@
+# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True
+"""Native kernel of Area 51; the rules are those of ``games/area51/rules.py``.
+
+Every rule mirrors the reference engine step for step (same action ids and
+order, same chance pools, same automatic steps in ``_settle``); the
+differential test checks it move by move. Hands, known/soft cards, pools, the
+row and the discards are count vectors per card type (16 types). Hangar cards
+are one byte each: ``type | face_up << 4 | seat << 5``. Unused slots (queue,
+hangars, used bunkers, absent vehicles and spaces) are kept zeroed (spaces and
+vehicles: colour/route -1), so a state's bytes are fully determined by the
+position and a reload gives the same bytes.
+
+Knowledge (``known``/``soft``/``slack``/``anyc``) and determinization follow
+``games/area51/knowledge.py``, including its exception for the acting seat.
+"""
+
+from libc.stdint cimport int8_t, int16_t, int32_t, uint8_t, uint16_t, uint64_t
+from libc.string cimport memcpy, memmove, memset
+from libc.math cimport tanh
+
+from aiplay._ext.kernel cimport (K_CHANCE, K_MAX_PLAYERS, K_TERMINAL, Kernel, NativeState, Rng, hash_bytes, mix64,
+                                 rng_below)
+
+from aiplay.games.area51 import components as _C
+
+cdef enum:
+    NT = 16
+    NR = 3
+    MAXS = 8
+    MAXH = 3
+    NV = 8
+    NROUTES = 6
+    MAXP = 6
+    HCAP = 104
+    QCAP = 32
+    UCAP = 24
+    NCTX = 9
+    MAX_TRIES = 20
+    # phases (rules.PHASES order)
+    PH_SETUP = 0
+    PH_PLAY = 1
+    PH_LAST = 2
+    PH_PICKUP = 3
+    PH_OVER = 4
+    # steps (rules.STEPS order)
+    S_DEAL = 0
+    S_KIND = 1
+    S_BUILD = 2
+    S_ROUTE = 3
+    S_NUMBER = 4
+    S_PICK = 5
+    S_COLLECT = 6
+    S_FACE_UP = 7
+    S_FACE_DOWN = 8
+    S_LOAD = 9
+    S_REFILL = 10
+    # queue destinations
+    Q_DEAL = 0
+    Q_DRAW = 1
+    Q_ROW = 2
+    # context keys
+    C_BUILD = 0
+    C_COLOUR = 1
+    C_REGION = 2
+    C_OWNER = 3
+    C_SPACE = 4
+    C_DOWN = 5
+    C_VEHICLE = 6
+    C_ROUTE = 7
+    C_NUMBER = 8
+    # actions (actions.py)
+    A_PASS = 4
+    A_CREATE = 5
+    A_UPGRADE = 29
+    A_ROUTE = 53
+    A_NUMBER = 101
+    A_PICK = 109
+    A_REFRESH = 118
+    A_TAKE_UP = 134
+    A_TAKE_DECK = 150
+    A_FACE_UP = 151
+    A_FACE_DOWN = 199
+    A_STORE = 247
+    NUM_ACTIONS = 631
+
+PHASE_NAMES = ("setup", "play", "last_turns", "pickup_only", "over")
+STEP_NAMES = ("deal", "kind", "build_target", "vehicle_route", "vehicle_number", "pick_target", "collect",
+              "play_face_up", "play_face_down", "load", "refill")
+QUEUE_NAMES = ("deal", "draw", "row")
+CTX_NAMES = ("build", "colour", "region", "owner", "space", "down", "vehicle", "route", "number")
+
+cdef int START[NT]
+cdef int MAIN[NT]
+cdef int ROUTE_FROM[NROUTES]
+cdef int ROUTE_TO[NROUTES]
+cdef int MARKER_COPIES[4]
+cdef int HIGHEST[3]
+cdef int _i
+for _i in range(NT):
+    START[_i] = _C.START_COUNTS[_i]
+    MAIN[_i] = _C.MAIN_COUNTS[_i]
+for _i in range(NROUTES):
+    ROUTE_FROM[_i] = _C.ROUTES[_i][0]
+    ROUTE_TO[_i] = _C.ROUTES[_i][1]
+for _i in range(4):
+    MARKER_COPIES[_i] = _C.MARKER_COPIES[_i]
+for _i in range(3):
+    HIGHEST[_i] = _C.HIGHEST_BUNKER_POINTS[_i]
+assert _C.NUM_TYPES == NT and _C.FACE_UP == 6 and _C.TAKE_PER_COLLECT == 3 and _C.HAND_START == 5
+
+
+cdef struct A51:
+    int32_t turn
+    int16_t scores[MAXP]
+    int16_t bonus[MAXP]
+    uint8_t hands[MAXP][NT]
+    uint8_t known[MAXP][NT]
+    uint8_t soft[MAXP][NT]
+    uint16_t slack[MAXP]                # < sum(soft): can exceed 255 in long games
+    uint8_t anyc[MAXP]
+    uint8_t row[NT]
+    uint8_t discards[NT]
+    uint8_t top_pool[NT]
+    uint8_t main_pool[NT]
+    uint8_t pile[NT]
+    uint8_t hlen[NR][MAXH]
+    uint8_t hcards[NR][MAXH][HCAP]      # type | up << 4 | seat << 5
+    int8_t sp_colour[NR][MAXS]          # -1: no bunker (owner and level 0)
+    int8_t sp_owner[NR][MAXS]
+    int8_t sp_level[NR][MAXS]
+    uint8_t markers[NR]
+    uint8_t towers[4]
+    uint8_t caps[MAXP]
+    uint8_t supply[4]
+    int8_t veh_route[NV]                # -1: not in play
+    int8_t veh_n[NV]
+    int8_t veh_kind[NV][2]
+    int8_t veh_val[NV][2]
+    int8_t q_dest[QCAP]
+    int8_t q_seat[QCAP]
+    uint8_t qlen
+    uint8_t used_r[UCAP]
+    uint8_t used_s[UCAP]
+    uint8_t nused
+    int8_t pile_region
+    int8_t top_left
+    int8_t phase
+    int8_t step
+    int8_t cur
+    int8_t extra_left
+    int8_t taken
+    int8_t refreshed
+    uint16_t ctx_mask
+    int8_t ctx[NCTX]
+
+
+cdef inline int _sum16(const uint8_t* a) noexcept nogil:
+    cdef int t, s = 0
+    for t in range(NT):
+        s += a[t]
+    return s
+
+
+cdef inline bint _any16(const uint8_t* a) noexcept nogil:
+    cdef int t
+    for t in range(NT):
+        if a[t]:
+            return True
+    return False
+
+
+cdef inline int _markers_for(int k, const int* supply, int* kinds, int* vals) noexcept nogil:
+    """rules.markers_for: how many markers (0: None) and which."""
+    cdef int kind = (k - 1) // 2
+    cdef int a, b, ka, kb
+    if supply[kind] > 0:
+        kinds[0] = kind
+        vals[0] = k
+        return 1
+    a = k - 1
+    while a > (k + 1) // 2 - 1:
+        b = k - a
+        if b >= 1:
+            ka = (a - 1) // 2
+            kb = (b - 1) // 2
+            if (ka != kb and supply[ka] > 0 and supply[kb] > 0) or (ka == kb and supply[ka] > 1):
+                kinds[0] = ka
+                vals[0] = a
+                kinds[1] = kb
+                vals[1] = b
+                return 2
+        a -= 1
+    return 0
+
+
+cdef inline int _sample_counts(Rng* rng, int* pool, int k, int* out) noexcept nogil:
+    """Draw min(k, total) cards without replacement from the counts ``pool`` (consumed), in order."""
+    cdef int total = 0, t, n = 0, r
+    for t in range(NT):
+        total += pool[t]
+    while n < k and total > 0:
+        r = rng_below(rng, total)
+        for t in range(NT):
+            if r < pool[t]:
+                break
+            r -= pool[t]
+        pool[t] -= 1
+        total -= 1
+        out[n] = t
+        n += 1
+    return n
+
+
+cdef class Area51Kernel(Kernel):
+    """Area 51 with fixed options (players, max_turns)."""
+
+    cdef int n, max_turns, num_owners, top_after_setup
+    cdef int spaces_in[NR]
+    cdef int hangars_in[NR]
+    cdef int markers_in[NR]
+    cdef int towers_in[4]
+    cdef int n_own                      # cap colours per seat (2 with two players)
+    cdef int owner_of[MAXP][2]
+    cdef int seat_of[MAXP]
+
+    def __init__(self, reference_game):
+        g = reference_game
+        cdef int r, p, j
+        self.state_size = sizeof(A51)
+        self.n = g.players
+        self.num_players = g.players
+        self.num_distinct_actions = NUM_ACTIONS
+        self.max_chance_outcomes = NT
+        self.min_utility = -1.0
+        self.max_utility = 1.0
+        self.perfect_information = False
+        self.max_turns = g.max_turns
+        self.num_owners = g.num_owners
+        self.top_after_setup = g.top_after_setup
+        for r in range(NR):
+            self.spaces_in[r] = g.spaces_in[r]
+            self.hangars_in[r] = g.hangars_in[r]
+            self.markers_in[r] = g.markers_in[r]
+        for r in range(4):
+            self.towers_in[r] = g.towers[r]
+        self.n_own = len(g.owners_of[0])
+        for p in range(self.n):
+            for j in range(self.n_own):
+                self.owner_of[p][j] = g.owners_of[p][j]
+        for j in range(self.num_owners):
+            self.seat_of[j] = g.seat_of[j]
+        assert tuple(_C.ROUTES) == tuple((a, b) for a in range(3) for b in range(3) if a != b)
+        self._allocate_scratch()
+
+    # -- small queries ---------------------------------------------------------
+    cdef inline int _deck_size(self, const A51* st) noexcept nogil:
+        return _sum16(st.top_pool) + _sum16(st.main_pool)
+
+    cdef inline uint8_t* _draw_pool(self, A51* st) noexcept nogil:
+        if (st.qlen and st.q_dest[0] == Q_DEAL) or st.top_left > 0:
+            return &st.top_pool[0]
+        return &st.main_pool[0]
+
+    cdef inline bint _has_colour(self, const A51* st, int p, int c) noexcept nogil:
+        return (st.hands[p][4 * c] or st.hands[p][4 * c + 1] or st.hands[p][4 * c + 2]
+                or st.hands[p][4 * c + 3])
+
+    cdef inline int _numbers(self, const A51* st, int p, int v, int* out) noexcept nogil:
+        cdef int size = _sum16(st.hands[p])
+        cdef int low = 1, i, k, n = 0, hi
+        cdef int supply[4]
+        cdef int kinds[2]
+        cdef int vals[2]
+        for i in range(4):
+            supply[i] = st.supply[i]
+        if st.veh_route[v] >= 0:
+            low = 1
+            for i in range(st.veh_n[v]):
+                low += st.veh_val[v][i]
+                supply[st.veh_kind[v][i]] += 1
+        hi = size - 1
+        if hi > 8:
+            hi = 8
+        for k in range(low, hi + 1):
+            if _markers_for(k, supply, kinds, vals):
+                if out != NULL:
+                    out[n] = k
+                n += 1
+        return n
+
+    cdef int _build_targets(self, const A51* st, int p, int* out) noexcept nogil:
+        cdef int size = _sum16(st.hands[p])
+        cdef int c, r, s, j, o, n = 0
+        cdef bint empty
+        if size >= 2:
+            for c in range(4):
+                if not self._has_colour(st, p, c) or not st.towers[c]:
+                    continue
+                for r in range(NR):
+                    if not st.markers[r]:
+                        continue
+                    empty = False
+                    for s in range(self.spaces_in[r]):
+                        if st.sp_colour[r][s] < 0:
+                            empty = True
+                            break
+                    if not empty:
+                        continue
+                    for j in range(self.n_own):
+                        o = self.owner_of[p][j]
+                        if st.caps[o]:
+                            if out != NULL:
+                                out[n] = A_CREATE + (c * NR + r) * 2 + j
+                            n += 1
+        for r in range(NR):
+            for s in range(self.spaces_in[r]):
+                c = st.sp_colour[r][s]
+                if c < 0:
+                    continue
+                if (self.seat_of[st.sp_owner[r][s]] == p and st.markers[r] and self._has_colour(st, p, c)
+                        and size >= st.sp_level[r][s] + 2):
+                    if out != NULL:
+                        out[n] = A_UPGRADE + r * MAXS + s
+                    n += 1
+        return n
+
+    cdef int _route_targets(self, const A51* st, int p, int* out) noexcept nogil:
+        cdef int v, i, n = 0
+        for v in range(NV):
+            if self._has_colour(st, p, v // 2) and self._numbers(st, p, v, NULL):
+                if out == NULL:
+                    return 1
+                for i in range(NROUTES):
+                    out[n] = A_ROUTE + v * NROUTES + i
+                    n += 1
+        return n
+
+    cdef int _pick_targets(self, const A51* st, int* out) noexcept nogil:
+        cdef int r, h, n = 0
+        for r in range(NR):
+            for h in range(self.hangars_in[r]):
+                if st.hlen[r][h]:
+                    if out != NULL:
+                        out[n] = A_PICK + r * MAXH + h
+                    n += 1
+        return n
+
+    cdef int _store_targets(self, const A51* st, int* out) noexcept nogil:
+        cdef int src = st.pile_region
+        cdef int t, c, value, r, s, v, i, n = 0
+        cdef bint reach[NR]
+        cdef bint used
+        for t in range(NT):
+            if not st.pile[t]:
+                continue
+            c = t // 4
+            value = t % 4 + 1
+            for r in range(NR):
+                reach[r] = r == src
+            for v in range(2 * c, 2 * c + 2):
+                if st.veh_route[v] >= 0 and ROUTE_FROM[st.veh_route[v]] == src:
+                    reach[ROUTE_TO[st.veh_route[v]]] = True
+            for r in range(NR):
+                if not reach[r]:
+                    continue
+                for s in range(self.spaces_in[r]):
+                    if st.sp_colour[r][s] == c and st.sp_level[r][s] >= value:
+                        used = False
+                        for i in range(st.nused):
+                            if st.used_r[i] == r and st.used_s[i] == s:
+                                used = True
+                                break
+                        if not used:
+                            if out == NULL:
+                                return 1
+                            out[n] = A_STORE + (t * NR + r) * MAXS + s
+                            n += 1
+        return n
+
+    cdef inline bint _collect_ok(self, const A51* st) noexcept nogil:
+        return _any16(st.row) or self._deck_size(st) > 0 or _any16(st.discards)
+
+    # -- the kernel interface ------------------------------------------------------
+    cdef void init_state(self, void* s) noexcept nogil:
+        cdef A51* st = <A51*>s
+        cdef int i, p, r
+        memset(s, 0, sizeof(A51))
+        st.phase = PH_SETUP
+        st.step = S_DEAL
+        for r in range(NR):
+            st.markers[r] = <uint8_t>self.markers_in[r]
+            for i in range(MAXS):
+                st.sp_colour[r][i] = -1
+        for i in range(4):
+            st.towers[i] = <uint8_t>self.towers_in[i]
+            st.supply[i] = <uint8_t>MARKER_COPIES[i]
+        for i in range(self.num_owners):
+            st.caps[i] = 5
+        for i in range(NV):
+            st.veh_route[i] = -1
+        st.top_left = <int8_t>self.top_after_setup
+        for i in range(NT):
+            st.top_pool[i] = <uint8_t>START[i]
+            st.main_pool[i] = <uint8_t>MAIN[i]
+        st.qlen = 0
+        for i in range(5):
+            for p in range(self.n):
+                st.q_dest[st.qlen] = Q_DEAL
+                st.q_seat[st.qlen] = <int8_t>p
+                st.qlen += 1
+        st.pile_region = -1
+
+    cdef int current_player(self, const void* s) noexcept nogil:
+        cdef const A51* st = <const A51*>s
+        if st.phase == PH_OVER:
+            return K_TERMINAL
+        if st.qlen:
+            return K_CHANCE
+        return st.cur
+
+    cdef int legal_actions(self, const void* s, int* out) noexcept nogil:
+        cdef const A51* st = <const A51*>s
+        cdef int step = st.step, p = st.cur
+        cdef int n = 0, t, h, c, nh, i
+        cdef int nums[8]
+        if step == S_KIND:
+            if self._collect_ok(st):
+                out[n] = 0
+                n += 1
+            if self._build_targets(st, p, NULL):
+                out[n] = 1
+                n += 1
+            if self._route_targets(st, p, NULL):
+                out[n] = 2
+                n += 1
+            if self._pick_targets(st, NULL):
+                out[n] = 3
+                n += 1
+            if n == 0:
+                out[0] = A_PASS
+                n = 1
+            return n
+        if step == S_BUILD:
+            return self._build_targets(st, p, out)
+        if step == S_ROUTE:
+            return self._route_targets(st, p, out)
+        if step == S_NUMBER:
+            n = self._numbers(st, p, st.ctx[C_VEHICLE], nums)
+            for i in range(n):
+                out[i] = A_NUMBER + nums[i] - 1
+            return n
+        if step == S_PICK:
+            return self._pick_targets(st, out)
+        if step == S_COLLECT:
+            if not st.refreshed and st.taken == 0:
+                for t in range(NT):
+                    if st.hands[p][t]:
+                        out[n] = A_REFRESH + t
+                        n += 1
+            for t in range(NT):
+                if st.row[t]:
+                    out[n] = A_TAKE_UP + t
+                    n += 1
+            if self._deck_size(st) > 0:
+                out[n] = A_TAKE_DECK
+                n += 1
+            return n
+        if step == S_FACE_UP or step == S_FACE_DOWN:
+            nh = self.hangars_in[st.ctx[C_REGION]]
+            if step == S_FACE_UP:
+                c = st.ctx[C_COLOUR]
+                for t in range(4 * c, 4 * c + 4):
+                    if st.hands[p][t]:
+                        for h in range(nh):
+                            out[n] = A_FACE_UP + t * MAXH + h
+                            n += 1
+                return n
+            for t in range(NT):
+                if st.hands[p][t]:
+                    for h in range(nh):
+                        out[n] = A_FACE_DOWN + t * MAXH + h
+                        n += 1
+            return n
+        if step == S_LOAD:
+            return self._store_targets(st, out)
+        return 0
+
+    cdef int chance_outcomes(self, const void* s, int* outcomes, double* probs) noexcept nogil:
+        cdef A51* st = <A51*>s
+        cdef uint8_t* pool
+        cdef int total, t, n = 0
+        if st.phase == PH_OVER or not st.qlen:
+            return 0
+        pool = self._draw_pool(st)
+        total = _sum16(pool)
+        for t in range(NT):
+            if pool[t]:
+                outcomes[n] = t
+                probs[n] = <double>pool[t] / <double>total
+                n += 1
+        return n
+
+    cdef int sample_chance(self, const void* s, Rng* rng) noexcept nogil:
+        cdef A51* st = <A51*>s
+        cdef uint8_t* pool = self._draw_pool(st)
+        cdef int r = rng_below(rng, _sum16(pool))
+        cdef int t
+        for t in range(NT):
+            if r < pool[t]:
+                return t
+            r -= pool[t]
+        return -1
+
+    # -- playing ---------------------------------------------------------------------
+    cdef inline void _pop_queue(self, A51* st) noexcept nogil:
+        memmove(&st.q_dest[0], &st.q_dest[1], QCAP - 1)
+        memmove(&st.q_seat[0], &st.q_seat[1], QCAP - 1)
+        st.q_dest[QCAP - 1] = 0
+        st.q_seat[QCAP - 1] = 0
+        st.qlen -= 1
+
+    cdef inline void _push_queue(self, A51* st, int dest, int seat) noexcept nogil:
+        st.q_dest[st.qlen] = <int8_t>dest
+        st.q_seat[st.qlen] = <int8_t>seat
+        st.qlen += 1
+
+    cdef inline void _clear_ctx(self, A51* st) noexcept nogil:
+        st.ctx_mask = 0
+        memset(st.ctx, 0, NCTX)
+
+    cdef inline void _set_ctx(self, A51* st, int key, int value) noexcept nogil:
+        st.ctx_mask |= <uint16_t>(1 << key)
+        st.ctx[key] = <int8_t>value
+
+    cdef void apply(self, void* s, int action) noexcept nogil:
+        cdef A51* st = <A51*>s
+        if st.qlen:
+            self._draw(st, action)
+        else:
+            self._decide(st, action)
+        self._settle(st)
+
+    cdef void _draw(self, A51* st, int t) noexcept nogil:
+        cdef int dest = st.q_dest[0], p = st.q_seat[0], u
+        cdef uint8_t* pool
+        cdef bint from_main = False
+        self._pop_queue(st)
+        pool = self._draw_pool(st)
+        pool[t] -= 1
+        if dest != Q_DEAL:
+            if st.top_left > 0:
+                st.top_left -= 1
+                if st.top_left == 0:
+                    for u in range(NT):
+                        st.main_pool[u] += st.top_pool[u]
+                        st.top_pool[u] = 0
+            else:
+                from_main = True
+        if dest == Q_ROW:
+            st.row[t] += 1
+        else:
+            st.hands[p][t] += 1
+            if from_main:
+                st.anyc[p] += 1
+
+    cdef void _reshuffle_if_empty(self, A51* st) noexcept nogil:
+        if st.phase == PH_SETUP:
+            return
+        if st.top_left == 0 and not _any16(st.main_pool) and _any16(st.discards):
+            memcpy(st.main_pool, st.discards, NT)
+            memset(st.discards, 0, NT)
+
+    cdef void _lose_card(self, A51* st, int p, int t, bint face_up) noexcept nogil:
+        cdef uint8_t* hand = st.hands[p]
+        cdef uint8_t* known = st.known[p]
+        cdef uint8_t* soft = st.soft[p]
+        cdef int u, a
+        hand[t] -= 1
+        if face_up and known[t]:
+            known[t] -= 1
+            return
+        if face_up:
+            if soft[t]:
+                soft[t] -= 1
+            if START[t] == 0 and st.anyc[p]:
+                st.anyc[p] -= 1
+        else:
+            st.anyc[p] = <uint8_t>(st.anyc[p] + _sum16(known))
+            for u in range(NT):
+                soft[u] += known[u]
+                known[u] = 0
+            st.slack[p] += 1
+        a = _sum16(hand) - _sum16(known)
+        for u in range(NT):
+            if soft[u] > a:
+                st.slack[p] -= soft[u] - a
+                soft[u] = <uint8_t>a
+        if st.slack[p] >= _sum16(soft):
+            memset(soft, 0, NT)
+            st.slack[p] = 0
+        a = _sum16(hand) - _sum16(known)
+        if st.anyc[p] > a:
+            st.anyc[p] = <uint8_t>a
+
+    cdef void _play_card(self, A51* st, int p, int t, int h, bint face_up) noexcept nogil:
+        cdef int r = st.ctx[C_REGION]
+        self._lose_card(st, p, t, face_up)
+        st.hcards[r][h][st.hlen[r][h]] = <uint8_t>(t | ((1 if face_up else 0) << 4) | (p << 5))
+        st.hlen[r][h] += 1
+
+    cdef void _decide(self, A51* st, int action) noexcept nogil:
+        cdef int p = st.cur, x, c, r, s, j, v, i, t, h, u
+        if action < A_PASS:
+            if action == 0:
+                st.step = S_COLLECT
+            elif action == 1:
+                st.step = S_BUILD
+            elif action == 2:
+                st.step = S_ROUTE
+            else:
+                st.step = S_PICK
+            if st.step == S_COLLECT:
+                st.taken = 0
+                st.refreshed = 0
+        elif action == A_PASS:
+            self._end_action(st)
+        elif action < A_UPGRADE:
+            x = action - A_CREATE
+            c = x // 2 // NR
+            r = x // 2 % NR
+            j = x % 2
+            self._clear_ctx(st)
+            self._set_ctx(st, C_BUILD, 0)
+            self._set_ctx(st, C_COLOUR, c)
+            self._set_ctx(st, C_REGION, r)
+            self._set_ctx(st, C_OWNER, self.owner_of[p][j])
+            self._set_ctx(st, C_DOWN, 1)
+            st.step = S_FACE_UP
+        elif action < A_ROUTE:
+            x = action - A_UPGRADE
+            r = x // MAXS
+            s = x % MAXS
+            self._clear_ctx(st)
+            self._set_ctx(st, C_BUILD, 1)
+            self._set_ctx(st, C_COLOUR, st.sp_colour[r][s])
+            self._set_ctx(st, C_REGION, r)
+            self._set_ctx(st, C_SPACE, s)
+            self._set_ctx(st, C_DOWN, st.sp_level[r][s] + 1)
+            st.step = S_FACE_UP
+        elif action < A_NUMBER:
+            x = action - A_ROUTE
+            v = x // NROUTES
+            i = x % NROUTES
+            self._clear_ctx(st)
+            self._set_ctx(st, C_BUILD, 2)
+            self._set_ctx(st, C_VEHICLE, v)
+            self._set_ctx(st, C_ROUTE, i)
+            self._set_ctx(st, C_COLOUR, v // 2)
+            self._set_ctx(st, C_REGION, ROUTE_FROM[i])
+            st.step = S_NUMBER
+        elif action < A_PICK:
+            self._set_ctx(st, C_DOWN, action - A_NUMBER + 1)
+            self._set_ctx(st, C_NUMBER, action - A_NUMBER + 1)
+            st.step = S_FACE_UP
+        elif action < A_REFRESH:
+            x = action - A_PICK
+            r = x // MAXH
+            h = x % MAXH
+            for i in range(st.hlen[r][h]):
+                st.pile[st.hcards[r][h][i] & 15] += 1
+            memset(st.hcards[r][h], 0, HCAP)
+            st.hlen[r][h] = 0
+            st.pile_region = <int8_t>r
+            st.nused = 0
+            memset(st.used_r, 0, UCAP)
+            memset(st.used_s, 0, UCAP)
+            st.step = S_LOAD
+        elif action < A_TAKE_UP:
+            t = action - A_REFRESH
+            self._lose_card(st, p, t, True)
+            st.discards[t] += 1
+            for u in range(NT):
+                st.discards[u] += st.row[u]
+                st.row[u] = 0
+            st.refreshed = 1
+            self._reshuffle_if_empty(st)
+            for u in range(6):
+                self._push_queue(st, Q_ROW, -1)
+        elif action < A_TAKE_DECK:
+            t = action - A_TAKE_UP
+            st.row[t] -= 1
+            st.hands[p][t] += 1
+            st.known[p][t] += 1
+            st.taken += 1
+        elif action == A_TAKE_DECK:
+            self._push_queue(st, Q_DRAW, p)
+            st.taken += 1
+        elif action < A_FACE_DOWN:
+            x = action - A_FACE_UP
+            self._play_card(st, p, x // MAXH, x % MAXH, True)
+            st.step = S_FACE_DOWN
+        elif action < A_STORE:
+            x = action - A_FACE_DOWN
+            self._play_card(st, p, x // MAXH, x % MAXH, False)
+            st.ctx[C_DOWN] -= 1
+            if st.ctx[C_DOWN] == 0:
+                self._complete_build(st, p)
+        else:
+            x = action - A_STORE
+            t = x // MAXS // NR
+            r = x // MAXS % NR
+            s = x % MAXS
+            st.pile[t] -= 1
+            st.discards[t] += 1
+            st.used_r[st.nused] = <uint8_t>r
+            st.used_s[st.nused] = <uint8_t>s
+            st.nused += 1
+            st.scores[st.sp_owner[r][s]] += t % 4 + 1
+
+    cdef void _complete_build(self, A51* st, int p) noexcept nogil:
+        cdef int r = st.ctx[C_REGION], s, i, v, o, k
+        cdef int supply[4]
+        cdef int kinds[2]
+        cdef int vals[2]
+        if st.ctx[C_BUILD] == 0:
+            s = -1
+            for i in range(self.spaces_in[r]):
+                if st.sp_colour[r][i] < 0:
+                    s = i
+            o = st.ctx[C_OWNER]
+            st.sp_colour[r][s] = st.ctx[C_COLOUR]
+            st.sp_owner[r][s] = <int8_t>o
+            st.sp_level[r][s] = 1
+            st.towers[st.ctx[C_COLOUR]] -= 1
+            st.caps[o] -= 1
+            st.markers[r] -= 1
+        elif st.ctx[C_BUILD] == 1:
+            st.sp_level[r][st.ctx[C_SPACE]] += 1
+            st.markers[r] -= 1
+        else:
+            v = st.ctx[C_VEHICLE]
+            if st.veh_route[v] >= 0:
+                for i in range(st.veh_n[v]):
+                    st.supply[st.veh_kind[v][i]] += 1
+            for i in range(4):
+                supply[i] = st.supply[i]
+            k = _markers_for(st.ctx[C_NUMBER], supply, kinds, vals)
+            st.veh_kind[v][1] = 0
+            st.veh_val[v][1] = 0
+            for i in range(k):
+                st.supply[kinds[i]] -= 1
+                st.veh_kind[v][i] = <int8_t>kinds[i]
+                st.veh_val[v][i] = <int8_t>vals[i]
+            st.veh_n[v] = <int8_t>k
+            st.veh_route[v] = st.ctx[C_ROUTE]
+        self._end_action(st)
+
+    cdef void _finish_loading(self, A51* st) noexcept nogil:
+        cdef int p = st.cur, t
+        for t in range(NT):
+            st.hands[p][t] += st.pile[t]
+            st.known[p][t] += st.pile[t]
+            st.pile[t] = 0
+        st.pile_region = -1
+        st.nused = 0
+        memset(st.used_r, 0, UCAP)
+        memset(st.used_s, 0, UCAP)
+        self._end_action(st)
+
+    cdef void _end_action(self, A51* st) noexcept nogil:
+        cdef int r, empty = 0
+        self._clear_ctx(st)
+        st.taken = 0
+        st.refreshed = 0
+        if st.phase == PH_PLAY or st.phase == PH_LAST:
+            st.turn += 1
+            if st.phase == PH_LAST:
+                st.extra_left -= 1
+                if st.extra_left == 0:
+                    st.phase = PH_PICKUP
+            else:
+                for r in range(NR):
+                    if st.markers[r] == 0:
+                        empty += 1
+                if empty >= 2 or st.turn >= self.max_turns:
+                    st.phase = PH_LAST
+                    st.extra_left = <int8_t>self.n
+        st.cur = <int8_t>((st.cur + 1) % self.n)
+        st.step = S_KIND
+
+    cdef void _settle(self, A51* st) noexcept nogil:
+        cdef int i, k
+        while True:
+            self._reshuffle_if_empty(st)
+            while st.qlen and not _any16(self._draw_pool(st)):
+                self._pop_queue(st)
+            if st.qlen:
+                return
+            if st.phase == PH_SETUP:
+                if st.step == S_DEAL:
+                    st.step = S_REFILL
+                    for i in range(6):
+                        self._push_queue(st, Q_ROW, -1)
+                    continue
+                st.phase = PH_PLAY
+                st.step = S_KIND
+                st.cur = 0
+                continue
+            if st.step == S_COLLECT and (st.taken >= 3 or not (_any16(st.row) or self._deck_size(st) > 0)):
+                st.step = S_REFILL
+                k = 6 - _sum16(st.row)
+                for i in range(k):
+                    self._push_queue(st, Q_ROW, -1)
+                continue
+            if st.step == S_REFILL:
+                self._end_action(st)
+                continue
+            if st.step == S_LOAD and not self._store_targets(st, NULL):
+                self._finish_loading(st)
+                continue
+            if st.step == S_KIND and st.phase == PH_PICKUP:
+                if not self._pick_targets(st, NULL):
+                    self._final_scoring(st)
+                    return
+                st.step = S_PICK
+            return
+
+    cdef inline int _ranked(self, const A51* st, int r, int* order) noexcept nogil:
+        """Bunkers of region r by (level, space) descending (spaces differ, so owner never decides)."""
+        cdef int n = 0, s, i, j, tmp
+        for s in range(self.spaces_in[r] - 1, -1, -1):
+            if st.sp_colour[r][s] >= 0:
+                order[n] = s
+                n += 1
+        # stable insertion sort by level descending keeps higher spaces first among equals
+        for i in range(1, n):
+            tmp = order[i]
+            j = i - 1
+            while j >= 0 and st.sp_level[r][order[j]] < st.sp_level[r][tmp]:
+                order[j + 1] = order[j]
+                j -= 1
+            order[j + 1] = tmp
+        return n
+
+    cdef void _final_scoring(self, A51* st) noexcept nogil:
+        cdef int r, i, n
+        cdef int order[MAXS]
+        for r in range(NR):
+            n = self._ranked(st, r, order)
+            for i in range(min(n, 3)):
+                st.bonus[st.sp_owner[r][order[i]]] += HIGHEST[i]
+        st.phase = PH_OVER
+        st.step = S_KIND
+
+    # -- results ---------------------------------------------------------------------
+    cdef void returns(self, const void* s, double* out) noexcept nogil:
+        cdef const A51* st = <const A51*>s
+        cdef int p, j, o, sc, best_s = -1, best_h = -1, k = 0
+        cdef int score[MAXP]
+        cdef int hsize[MAXP]
+        if st.phase != PH_OVER:
+            for p in range(self.n):
+                out[p] = 0.0
+            return
+        for p in range(self.n):
+            sc = 1 << 30
+            for j in range(self.n_own):
+                o = self.owner_of[p][j]
+                if st.scores[o] + st.bonus[o] < sc:
+                    sc = st.scores[o] + st.bonus[o]
+            score[p] = sc
+            hsize[p] = _sum16(st.hands[p])
+            if sc > best_s or (sc == best_s and hsize[p] > best_h):
+                best_s = sc
+                best_h = hsize[p]
+        for p in range(self.n):
+            if score[p] == best_s and hsize[p] == best_h:
+                k += 1
+        for p in range(self.n):
+            if k == self.n:
+                out[p] = 0.0
+            elif score[p] == best_s and hsize[p] == best_h:
+                out[p] = 1.0 / <double>k
+            else:
+                out[p] = -1.0 / <double>(self.n - k)
+
+    cdef void evaluate(self, const void* s, double* out) noexcept nogil:
+        cdef const A51* st = <const A51*>s
+        cdef double total[MAXP]
+        cdef double proj[MAXP]
+        cdef double rival, x
+        cdef int order[MAXS]
+        cdef int r, i, n, o, p, q, j
+        if st.phase == PH_OVER:
+            self.returns(s, out)
+            return
+        for o in range(self.num_owners):
+            total[o] = <double>(st.scores[o] + st.bonus[o])
+        for r in range(NR):
+            n = self._ranked(st, r, order)
+            for i in range(min(n, 3)):
+                total[st.sp_owner[r][order[i]]] += <double>HIGHEST[i]
+            for i in range(self.spaces_in[r]):
+                if st.sp_colour[r][i] >= 0:
+                    total[st.sp_owner[r][i]] += 0.5 * <double>st.sp_level[r][i]
+        for p in range(self.n):
+            x = total[self.owner_of[p][0]]
+            for j in range(1, self.n_own):
+                if total[self.owner_of[p][j]] < x:
+                    x = total[self.owner_of[p][j]]
+            proj[p] = x
+        for p in range(self.n):
+            rival = -1e300
+            for q in range(self.n):
+                if q != p and proj[q] > rival:
+                    rival = proj[q]
+            out[p] = 0.99 * tanh((proj[p] - rival) / 15.0)
+
+    # -- hidden information ---------------------------------------------------------
+    cdef uint64_t info_hash(self, const void* s, int player) noexcept nogil:
+        # The reference information state string shows everything but: other
+        # hands (only their sizes), the types of face-down hangar cards played
+        # by other seats, and the deck pools (only their sizes). Those fields
+        # are replaced by exactly what is shown; the rest of the state is shown
+        # in full (vehicle marker kinds follow from the values shown).
+        cdef A51 tmp
+        cdef int q, r, h, i, a, b
+        memcpy(&tmp, s, sizeof(A51))
+        for q in range(self.n):
+            if q != player:
+                a = _sum16(tmp.hands[q])
+                memset(tmp.hands[q], 0, NT)
+                tmp.hands[q][0] = <uint8_t>a
+        for r in range(NR):
+            for h in range(MAXH):
+                for i in range(tmp.hlen[r][h]):
+                    b = tmp.hcards[r][h][i]
+                    if not (b & 16) and (b >> 5) != player:
+                        tmp.hcards[r][h][i] = <uint8_t>(b & 0xF0)
+        a = _sum16(tmp.top_pool)
+        memset(tmp.top_pool, 0, NT)
+        tmp.top_pool[0] = <uint8_t>a
+        a = _sum16(tmp.main_pool)
+        memset(tmp.main_pool, 0, NT)
+        tmp.main_pool[0] = <uint8_t>a
+        return mix64(hash_bytes(&tmp, sizeof(A51), <uint64_t>0x61726561353100) ^ (<uint64_t>player + 1))
+
+    cdef void determinize(self, void* s, int observer, Rng* rng) noexcept nogil:
+        # knowledge.determinize, step for step (the draws differ, the constraints do not).
+        cdef A51* st = <A51*>s
+        cdef int n = self.n
+        cdef int acting = self.current_player(s)
+        cdef int kept = acting if (0 <= acting < n and acting != observer) else -1
+        cdef int unseen[NT]
+        cdef int left[NT]
+        cdef int avail[NT]
+        cdef int eligible[NT]
+        cdef int hands[MAXP][NT]
+        cdef int free_[MAXP]
+        cdef int need[MAXP]
+        cdef int seats[MAXP]
+        cdef int order[MAXP]
+        cdef int chosen[128]
+        cdef int start_cards[128]
+        cdef int rest[128]
+        cdef int nseats = 0, p, t, r, h, i, j, tmp, b, attempt, must, got, ssum
+        cdef int start_demand, nstart, hidden_hangar = 0, slots, nrest, top_total
+        cdef int si = 0, ri = 0
+        cdef bint ok
+        for t in range(NT):
+            unseen[t] = st.top_pool[t] + st.main_pool[t]
+        for p in range(n):
+            if p == observer or p == kept:
+                continue
+            seats[nseats] = p
+            nseats += 1
+            for t in range(NT):
+                unseen[t] += st.hands[p][t] - st.known[p][t]
+        for r in range(NR):
+            for h in range(MAXH):
+                for i in range(st.hlen[r][h]):
+                    b = st.hcards[r][h][i]
+                    if not (b & 16) and (b >> 5) != observer:
+                        unseen[b & 15] += 1
+                        hidden_hangar += 1
+        # 1. Soft cards still held.
+        for attempt in range(MAX_TRIES + 1):
+            for t in range(NT):
+                left[t] = unseen[t]
+            for i in range(nseats):
+                p = seats[i]
+                order[i] = p
+                for t in range(NT):
+                    hands[p][t] = st.known[p][t]
+            for i in range(nseats - 1, 0, -1):
+                j = rng_below(rng, i + 1)
+                tmp = order[i]
+                order[i] = order[j]
+                order[j] = tmp
+            ok = True
+            for i in range(nseats):
+                p = order[i]
+                ssum = _sum16(st.soft[p])
+                must = ssum - st.slack[p]
+                if must < 0:
+                    must = 0
+                for t in range(NT):
+                    if attempt < MAX_TRIES:
+                        avail[t] = st.soft[p][t] if st.soft[p][t] < left[t] else left[t]
+                    else:
+                        b = st.hands[p][t] - st.known[p][t]
+                        avail[t] = st.soft[p][t] if st.soft[p][t] < b else b
+                got = _sample_counts(rng, avail, must, chosen)
+                ok = ok and got == must
+                b = 0
+                for j in range(got):
+                    hands[p][chosen[j]] += 1
+                    left[chosen[j]] -= 1
+                    if START[chosen[j]] == 0:
+                        b += 1
+                # Soft cards are unseen hand cards too: main-deck-only ones count against anyc.
+                ok = ok and b <= st.anyc[p]
+            if ok:
+                break
+        for t in range(NT):
+            unseen[t] = left[t]
+        # 2. Start-class slots.
+        start_demand = _sum16(st.top_pool)
+        top_total = start_demand
+        for i in range(nseats):
+            p = seats[i]
+            ssum = 0
+            for t in range(NT):
+                ssum += hands[p][t]
+            free_[p] = _sum16(st.hands[p]) - ssum
+            b = 0  # soft cards chosen that can only be main-deck cards
+            for t in range(NT):
+                if START[t] == 0:
+                    b += hands[p][t] - st.known[p][t]
+            need[p] = free_[p] - (st.anyc[p] - b)
+            if need[p] < 0:
+                need[p] = 0
+            start_demand += need[p]
+        for t in range(NT):
+            eligible[t] = unseen[t] if unseen[t] < START[t] else START[t]
+        nstart = _sample_counts(rng, eligible, start_demand, start_cards)
+        for i in range(nstart):
+            unseen[start_cards[i]] -= 1
+        # 3. Everything else.
+        slots = hidden_hangar + start_demand - nstart
+        for i in range(nseats):
+            p = seats[i]
+            slots += free_[p] - need[p]
+        for t in range(NT):
+            left[t] = unseen[t]
+        nrest = _sample_counts(rng, left, slots, rest)
+        for i in range(nrest):
+            unseen[rest[i]] -= 1
+        # Deal: start_cards and rest are consumed from the front (any order is as random).
+        for t in range(NT):
+            st.top_pool[t] = 0
+        for i in range(top_total):
+            if si < nstart:
+                t = start_cards[si]
+                si += 1
+            else:
+                t = rest[ri]
+                ri += 1
+            st.top_pool[t] += 1
+        for j in range(nseats):
+            p = seats[j]
+            for i in range(free_[p]):
+                if i < need[p] and si < nstart:
+                    t = start_cards[si]
+                    si += 1
+                else:
+                    t = rest[ri]
+                    ri += 1
+                hands[p][t] += 1
+            for t in range(NT):
+                st.hands[p][t] = <uint8_t>hands[p][t]
+        for r in range(NR):
+            for h in range(MAXH):
+                for i in range(st.hlen[r][h]):
+                    b = st.hcards[r][h][i]
+                    if not (b & 16) and (b >> 5) != observer:
+                        st.hcards[r][h][i] = <uint8_t>((b & 0xF0) | rest[ri])
+                        ri += 1
+        for t in range(NT):
+            st.main_pool[t] = <uint8_t>unseen[t]
+        while ri < nrest:
+            st.main_pool[rest[ri]] += 1
+            ri += 1
+        while si < nstart:
+            st.main_pool[start_cards[si]] += 1
+            si += 1
+
+    # -- the reference engine's dict form -----------------------------------------------
+    cpdef dict to_dict(self, NativeState state):
+        cdef A51* st = <A51*>state.data
+        cdef int r, s, h, i, v, p, b
+        n = self.n
+        ctx = {}
+        for i in range(NCTX):
+            if (st.ctx_mask >> i) & 1:
+                ctx[CTX_NAMES[i]] = st.ctx[i]
+        spaces = []
+        for r in range(NR):
+            spaces.append([None if st.sp_colour[r][s] < 0 else [st.sp_colour[r][s], st.sp_owner[r][s],
+                                                               st.sp_level[r][s]]
+                           for s in range(self.spaces_in[r])])
+        hangars = []
+        for r in range(NR):
+            reg = []
+            for h in range(self.hangars_in[r]):
+                cards = []
+                for i in range(st.hlen[r][h]):
+                    b = st.hcards[r][h][i]
+                    cards.append([b & 15, (b >> 4) & 1, b >> 5])
+                reg.append(cards)
+            hangars.append(reg)
+        vehicles = []
+        for v in range(NV):
+            if st.veh_route[v] < 0:
+                vehicles.append(None)
+            else:
+                vehicles.append([st.veh_route[v], [[st.veh_kind[v][i], st.veh_val[v][i]] for i in range(st.veh_n[v])]])
+        return {
+            "phase": PHASE_NAMES[st.phase],
+            "step": STEP_NAMES[st.step],
+            "current": st.cur,
+            "turn": st.turn,
+            "extra_left": st.extra_left,
+            "context": ctx,
+            "taken": st.taken,
+            "refreshed": bool(st.refreshed),
+            "queue": [[QUEUE_NAMES[st.q_dest[i]], st.q_seat[i]] for i in range(st.qlen)],
+            "row": [st.row[i] for i in range(NT)],
+            "discards": [st.discards[i] for i in range(NT)],
+            "deck_top_left": st.top_left,
+            "deck_start_pool": [st.top_pool[i] for i in range(NT)],
+            "deck_main_pool": [st.main_pool[i] for i in range(NT)],
+            "markers": [st.markers[r] for r in range(NR)],
+            "spaces": spaces,
+            "hangars": hangars,
+            "towers": [st.towers[i] for i in range(4)],
+            "caps": [st.caps[i] for i in range(self.num_owners)],
+            "vehicles": vehicles,
+            "supply": [st.supply[i] for i in range(4)],
+            "scores": [st.scores[i] for i in range(self.num_owners)],
+            "bonus": [st.bonus[i] for i in range(self.num_owners)],
+            "hands": [[st.hands[p][i] for i in range(NT)] for p in range(n)],
+            "known": [[st.known[p][i] for i in range(NT)] for p in range(n)],
+            "soft": [[st.soft[p][i] for i in range(NT)] for p in range(n)],
+            "slack": [st.slack[p] for p in range(n)],
+            "anyc": [st.anyc[p] for p in range(n)],
+            "pile": [st.pile[i] for i in range(NT)],
+            "pile_region": st.pile_region,
+            "used": [[st.used_r[i], st.used_s[i]] for i in range(st.nused)],
+        }
+
+    cpdef void load_dict(self, NativeState state, dict data) except *:
+        cdef A51* st = <A51*>state.data
+        cdef int r, s, h, i, v, p, t
+        self.init_state(state.data)
+        st.phase = PHASE_NAMES.index(data["phase"])
+        st.step = STEP_NAMES.index(data["step"])
+        st.cur = data["current"]
+        st.turn = data["turn"]
+        st.extra_left = data["extra_left"]
+        for key, value in data["context"].items():
+            self._set_ctx(st, CTX_NAMES.index(key), value)
+        st.taken = data["taken"]
+        st.refreshed = 1 if data["refreshed"] else 0
+        st.qlen = 0
+        memset(st.q_dest, 0, QCAP)
+        memset(st.q_seat, 0, QCAP)
+        queue = data["queue"]
+        if len(queue) > QCAP:
+            raise ValueError("area51 kernel: queue too long")
+        for dest, seat in queue:
+            self._push_queue(st, QUEUE_NAMES.index(dest), seat)
+        for t in range(NT):
+            st.row[t] = data["row"][t]
+            st.discards[t] = data["discards"][t]
+            st.top_pool[t] = data["deck_start_pool"][t]
+            st.main_pool[t] = data["deck_main_pool"][t]
+            st.pile[t] = data["pile"][t]
+        st.top_left = data["deck_top_left"]
+        for r in range(NR):
+            st.markers[r] = data["markers"][r]
+            for s in range(self.spaces_in[r]):
+                b = data["spaces"][r][s]
+                if b is not None:
+                    st.sp_colour[r][s] = b[0]
+                    st.sp_owner[r][s] = b[1]
+                    st.sp_level[r][s] = b[2]
+            for h in range(self.hangars_in[r]):
+                cards = data["hangars"][r][h]
+                if len(cards) > HCAP:
+                    raise ValueError("area51 kernel: hangar too full")
+                for i, (t, up, by) in enumerate(cards):
+                    st.hcards[r][h][i] = <uint8_t>(t | (up << 4) | (by << 5))
+                st.hlen[r][h] = len(cards)
+        for i in range(4):
+            st.towers[i] = data["towers"][i]
+            st.supply[i] = data["supply"][i]
+        for i in range(self.num_owners):
+            st.caps[i] = data["caps"][i]
+            st.scores[i] = data["scores"][i]
+            st.bonus[i] = data["bonus"][i]
+        for v in range(NV):
+            veh = data["vehicles"][v]
+            if veh is not None:
+                st.veh_route[v] = veh[0]
+                st.veh_n[v] = len(veh[1])
+                for i, (kind, val) in enumerate(veh[1]):
+                    st.veh_kind[v][i] = kind
+                    st.veh_val[v][i] = val
+        for p in range(self.n):
+            for t in range(NT):
+                st.hands[p][t] = data["hands"][p][t]
+                st.known[p][t] = data["known"][p][t]
+                st.soft[p][t] = data["soft"][p][t]
+            st.slack[p] = data["slack"][p]
+            st.anyc[p] = data["anyc"][p]
+        st.pile_region = data["pile_region"]
+        used = data["used"]
+        if len(used) > UCAP:
+            raise ValueError("area51 kernel: too many used bunkers")
+        for i, (r, s) in enumerate(used):
+            st.used_r[i] = r
+            st.used_s[i] = s
+        st.nused = len(used)
+
+
+def make_kernel(reference_game):
+    """The kernel for a reference ``Area51Game`` (same options)."""
+    return Area51Kernel(reference_game)
