@@ -50,7 +50,7 @@ from aiplay.search.native_path import (
     DEFAULT_MAX_NODES, TreeSearchPool, check_backend, check_workers, native_kernel,
 )
 from aiplay.search.base import most_visited
-from aiplay.search.mcts import DEFAULT_ITERATIONS, DEFAULT_UCT_C, random_playout
+from aiplay.search.mcts import DEFAULT_ITERATIONS, DEFAULT_UCT_C, back_up, random_playout
 
 #: Branch stream numbers of one search call (see the module docstring).
 _DETERMINIZATION_STREAM = 1
@@ -210,16 +210,7 @@ class ISMCTSBot(Bot):
                 path.append(node)
 
             returns, playout_steps = random_playout(world, rng)
-            for visited in path:
-                visited.visits += 1
-                totals = visited.totals
-                for p in range(num_players):
-                    totals[p] += returns[p]
-            depth = len(path) - 1  # one action applied per tree edge
-            meter.nodes += depth + playout_steps
-            if depth > max_depth:
-                max_depth = depth
-            meter.iterations += 1
+            max_depth = max(max_depth, back_up(path, returns, playout_steps, meter))
             if meter.exhausted():
                 break
 

@@ -33,7 +33,7 @@ from __future__ import annotations
 
 import math
 import random
-from typing import Dict, List, Optional, Tuple
+from typing import Any, Dict, List, Optional, Tuple
 
 from aiplay.game import CHANCE, TERMINAL, State, sample_chance_outcome
 from aiplay.rng import SeedLike, branch
@@ -71,6 +71,23 @@ def random_playout(state: State, rng: random.Random) -> Tuple[List[float], int]:
             legal = state.legal_actions()
             state.apply_action(legal[rng.randrange(len(legal))])
         steps += 1
+
+
+def back_up(path: List[Any], returns: List[float], playout_steps: int, meter: Meter) -> int:
+    """Add one playout's returns along ``path`` (nodes with ``visits`` and ``totals``) and count it.
+
+    Returns the path's depth (one action applied per tree edge), which
+    together with the playout's moves feeds the ``nodes`` counter.
+    """
+    for visited in path:
+        visited.visits += 1
+        totals = visited.totals
+        for p, value in enumerate(returns):
+            totals[p] += value
+    depth = len(path) - 1
+    meter.nodes += depth + playout_steps
+    meter.iterations += 1
+    return depth
 
 
 class _Node:
@@ -218,16 +235,7 @@ class MCTSBot(Bot):
                 path.append(node)
 
             returns, playout_steps = random_playout(scratch, rng)
-            for visited in path:
-                visited.visits += 1
-                totals = visited.totals
-                for p in range(num_players):
-                    totals[p] += returns[p]
-            depth = len(path) - 1  # one action applied per tree edge
-            meter.nodes += depth + playout_steps
-            if depth > max_depth:
-                max_depth = depth
-            meter.iterations += 1
+            max_depth = max(max_depth, back_up(path, returns, playout_steps, meter))
             if meter.exhausted():
                 break
 
