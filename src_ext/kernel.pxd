@@ -86,6 +86,7 @@ cdef class Kernel:
     cdef readonly double min_utility
     cdef readonly double max_utility
     cdef readonly bint perfect_information
+    cdef readonly bint has_policy           # policy_action is a game policy, not uniform random
     cdef int* _scratch_actions               # for the Python wrapper only (holds the GIL)
     cdef double* _scratch_probs
 
@@ -104,6 +105,11 @@ cdef class Kernel:
     # Static evaluation at a depth limit: one value per player, within the utility
     # bounds. Default: zeros. Must equal the reference state's heuristic_values().
     cdef void evaluate(self, const void* s, double* out) noexcept nogil
+    # Playout policy: one of the ``n_legal`` actions in ``legal`` (the state's
+    # legal actions, in order) for the player to move. Default: uniformly
+    # random. A game overrides it with a fast hand-written policy (then sets
+    # ``has_policy``); searches use it for their rollouts on request.
+    cdef int policy_action(self, const void* s, const int* legal, int n_legal, Rng* rng) noexcept nogil
 
     # --- generic, overridable --------------------------------------------
     cdef void clone_into(self, const void* src, void* dst) noexcept nogil

@@ -63,6 +63,9 @@ cdef class Kernel:
         for p in range(self.num_players):
             out[p] = 0.0
 
+    cdef int policy_action(self, const void* s, const int* legal, int n_legal, Rng* rng) noexcept nogil:
+        return legal[rng_below(rng, n_legal)]
+
     cdef void clone_into(self, const void* src, void* dst) noexcept nogil:
         memcpy(dst, src, self.state_size)
 
@@ -95,6 +98,11 @@ cdef class Kernel:
 
         Benchmarks compare this with the reference engine's playouts.
         """
+        return self.playouts(start, count, seed, False)
+
+    def playouts(self, NativeState start, int count, uint64_t seed, bint policy=False):
+        """Play ``count`` games from ``start`` in C, uniformly random or (``policy``)
+        with :meth:`policy_action` for every seat; return the summed returns."""
         cdef void* s = PyMem_Malloc(self.state_size)
         cdef int* actions = <int*>PyMem_Malloc(self.max_legal * sizeof(int))
         cdef double* values = <double*>PyMem_Malloc(K_MAX_PLAYERS * sizeof(double))
@@ -104,6 +112,8 @@ cdef class Kernel:
         if s == NULL or actions == NULL or values == NULL:
             PyMem_Free(s); PyMem_Free(actions); PyMem_Free(values)
             raise MemoryError()
+        if start.kernel is not self:
+            raise ValueError("the state belongs to another kernel")
         rng.s = seed
         for p in range(K_MAX_PLAYERS):
             totals[p] = 0.0
@@ -118,12 +128,28 @@ cdef class Kernel:
                         self.apply(s, self.sample_chance(s, &rng))
                     else:
                         n = self.legal_actions(s, actions)
-                        self.apply(s, actions[rng_below(&rng, n)])
+                        if policy:
+                            self.apply(s, self.policy_action(s, actions, n, &rng))
+                        else:
+                            self.apply(s, actions[rng_below(&rng, n)])
                 self.returns(s, values)
                 for p in range(self.num_players):
                     totals[p] += values[p]
         PyMem_Free(s); PyMem_Free(actions); PyMem_Free(values)
         return [totals[p] for p in range(self.num_players)]
+
+    def policy_choice(self, NativeState state, uint64_t seed=0):
+        """The playout policy's action at ``state`` (a decision node), for tests and tools."""
+        cdef int player = self.current_player(state.data)
+        cdef int n
+        cdef Rng rng
+        if state.kernel is not self:
+            raise ValueError("the state belongs to another kernel")
+        if player < 0:
+            raise ValueError("policy_choice needs a state where a player is to move")
+        rng.s = seed
+        n = self.legal_actions(state.data, self._scratch_actions)
+        return self.policy_action(state.data, self._scratch_actions, n, &rng)
 
 
 cdef class NativeState:

@@ -30,7 +30,7 @@ from libc.string cimport memset
 from posix.time cimport CLOCK_MONOTONIC, clock_gettime, timespec
 
 from aiplay._ext.kernel cimport (
-    K_CHANCE, K_MAX_PLAYERS, K_TERMINAL, Kernel, NativeState, Rng, rng_below,
+    K_CHANCE, K_MAX_PLAYERS, K_TERMINAL, Kernel, NativeState, Rng, rng_below, rng_uniform,
 )
 
 cdef enum:
@@ -42,6 +42,7 @@ cdef enum:
     UNOBSERVED = -3          # MO-ISMCTS: a move the tree's owner does not make
 
 MODES = {"mcts": MODE_MCTS, "so-ismcts": MODE_SO_ISMCTS, "mo-ismcts": MODE_MO_ISMCTS}
+ROLLOUTS = ("random", "policy")
 
 
 cdef struct Node:
@@ -93,12 +94,26 @@ cdef class TreeSearch:
     cdef int path_len[K_MAX_PLAYERS]
     cdef int max_depth_seen
     cdef long steps              # states stepped into (tree and rollouts): the nodes budget
+    # rollouts
+    cdef bint use_policy         # the kernel's policy_action instead of uniform moves
+    cdef double epsilon          # with use_policy: chance of a uniform move instead
+    cdef int cutoff              # rollout moves before the static evaluation stops it (-1: none)
 
-    def __init__(self, Kernel kernel, str mode="mcts", double uct_c=2.0, int max_nodes=1_000_000):
+    def __init__(self, Kernel kernel, str mode="mcts", double uct_c=2.0, int max_nodes=1_000_000,
+                 str rollout="random", double rollout_epsilon=0.0, int rollout_cutoff=-1):
         if mode not in MODES:
             raise ValueError(f"mode {mode!r} is invalid; it accepts one of {sorted(MODES)}")
         if max_nodes < 2:
             raise ValueError(f"max_nodes={max_nodes} is invalid; it accepts an integer >= 2")
+        if rollout not in ROLLOUTS:
+            raise ValueError(f"rollout {rollout!r} is invalid; it accepts one of {list(ROLLOUTS)}")
+        if not 0.0 <= rollout_epsilon <= 1.0:
+            raise ValueError(f"rollout_epsilon={rollout_epsilon} is invalid; it accepts a number in [0, 1]")
+        if rollout_cutoff < -1:
+            raise ValueError(f"rollout_cutoff={rollout_cutoff} is invalid; it accepts -1 (none) or an integer >= 0")
+        self.use_policy = rollout == "policy"
+        self.epsilon = rollout_epsilon
+        self.cutoff = rollout_cutoff
         self.kernel = kernel
         self.mode = MODES[mode]
         self.uct_c = uct_c
@@ -244,6 +259,7 @@ cdef class TreeSearch:
         cdef bint availability = self.mode != MODE_MCTS
         cdef bint stop = False
         cdef uint64_t key
+        cdef int rollout_moves = 0
 
         self.kernel.clone_into(self.root_state, s)
         if self.mode != MODE_MCTS:
@@ -305,18 +321,27 @@ cdef class TreeSearch:
                 current[t] = child
                 self._push(t, child)
 
-        # Rollout: uniformly random to the end.
+        # Rollout: uniformly random (or by the kernel's policy) to the end, or
+        # to the cutoff, where the static evaluation stands in for the returns.
         while True:
             player = self.kernel.current_player(s)
             if player == K_TERMINAL:
+                self.kernel.returns(s, values)
+                break
+            if self.cutoff >= 0 and rollout_moves >= self.cutoff:
+                self.kernel.evaluate(s, values)
                 break
             if player == K_CHANCE:
                 self.kernel.apply(s, self.kernel.sample_chance(s, rng))
             else:
                 n = self.kernel.legal_actions(s, self.actions)
-                self.kernel.apply(s, self.actions[rng_below(rng, n)])
+                if self.use_policy and (self.epsilon <= 0.0 or rng_uniform(rng) >= self.epsilon):
+                    action = self.kernel.policy_action(s, self.actions, n, rng)
+                else:
+                    action = self.actions[rng_below(rng, n)]
+                self.kernel.apply(s, action)
             self.steps += 1
-        self.kernel.returns(s, values)
+            rollout_moves += 1
 
         # Backpropagation.
         for t in range(self.num_trees):
