@@ -19,7 +19,7 @@ from libc.string cimport memcpy, memmove, memset
 from libc.math cimport tanh
 
 from aiplay._ext.kernel cimport (K_CHANCE, K_MAX_PLAYERS, K_TERMINAL, Kernel, NativeState, Rng, hash_bytes, mix64,
-                                 rng_below)
+                                 rng_below, rng_uniform)
 
 from aiplay.games.area51 import components as _C
 
@@ -250,6 +250,7 @@ cdef class Area51Kernel(Kernel):
         for j in range(self.num_owners):
             self.seat_of[j] = g.seat_of[j]
         assert tuple(_C.ROUTES) == tuple((a, b) for a in range(3) for b in range(3) if a != b)
+        self.has_policy = True
         self._allocate_scratch()
 
     # -- small queries ---------------------------------------------------------
@@ -915,6 +916,188 @@ cdef class Area51Kernel(Kernel):
                 if q != p and proj[q] > rival:
                     rival = proj[q]
             out[p] = 0.99 * tanh((proj[p] - rival) / 15.0)
+
+    # -- playout policy ---------------------------------------------------------------
+    # A port of games/area51/heuristic.py's ``policy`` (same rules in substance; ties
+    # may break differently). It reads only the acting seat's own hand and public
+    # information: other hands, the deck and other seats' face-down hangar cards are
+    # never looked at, so it behaves the same on every determinization.
+
+    cdef inline int _owned_colours(self, const A51* st, int me, int* n_bunkers) noexcept nogil:
+        """Bit mask of the colours of ``me``'s bunkers; their number in ``n_bunkers``."""
+        cdef int r, s, mask = 0, n = 0
+        for r in range(NR):
+            for s in range(self.spaces_in[r]):
+                if st.sp_colour[r][s] >= 0 and self.seat_of[st.sp_owner[r][s]] == me:
+                    mask |= 1 << st.sp_colour[r][s]
+                    n += 1
+        n_bunkers[0] = n
+        return mask
+
+    cdef inline void _pile_gains(self, const A51* st, int me, int r, double* gain) noexcept nogil:
+        """Per card type: what one such card in a region-``r`` pile brings (heuristic._pile_value)."""
+        cdef int t, s, c, v
+        for t in range(NT):
+            gain[t] = 0.6
+            c = t >> 2
+            v = (t & 3) + 1
+            for s in range(self.spaces_in[r]):
+                if st.sp_colour[r][s] == c and st.sp_level[r][s] >= v:
+                    if self.seat_of[st.sp_owner[r][s]] == me:
+                        gain[t] += v
+                    else:
+                        gain[t] -= 0.3 * v
+                    break
+
+    cdef inline double _pile_value(self, const A51* st, int me, int r, int h, const double* gain) noexcept nogil:
+        cdef double value = 0.0
+        cdef int i, b
+        for i in range(st.hlen[r][h]):
+            b = st.hcards[r][h][i]
+            if (b & 16) or (b >> 5) == me:
+                value += gain[b & 15]
+            else:
+                value += 0.6  # another seat's face-down card: a card, of unknown type
+        return value
+
+    cdef int _policy_pick(self, const A51* st, int me, const int* legal, int n_legal, double* best_out) noexcept nogil:
+        """The pick-up action (of ``legal``, or of all non-empty hangars if NULL) with the best pile."""
+        cdef double gain[NT]
+        cdef double value, best = -1e300
+        cdef int r, h, i, a, best_a = -1, last_r = -1
+        cdef int all_[NR * MAXH]
+        if legal == NULL:
+            n_legal = self._pick_targets(st, all_)
+            legal = all_
+        for i in range(n_legal):
+            a = legal[i] - A_PICK
+            r = a // MAXH
+            h = a % MAXH
+            if r != last_r:
+                self._pile_gains(st, me, r, gain)
+                last_r = r
+            value = self._pile_value(st, me, r, h, gain)
+            if value > best:
+                best = value
+                best_a = legal[i]
+        best_out[0] = best if best_a >= 0 else 0.0
+        return best_a
+
+    cdef int policy_action(self, const void* s, const int* legal, int n_legal, Rng* rng) noexcept nogil:
+        cdef const A51* st = <const A51*>s
+        cdef int me = st.cur, step = st.step
+        cdef int i, a, x, t, c, v, r, sp, h, o, j, size, owned, n_bunkers, best_a, weakest
+        cdef double value, best
+        cdef bint has[5]
+        if n_legal <= 1:
+            return legal[0]
+        best_a = legal[0]
+        best = -1e300
+        if step == S_KIND:
+            for i in range(5):
+                has[i] = False
+            for i in range(n_legal):
+                if legal[i] <= A_PASS:
+                    has[legal[i]] = True
+            size = _sum16(st.hands[me])
+            if has[3]:
+                self._policy_pick(st, me, NULL, 0, &best)
+                if best >= 4.0 or (best >= 2.5 and size < 4):
+                    return 3
+            if has[1] and size >= 4 and rng_uniform(rng) < 0.8:
+                return 1
+            if has[0] and size < 10:
+                return 0
+            if has[1]:
+                return 1
+            if has[3]:
+                return 3
+            return legal[0]
+        if step == S_LOAD:
+            # Own bunkers first (the highest artifact); else the lowest artifact, to the weakest rival.
+            weakest = 1 << 30
+            for o in range(self.num_owners):
+                if self.seat_of[o] != me and st.scores[o] < weakest:
+                    weakest = st.scores[o]
+            for i in range(n_legal):
+                x = legal[i] - A_STORE
+                t = x // MAXS // NR
+                r = x // MAXS % NR
+                sp = x % MAXS
+                o = st.sp_owner[r][sp]
+                v = t % 4 + 1
+                if self.seat_of[o] == me:
+                    value = 100.0 + v - 0.001 * st.scores[o]  # two owners (2 players): the poorer one
+                else:
+                    value = -10.0 * v - 0.1 * (st.scores[o] - weakest)
+                if value > best:
+                    best = value
+                    best_a = legal[i]
+            return best_a
+        if step == S_COLLECT:
+            owned = self._owned_colours(st, me, &n_bunkers)
+            for i in range(n_legal):
+                a = legal[i]
+                if a < A_TAKE_UP:
+                    continue  # never refresh
+                if a == A_TAKE_DECK:
+                    value = 1.5
+                else:
+                    t = a - A_TAKE_UP
+                    c = t >> 2
+                    value = (1.0 + (2.0 if (owned >> c) & 1 else 0.0) + 0.3 * ((t & 3) + 1)
+                             - 0.2 * (st.hands[me][4 * c] + st.hands[me][4 * c + 1] + st.hands[me][4 * c + 2]
+                                      + st.hands[me][4 * c + 3]))
+                if value > best:
+                    best = value
+                    best_a = a
+            return best_a
+        if step == S_BUILD:
+            owned = self._owned_colours(st, me, &n_bunkers)
+            for i in range(n_legal):
+                a = legal[i]
+                if a >= A_UPGRADE:
+                    x = a - A_UPGRADE
+                    r = x // MAXS
+                    sp = x % MAXS
+                    v = st.sp_level[r][sp]
+                    value = (3.0 - v) if v < (3 if st.sp_colour[r][sp] == 0 else 4) else -1.0
+                else:
+                    x = a - A_CREATE
+                    c = x // 2 // NR
+                    r = x // 2 % NR
+                    j = x % 2
+                    value = ((2.5 if n_bunkers < 3 else 0.0)
+                             + 0.3 * (st.hands[me][4 * c] + st.hands[me][4 * c + 1] + st.hands[me][4 * c + 2]
+                                      + st.hands[me][4 * c + 3])
+                             + 0.1 * st.markers[r] - (1.0 if (owned >> c) & 1 else 0.0))
+                    if self.n_own > 1:
+                        value += 0.02 * st.caps[self.owner_of[me][j]]  # two owners: spread the bunkers
+                value += 0.1 * rng_uniform(rng)
+                if value > best:
+                    best = value
+                    best_a = a
+            return best_a
+        if step == S_PICK:
+            best_a = self._policy_pick(st, me, legal, n_legal, &best)
+            return best_a if best_a >= 0 else legal[0]
+        if step == S_NUMBER:
+            return legal[0]  # the cheapest vehicle
+        if step == S_FACE_UP or step == S_FACE_DOWN:
+            # Play the card we would least like to keep; small piles first.
+            owned = self._owned_colours(st, me, &n_bunkers)
+            r = st.ctx[C_REGION]
+            best = 1e300
+            for i in range(n_legal):
+                x = legal[i] - (A_FACE_UP if step == S_FACE_UP else A_FACE_DOWN)
+                t = x // MAXH
+                h = x % MAXH
+                value = (t & 3) + 1 + (3.0 if (owned >> (t >> 2)) & 1 else 0.0) + 0.05 * st.hlen[r][h]
+                if value < best:
+                    best = value
+                    best_a = legal[i]
+            return best_a
+        return legal[rng_below(rng, n_legal)]  # vehicle routes, anything else
 
     # -- hidden information ---------------------------------------------------------
     cdef uint64_t info_hash(self, const void* s, int player) noexcept nogil:

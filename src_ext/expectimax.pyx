@@ -3,7 +3,13 @@
 
 Depth counts decisions only; chance nodes are expanded exactly and do not use
 depth (OpenSpiel's ``expectiminimax`` does the same, so values compare). At the
-depth limit the kernel's ``evaluate`` gives the value.
+depth limit the kernel's ``evaluate`` gives the value; or, with
+``leaf_playout=k``, the kernel's playout policy first plays up to ``k`` more
+moves (chance sampled from a generator seeded by the leaf's hash, so a leaf
+always gets the same value and the table stays consistent) and ``evaluate``
+(or the returns, if the game ended) scores where it stops. In games whose
+turns are long series of small decisions this lets a shallow search see the
+rest of the turn played sensibly instead of judging a half-made move.
 
 Two value models:
 
@@ -27,7 +33,7 @@ from libc.stdint cimport int8_t, int32_t, uint32_t, uint64_t
 from libc.stdlib cimport calloc, free, malloc
 from posix.time cimport CLOCK_MONOTONIC, clock_gettime, timespec
 
-from aiplay._ext.kernel cimport K_CHANCE, K_MAX_PLAYERS, K_TERMINAL, Kernel, NativeState
+from aiplay._ext.kernel cimport K_CHANCE, K_MAX_PLAYERS, K_TERMINAL, Kernel, NativeState, Rng
 
 cdef enum:
     PRUNE_NONE = 0
@@ -89,14 +95,27 @@ cdef class ExpectimaxSearch:
     cdef bint hit_limit             # set when a leaf was cut by the depth limit
     cdef bint budget_on             # off during depth 1, which always completes
     cdef int max_level              # deepest ply visited (chance counted)
+    # leaf playouts
+    cdef int leaf_playout           # policy moves before the static evaluation (0: none)
+    cdef void* leaf_state
+    cdef int* leaf_actions
 
     def __init__(self, Kernel kernel, str pruning="star2", bint paranoid=False, bint use_tt=True,
-                 int tt_bits=18):
+                 int tt_bits=18, int leaf_playout=0):
         if pruning not in PRUNING:
             raise ValueError(f"pruning={pruning!r} is invalid; it accepts one of {sorted(PRUNING)}")
         if not 4 <= tt_bits <= 30:
             raise ValueError(f"tt_bits={tt_bits} is invalid; it accepts an integer from 4 to 30")
+        if leaf_playout < 0:
+            raise ValueError(f"leaf_playout={leaf_playout} is invalid; it accepts an integer >= 0")
+        if leaf_playout > 0 and not kernel.has_policy:
+            raise ValueError(f"leaf_playout needs a playout policy, and {type(kernel).__name__} has none")
         self.kernel = kernel
+        self.leaf_playout = leaf_playout
+        self.leaf_state = malloc(kernel.state_size)
+        self.leaf_actions = <int*>malloc(kernel.max_legal * sizeof(int))
+        if self.leaf_state == NULL or self.leaf_actions == NULL:
+            raise MemoryError()
         self.n = kernel.num_players
         # Two-player zero-sum games are best searched as paranoid (the same
         # values as max^n there); the caller decides, knowing the game.
@@ -116,6 +135,8 @@ cdef class ExpectimaxSearch:
 
     def __dealloc__(self):
         self._free_levels()
+        free(self.leaf_state)
+        free(self.leaf_actions)
         free(self.tt)
         free(self.tt_values)
 
@@ -145,6 +166,31 @@ cdef class ExpectimaxSearch:
     cdef bint _budget_spent(self) noexcept nogil:
         return ((self.node_limit >= 0 and self.nodes >= self.node_limit)
                 or (self.deadline >= 0 and now_seconds() >= self.deadline))
+
+    cdef void _leaf_value(self, const void* s, double* out) noexcept nogil:
+        """The value vector of a non-terminal leaf at the depth limit."""
+        cdef void* w = self.leaf_state
+        cdef Rng rng
+        cdef int moves, player, n
+        if self.leaf_playout == 0:
+            self.kernel.evaluate(s, out)
+            return
+        self.kernel.clone_into(s, w)
+        rng.s = self.kernel.state_hash(s) ^ <uint64_t>0x5DEECE66D
+        for moves in range(self.leaf_playout):
+            player = self.kernel.current_player(w)
+            if player == K_TERMINAL:
+                self.kernel.returns(w, out)
+                return
+            if player == K_CHANCE:
+                self.kernel.apply(w, self.kernel.sample_chance(w, &rng))
+            else:
+                n = self.kernel.legal_actions(w, self.leaf_actions)
+                self.kernel.apply(w, self.kernel.policy_action(w, self.leaf_actions, n, &rng))
+        if self.kernel.current_player(w) == K_TERMINAL:
+            self.kernel.returns(w, out)
+        else:
+            self.kernel.evaluate(w, out)
 
     def clear_table(self):
         """Empty the transposition table (in O(1): older entries become stale)."""
@@ -214,7 +260,7 @@ cdef class ExpectimaxSearch:
             return values[self.root_player]
         if depth == 0 or level + 2 >= self.levels:
             self.hit_limit = True
-            self.kernel.evaluate(s, values)
+            self._leaf_value(s, values)
             return values[self.root_player]
         if self.use_tt:
             key = self.kernel.state_hash(s)
@@ -422,7 +468,7 @@ cdef class ExpectimaxSearch:
             return
         if depth == 0 or level + 2 >= self.levels:
             self.hit_limit = True
-            self.kernel.evaluate(s, out)
+            self._leaf_value(s, out)
             return
         if self.use_tt:
             key = self.kernel.state_hash(s)

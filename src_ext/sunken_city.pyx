@@ -60,6 +60,10 @@ cdef enum:
     ABSENT = -1
     EMPTY = -1
     VILLAGE = -1
+    # Policy: graph nodes (anchors 0..80, then the villages by board seat).
+    VNODE = 81
+    NNODES = 85
+    EXPECTED_ROLL = 2   # the die roll the policy counts on outside its territory
 
 _PHASE_NAMES = ("card", "choose", "raise", "move", "neptune", "roll", "over")
 
@@ -178,6 +182,7 @@ cdef class SunkenCityKernel(Kernel):
         for i in range(self.n_outcomes):
             self.outcome_value[i] = outcomes[i][0]
             self.outcome_prob[i] = outcomes[i][1]
+        self.has_policy = True
         self._allocate_scratch()
 
     # -- board helpers ---------------------------------------------------------
@@ -661,6 +666,495 @@ cdef class SunkenCityKernel(Kernel):
             total += wealth[p]
         for p in range(self.n):
             out[p] = <double>wealth[p] / <double>total
+
+    # -- the playout policy (games/sunken_city/policy.py, in C) ---------------------
+    # The piece graph is searched by BFS straight from ``cover``: nodes 0..80 are
+    # piece anchors, VNODE + seat a village. An adventurer's graph holds only his
+    # own village; Neptune's holds none.
+    cdef int _bfs(self, const SunkenC* s, int source, int home_seat, int blocked,
+                  int* dist, int* parent) noexcept nogil:
+        """Breadth-first distances (-1 unreachable) and parents from ``source``; never enters ``blocked``."""
+        cdef int queue[NNODES]
+        cdef int cells[2]
+        cdef int head = 0, tail = 1, i, j, nc, x, y, d
+        cdef int home_piece = EMPTY
+        for i in range(NNODES):
+            dist[i] = -1
+        if home_seat >= 0:
+            home_piece = s.cover[self.corner[home_seat]]
+        if blocked >= 0:
+            dist[blocked] = NNODES  # marked as seen: never entered (reset below)
+        dist[source] = 0
+        parent[source] = -1
+        queue[0] = source
+        while head < tail:
+            x = queue[head]
+            head += 1
+            d = dist[x] + 1
+            if x >= VNODE:
+                # Only the own village is in the graph: it touches the corner's piece.
+                if home_piece != EMPTY and x == VNODE + home_seat and dist[home_piece] < 0:
+                    dist[home_piece] = d
+                    parent[home_piece] = x
+                    queue[tail] = home_piece
+                    tail += 1
+                continue
+            if home_piece == x and dist[VNODE + home_seat] < 0:
+                dist[VNODE + home_seat] = d
+                parent[VNODE + home_seat] = x
+                queue[tail] = VNODE + home_seat
+                tail += 1
+            # The pieces touching x, straight from ``cover`` (dist doubles as the seen set).
+            nc = self._cells(s, x, cells)
+            for i in range(nc):
+                for j in range(4):
+                    y = self.cell_nb[cells[i]][j]
+                    if y < 0:
+                        break
+                    y = s.cover[y]
+                    if y == EMPTY or dist[y] >= 0:
+                        continue
+                    dist[y] = d
+                    parent[y] = x
+                    queue[tail] = y
+                    tail += 1
+        if blocked >= 0 and blocked != source:
+            dist[blocked] = -1
+        return tail
+
+    cdef inline int _adv_bfs(self, const SunkenC* s, int me, int* dist, int* parent) noexcept nogil:
+        cdef int seat = self.seats[me]
+        cdef int pos = s.adventurer[me]
+        return self._bfs(s, VNODE + seat if pos == VILLAGE else pos, seat, -1, dist, parent)
+
+    cdef int _wanted(self, const SunkenC* s, int me, int* cells, int* values) noexcept nogil:
+        """Buildings whose entry would show ``me`` a new treasure: their cells and values."""
+        cdef int b, c, v, k = 0
+        for b in range(1, NBUILD + 1):
+            c = s.building_cell[b]
+            if c < 0:
+                continue
+            v = b if s.treasure[me][b] == ROOF else 0
+            if c == CENTRE and s.treasure[me][CHEST] == ROOF:
+                v += CHEST
+            if v:
+                cells[k] = c
+                values[k] = v
+                k += 1
+        return k
+
+    cdef inline int _carried(self, const SunkenC* s, int me) noexcept nogil:
+        cdef int t, c = 0
+        for t in range(CHEST + 1):
+            if s.treasure[me][t] == CARRIED:
+                c += 1
+        return c
+
+    cdef int _pol_card(self, const SunkenC* s, int me, const int* legal, int n_legal) noexcept nogil:
+        cdef int dist[NNODES]
+        cdef int parent[NNODES]
+        cdef int wcells[NBUILD + 1]
+        cdef int wvals[NBUILD + 1]
+        cdef int nw, i, a, d, need = 99, best = -1, key, best_key
+        cdef int home = VNODE + self.seats[me]
+        self._adv_bfs(s, me, dist, parent)
+        nw = self._wanted(s, me, wcells, wvals)
+        for i in range(nw):
+            d = dist[wcells[i]]
+            if 0 <= d <= 7 and d < need:
+                need = d
+        if self._carried(s, me) and 0 < dist[home] <= 7 and dist[home] < need:
+            need = dist[home]
+        if need < 99:
+            # The cheapest card that gets there: fewest points, then most pieces.
+            best_key = 1 << 30
+            for i in range(n_legal):
+                a = legal[i]
+                if self.card_points[a] >= need:
+                    key = self.card_points[a] * 64 - self.card_pieces[a] * 8 + a
+                    if key < best_key:
+                        best_key = key
+                        best = a
+            if best >= 0:
+                return best
+            best_key = -1
+            for i in range(n_legal):
+                a = legal[i]
+                key = self.card_points[a] * 64 + self.card_pieces[a] * 8 + a
+                if key > best_key:
+                    best_key = key
+                    best = a
+            return best
+        best_key = -1
+        for i in range(n_legal):
+            a = legal[i]
+            key = self.card_pieces[a] * 64 + self.card_points[a] * 8 + a
+            if key > best_key:
+                best_key = key
+                best = a
+        return best
+
+    cdef void _grid_distance(self, const int* sources, int n_sources, int* out) noexcept nogil:
+        """Manhattan distance from every cell to the nearest source cell (a BFS on the open grid)."""
+        cdef int queue[NCELLS]
+        cdef int head = 0, tail = 0, i, c, x, y
+        for c in range(NCELLS):
+            out[c] = -1
+        for i in range(n_sources):
+            c = sources[i]
+            if out[c] < 0:
+                out[c] = 0
+                queue[tail] = c
+                tail += 1
+        while head < tail:
+            x = queue[head]
+            head += 1
+            for i in range(4):
+                y = self.cell_nb[x][i]
+                if y < 0:
+                    break
+                if out[y] < 0:
+                    out[y] = out[x] + 1
+                    queue[tail] = y
+                    tail += 1
+
+    cdef int _pol_raise(self, const SunkenC* s, int me, const int* legal, int n_legal,
+                        Rng* rng) noexcept nogil:
+        cdef int dist[NNODES]
+        cdef int parent[NNODES]
+        cdef char in_reach[NCELLS]
+        cdef int reach[NCELLS]
+        cdef int cells[2]
+        cdef int wcells[NBUILD + 1]
+        cdef int wvals[NBUILD + 1]
+        cdef int nreach = 0, nw, nc, a, i, j, k, c, cell, n, target = -1, m, best_m, score
+        cdef int best_score = -(1 << 30), best = legal[0], ties = 0, b, tr, tc, d, md
+        cdef bint touches, cut_off, have_grid = False
+        cdef int grid[NCELLS]
+        cdef int seat = self.seats[me]
+        cdef int corner = self.corner[seat]
+        self._adv_bfs(s, me, dist, parent)
+        for c in range(NCELLS):
+            in_reach[c] = 0
+        for a in range(NCELLS):
+            if dist[a] >= 0:
+                nc = self._cells(s, a, cells)
+                for i in range(nc):
+                    in_reach[cells[i]] = 1
+                    reach[nreach] = cells[i]
+                    nreach += 1
+        cut_off = nreach == 0   # at home with the corner empty: build from the corner
+        if cut_off:
+            reach[0] = corner
+            nreach = 1
+        # The target: home when carrying and cut off; else the nearest wanted
+        # building out of reach; else the nearest free building site.
+        if self._carried(s, me) and dist[VNODE + seat] < 0:
+            target = corner
+        else:
+            best_m = 1 << 30
+            nw = self._wanted(s, me, wcells, wvals)
+            for k in range(nw + NSITES):
+                if k < nw:
+                    cell = wcells[k]
+                    if in_reach[cell]:
+                        continue
+                else:
+                    if target >= 0 and k == nw:
+                        break  # a wanted building won: the free sites are a fallback only
+                    cell = self.sites[k - nw]
+                    if s.cover[cell] != EMPTY:
+                        continue
+                if not have_grid:
+                    self._grid_distance(reach, nreach, grid)
+                    have_grid = True
+                m = grid[cell] * 128 + cell
+                if m < best_m:
+                    best_m = m
+                    target = cell
+            if target < 0:
+                target = CENTRE
+        tr = target // SIZE
+        tc = target % SIZE
+        for i in range(n_legal):
+            a = legal[i]
+            if a < BUILD_BASE:
+                cells[0] = self.slot_a[a - STREET_BASE]
+                cells[1] = self.slot_b[a - STREET_BASE]
+                nc = 2
+            else:
+                cells[0] = self.sites[(a - BUILD_BASE) % NSITES]
+                nc = 1
+            md = 1 << 30
+            touches = False
+            for j in range(nc):
+                c = cells[j]
+                d = abs(c // SIZE - tr) + abs(c % SIZE - tc)
+                if d < md:
+                    md = d
+                if not touches:
+                    if cut_off:
+                        touches = c == corner
+                    else:
+                        for k in range(4):
+                            n = self.cell_nb[c][k]
+                            if n < 0:
+                                break
+                            if in_reach[n]:
+                                touches = True
+                                break
+            # Doubled scores: -distance, +20 for touching the reachable pieces,
+            # a building +6 + b/2 when its treasure is unfound, else -10.
+            score = -2 * md + (40 if touches else 0)
+            if a >= BUILD_BASE:
+                b = (a - BUILD_BASE) // NSITES + 1
+                score += (12 + b) if s.treasure[me][b] == ROOF else -20
+            if score > best_score:
+                best_score = score
+                best = a
+                ties = 1
+            elif score == best_score:
+                ties += 1
+                if rng_below(rng, ties) == 0:
+                    best = a
+        return best
+
+    cdef int _pol_move(self, const SunkenC* s, int me, const int* legal, int n_legal) noexcept nogil:
+        cdef int dist[NNODES]
+        cdef int parent[NNODES]
+        cdef int hdist[NNODES]
+        cdef int hparent[NNODES]
+        cdef int wcells[NBUILD + 1]
+        cdef int wvals[NBUILD + 1]
+        cdef int nw, i, w, d, key, best_key, goal = -1, nxt, action
+        cdef int seat = self.seats[me]
+        cdef int home = VNODE + seat
+        cdef int points = s.move_left
+        cdef int carried = self._carried(s, me)
+        cdef int bonus = 0
+        cdef int pos = s.adventurer[me]
+        cdef int source = home if pos == VILLAGE else pos
+        cdef bint chip = False
+        self._bfs(s, source, seat, -1, dist, parent)
+        nw = self._wanted(s, me, wcells, wvals)
+        # Keep the wanted buildings reachable at a positive distance.
+        i = 0
+        while i < nw:
+            if dist[wcells[i]] <= 0:
+                nw -= 1
+                wcells[i] = wcells[nw]
+                wvals[i] = wvals[nw]
+            else:
+                i += 1
+        if nw:  # distances from home matter only for round trips
+            self._bfs(s, home, seat, -1, hdist, hparent)
+        for i in range(n_legal):
+            if legal[i] == A_USE_CHIP:
+                chip = True
+                bonus = self._roofs(s, me)
+        # 1. The most valuable wanted building from which home is reachable in time.
+        goal = self._round_trip(wcells, wvals, nw, dist, hdist, points)
+        # 2. Home with finds.
+        if goal < 0 and carried and 0 < dist[home] <= points:
+            goal = home
+        # 3. A wanted building within reach, while carrying little.
+        if goal < 0 and carried < 3:
+            best_key = 1 << 30
+            for i in range(nw):
+                w = wcells[i]
+                if dist[w] <= points:
+                    key = (dist[w] * 20 - wvals[i]) * 128 + w
+                    if key < best_key:
+                        best_key = key
+                        goal = w
+        # 4. The chip when it brings a wanted building into reach.
+        if goal < 0 and bonus:
+            if self._round_trip(wcells, wvals, nw, dist, hdist, points + bonus) >= 0:
+                return A_USE_CHIP
+            for i in range(nw):
+                if dist[wcells[i]] <= points + bonus:
+                    return A_USE_CHIP
+        # 5. Head home with finds, else toward the nearest wanted building.
+        if goal < 0 and carried and dist[home] > 0:
+            goal = home
+        if goal < 0 and nw:
+            best_key = 1 << 30
+            for i in range(nw):
+                w = wcells[i]
+                key = (dist[w] * 20 - wvals[i]) * 128 + w
+                if key < best_key:
+                    best_key = key
+                    goal = w
+        if goal < 0:
+            return A_STOP_MOVE
+        nxt = goal
+        while parent[nxt] != source:
+            nxt = parent[nxt]
+        action = A_ENTER_VILLAGE if nxt == home else STEP_BASE + nxt
+        for i in range(n_legal):
+            if legal[i] == action:
+                return action
+        return A_STOP_MOVE
+
+    cdef inline int _round_trip(self, const int* wcells, const int* wvals, int nw, const int* dist,
+                                const int* hdist, int budget) noexcept nogil:
+        """The best wanted building (value, then shortest trip) to reach and get home from within ``budget``; -1 for none."""
+        cdef int i, w, t, key, best_key = -(1 << 30), goal = -1
+        for i in range(nw):
+            w = wcells[i]
+            if hdist[w] < 0:
+                continue
+            t = dist[w] + hdist[w]
+            if t <= budget:
+                key = (wvals[i] * 128 - t) * 128 - w
+                if key > best_key:
+                    best_key = key
+                    goal = w
+        return goal
+
+    cdef int _neptune_step(self, const SunkenC* s, int me, int steps) noexcept nogil:
+        """The first step of a Neptune path that sinks an opponent within ``steps``, or -1 (policy._neptune_plan)."""
+        cdef int dist[NNODES]
+        cdef int parent[NNODES]
+        cdef char on_path[NCELLS]
+        cdef int nbrs[8]
+        cdef int order[MAXP]
+        cdef int loss[MAXP]
+        cdef int nt = 0, p, q, i, j, k, tmp, cnt, goal, x, first, max_sec = 0, sec
+        cdef int mine = s.adventurer[me]
+        cdef int nep = s.neptune
+        cdef bint searched = False, has_exit
+        if nep == mine:
+            return -1  # leaving would sink me
+        for p in range(self.n):
+            sec = 0
+            for k in range(CHEST + 1):
+                if s.treasure[p][k] == SECURED:
+                    sec += 1
+            if sec > max_sec:
+                max_sec = sec
+        for p in range(self.n):
+            if p == me or s.adventurer[p] == VILLAGE:
+                continue
+            sec = 0
+            for k in range(CHEST + 1):
+                if s.treasure[p][k] == SECURED:
+                    sec += 1
+            # Doubled: 3 per carried find, 2 for the leader, 0.5.
+            loss[nt] = self._carried(s, p) * 6 + (4 if sec == max_sec else 0) + 1
+            order[nt] = p
+            j = nt
+            while j > 0 and (loss[j - 1] < loss[j] or (loss[j - 1] == loss[j] and order[j - 1] < order[j])):
+                tmp = loss[j - 1]; loss[j - 1] = loss[j]; loss[j] = tmp
+                tmp = order[j - 1]; order[j - 1] = order[j]; order[j] = tmp
+                j -= 1
+            nt += 1
+        for q in range(nt):
+            goal = s.adventurer[order[q]]
+            if goal == nep:
+                # He stands under Neptune: any step away sinks him.
+                cnt = self._neighbours(s, nep, nbrs)
+                for i in range(cnt):
+                    if nbrs[i] != mine:
+                        return nbrs[i]
+                continue
+            if goal == mine:
+                continue
+            if not searched:
+                self._bfs(s, nep, -1, mine, dist, parent)
+                searched = True
+            if dist[goal] < 0 or dist[goal] + 1 > steps:
+                continue
+            for i in range(NCELLS):
+                on_path[i] = 0
+            x = goal
+            first = goal
+            while x >= 0:
+                on_path[x] = 1
+                if parent[x] == nep:
+                    first = x
+                x = parent[x]
+            cnt = self._neighbours(s, goal, nbrs)
+            has_exit = False
+            for i in range(cnt):
+                if not on_path[nbrs[i]] and nbrs[i] != mine:
+                    has_exit = True
+                    break
+            if has_exit:
+                return first
+        return -1
+
+    cdef int policy_action(self, const void* state, const int* legal, int n_legal, Rng* rng) noexcept nogil:
+        cdef const SunkenC* s = <const SunkenC*>state
+        cdef int me = s.turn
+        cdef int phase = s.phase
+        cdef int i, a, step, mine, nsafe, reach, steps, nw, home
+        cdef int safe[8]
+        cdef int dist[NNODES]
+        cdef int parent[NNODES]
+        cdef int wcells[NBUILD + 1]
+        cdef int wvals[NBUILD + 1]
+        cdef bint has_move = False, has_neptune = False, has_end = False, useful
+        if n_legal == 1:
+            return legal[0]
+        if phase == PH_CARD:
+            return self._pol_card(s, me, legal, n_legal)
+        if phase == PH_RAISE:
+            return self._pol_raise(s, me, legal, n_legal, rng)
+        if phase == PH_MOVE:
+            return self._pol_move(s, me, legal, n_legal)
+        mine = s.adventurer[me]
+        if phase == PH_NEPTUNE:
+            step = self._neptune_step(s, me, s.neptune_left)
+            if step >= 0:
+                for i in range(n_legal):
+                    if legal[i] == NEPTUNE_STEP_BASE + step:
+                        return legal[i]
+            if not s.raised and s.neptune != mine:
+                # The lake is full: sink something (not under me) to keep streets flowing.
+                nsafe = 0
+                for i in range(n_legal):
+                    a = legal[i]
+                    if a >= NEPTUNE_STEP_BASE and a - NEPTUNE_STEP_BASE != mine and nsafe < 8:
+                        safe[nsafe] = a
+                        nsafe += 1
+                if nsafe:
+                    return safe[rng_below(rng, nsafe)]
+            return A_NEPTUNE_STOP
+        # Choosing the next block: raise first, then move when useful, then
+        # Neptune when an attack is in reach.
+        for i in range(n_legal):
+            a = legal[i]
+            if a == A_RAISE:
+                return A_RAISE
+            if a == A_MOVE:
+                has_move = True
+            elif a == A_NEPTUNE:
+                has_neptune = True
+            elif a == A_END_TURN:
+                has_end = True
+        if has_move:
+            self._adv_bfs(s, me, dist, parent)
+            home = VNODE + self.seats[me]
+            useful = self._carried(s, me) > 0 and dist[home] >= 0
+            if not useful:
+                nw = self._wanted(s, me, wcells, wvals)
+                for i in range(nw):
+                    if dist[wcells[i]] >= 0:
+                        useful = True
+                        break
+            if useful:
+                return A_MOVE
+        if has_neptune:
+            reach = self.reach if self._neptune_in_territory(s, me) else EXPECTED_ROLL
+            steps = s.neptune_left if s.neptune_left > reach else reach
+            if self._neptune_step(s, me, steps) >= 0:
+                return A_NEPTUNE
+            if not s.raised and s.neptune != mine:
+                return A_NEPTUNE  # nothing could rise: the lake is full, so make room
+        if has_end:
+            return A_END_TURN
+        return legal[0]
 
     # -- the reference engine's dict form --------------------------------------------
     cpdef dict to_dict(self, NativeState state):

@@ -41,10 +41,12 @@ root is exact (the game is solved from here).
 from __future__ import annotations
 
 import math
+import random
+import zlib
 from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
 from aiplay.errors import InvalidOptionError
-from aiplay.game import CHANCE, TERMINAL, State
+from aiplay.game import CHANCE, TERMINAL, State, sample_chance_outcome
 from aiplay.rng import SeedLike
 from aiplay.search.base import (
     ActionStats, Analysis, Bot, Budget, Meter, check_bool, check_positive_int,
@@ -77,6 +79,26 @@ class _Abort(Exception):
     """Raised inside the recursion when the budget runs out mid-iteration."""
 
 
+def policy_leaf_value(state: State, moves: int) -> List[float]:
+    """Play up to ``moves`` moves of the game's playout policy from ``state``, then evaluate.
+
+    The generator is seeded by the position (CRC-32 of its JSON), so a leaf
+    always gets the same value. The native search does the same with the
+    kernel's policy and state hash (so the two paths need not agree here).
+    """
+    world = state.clone()
+    rng = random.Random(zlib.crc32(world.to_json().encode()))
+    policy = world.game.heuristic_policy
+    for _ in range(moves):
+        if world.is_terminal():
+            break
+        if world.is_chance_node():
+            world.apply_action(sample_chance_outcome(world, rng))
+        else:
+            world.apply_action(policy(world, rng))
+    return world.returns() if world.is_terminal() else world.heuristic_values()
+
+
 class _Search:
     """The state of one :meth:`ExpectimaxBot.analyse` call: table, counters, budget."""
 
@@ -84,6 +106,7 @@ class _Search:
         self.paranoid = bot.paranoid
         self.use_tt = bot.use_tt
         self.evaluate = bot.evaluate
+        self.leaf_playout = bot.leaf_playout
         self.root_player = root_player
         self.num_players = num_players
         self.meter = Meter(bot.budget)
@@ -93,6 +116,8 @@ class _Search:
         self.max_ply = 0
 
     def leaf_value(self, state: State) -> Tuple[float, ...]:
+        if self.leaf_playout:
+            return tuple(policy_leaf_value(state, self.leaf_playout))
         if self.evaluate is None:
             # The game's own static evaluation (zeros for a game without
             # one); the native kernels compute the very same figures.
@@ -204,6 +229,13 @@ class ExpectimaxBot(Bot):
         the depth limit (chance nodes included). Default: the game's
         ``state.heuristic_values()`` (all zeros for a game without one).
         A custom function forces the reference path.
+    ``leaf_playout``
+        ``None`` (default) or a number of moves: at the depth limit, let the
+        game's playout policy (on a native engine, the kernel's) play that
+        many more moves, chance sampled from a generator seeded by the
+        position, then evaluate. For games whose turns are long series of
+        small decisions, where a shallow search would otherwise judge
+        half-made turns. Needs a game with a playout policy.
     ``use_tt``
         Use the transposition table (default ``True``); the answer is the
         same either way.
@@ -237,9 +269,12 @@ class ExpectimaxBot(Bot):
                  nodes: Optional[int] = None, iterations: Optional[int] = None,
                  seed: SeedLike = None, paranoid: bool = False, evaluate: Optional[Evaluate] = None,
                  use_tt: bool = True, allow_hidden_information: bool = False,
-                 pruning: str = "star2", backend: str = "auto"):
+                 pruning: str = "star2", backend: str = "auto", leaf_playout: Optional[int] = None):
         """Build the bot; raises :class:`~aiplay.errors.InvalidOptionError` for a bad option."""
         super().__init__(seed)
+        self.leaf_playout: int = 0 if leaf_playout is None else check_positive_int("leaf_playout", leaf_playout)
+        if self.leaf_playout and evaluate is not None:
+            raise InvalidOptionError("options leaf_playout and evaluate exclude each other: give one")
         if iterations is not None:
             raise InvalidOptionError(
                 f"option iterations={iterations!r} is invalid for ExpectimaxBot, which has no "
@@ -274,6 +309,9 @@ class ExpectimaxBot(Bot):
         """Search ``state`` (not mutated) by iterative deepening and report the last completed depth."""
         player = self._root_player(state)
         self._require_perfect_information(state, self.allow_hidden_information)
+        if self.leaf_playout and getattr(state.game, "heuristic_policy", None) is None:
+            raise InvalidOptionError(
+                f"leaf_playout needs a playout policy, and {state.game.name!r} has none")
         if self.evaluate is None:
             kernel = native_kernel(state, self.backend)
             if kernel is not None:
@@ -310,7 +348,11 @@ class ExpectimaxBot(Bot):
         game = state.game
         paranoid = self.paranoid or (game.num_players == 2 and game.zero_sum)
         if self._native is None or self._native[0] is not kernel:
-            search = ExpectimaxSearch(kernel, self.pruning, paranoid, self.use_tt)
+            if self.leaf_playout and not kernel.has_policy:
+                raise InvalidOptionError(
+                    f"leaf_playout needs a playout policy, and the {game.name!r} kernel has none; "
+                    "use backend='reference'")
+            search = ExpectimaxSearch(kernel, self.pruning, paranoid, self.use_tt, 18, self.leaf_playout)
             self._native = (kernel, search)
         search = self._native[1]
         search.clear_table()  # one table per call, as on the reference path
@@ -328,4 +370,4 @@ class ExpectimaxBot(Bot):
 
     def __repr__(self) -> str:
         return (f"ExpectimaxBot(depth={self.depth}, budget={self.budget}, paranoid={self.paranoid}, "
-                f"use_tt={self.use_tt})")
+                f"use_tt={self.use_tt}, leaf_playout={self.leaf_playout or None})")

@@ -50,7 +50,8 @@ from aiplay.search.native_path import (
     DEFAULT_MAX_NODES, TreeSearchPool, check_backend, check_workers, native_kernel,
 )
 from aiplay.search.base import most_visited
-from aiplay.search.mcts import DEFAULT_ITERATIONS, DEFAULT_UCT_C, back_up, random_playout
+from aiplay.search.mcts import DEFAULT_ITERATIONS, DEFAULT_UCT_C, back_up
+from aiplay.search.rollout import Rollout, playout
 
 #: Branch stream numbers of one search call (see the module docstring).
 _DETERMINIZATION_STREAM = 1
@@ -116,11 +117,15 @@ class ISMCTSBot(Bot):
     def __init__(self, *, iterations: Optional[int] = None, seconds: Optional[float] = None,
                  nodes: Optional[int] = None, seed: SeedLike = None, uct_c: float = DEFAULT_UCT_C,
                  variant: str = "so", workers: int = 1, reuse_tree: bool = True,
-                 max_nodes: int = DEFAULT_MAX_NODES, backend: str = "auto"):
+                 max_nodes: int = DEFAULT_MAX_NODES, backend: str = "auto", rollout: str = "random",
+                 rollout_epsilon: float = 0.0, rollout_cutoff: Optional[int] = None):
         """Build the bot; raises :class:`~aiplay.errors.InvalidOptionError` for a bad option.
 
         ``uct_c``: exploration constant, a finite number >= 0, in units of the
         game's returns (returns are not rescaled).
+        ``rollout`` (``"random"`` or ``"policy"``), ``rollout_epsilon``,
+        ``rollout_cutoff``: the simulation step, run in each determinized
+        world; see :class:`~aiplay.search.rollout.Rollout`.
         ``variant``: ``"so"`` (SO-ISMCTS) or ``"mo"`` (MO-ISMCTS, native only).
         ``workers``, ``reuse_tree``, ``max_nodes``, ``backend``: see the class.
         """
@@ -137,11 +142,13 @@ class ISMCTSBot(Bot):
         self.reuse_tree = check_bool("reuse_tree", reuse_tree)
         self.max_nodes = check_positive_int("max_nodes", max_nodes, allow_none=False)
         self.backend = check_backend(backend)
+        self.rollout = Rollout(rollout, rollout_epsilon, rollout_cutoff)
         self._pool: Optional[TreeSearchPool] = None
 
     def analyse(self, state: State) -> Analysis:
         """Run the search from ``state`` (not mutated) for its player to move, and report it."""
         root_player = self._root_player(state)
+        self.rollout.check_game(state)
         call_rng = branch(self._rng)
         if native_kernel(state, self.backend) is not None:
             return self._analyse_native(state, root_player, call_rng)
@@ -209,7 +216,7 @@ class ISMCTSBot(Bot):
                 node = children[best_action]
                 path.append(node)
 
-            returns, playout_steps = random_playout(world, rng)
+            returns, playout_steps = playout(world, rng, self.rollout)
             max_depth = max(max_depth, back_up(path, returns, playout_steps, meter))
             if meter.exhausted():
                 break
@@ -238,7 +245,8 @@ class ISMCTSBot(Bot):
     def _analyse_native(self, state: State, player: int, rng: random.Random) -> Analysis:
         if self._pool is None:
             mode = "so-ismcts" if self.variant == "so" else "mo-ismcts"
-            self._pool = TreeSearchPool(mode, self.uct_c, self.workers, self.max_nodes, self.reuse_tree)
+            self._pool = TreeSearchPool(mode, self.uct_c, self.workers, self.max_nodes, self.reuse_tree,
+                                        self.rollout)
         return self._pool.analyse(self.kind, state, player, self.budget, rng)
 
     @staticmethod
@@ -253,4 +261,4 @@ class ISMCTSBot(Bot):
         return line
 
     def __repr__(self) -> str:
-        return f"ISMCTSBot(budget={self.budget}, uct_c={self.uct_c})"
+        return f"ISMCTSBot(budget={self.budget}, uct_c={self.uct_c}, rollout={self.rollout})"

@@ -16,7 +16,9 @@ One iteration:
 2. **Expand** one new node: a random untried action at a decision node, or
    the first visit of a chance outcome.
 3. **Simulate** uniformly random legal actions (chance sampled exactly) to
-   the end of the game.
+   the end of the game; or, by the ``rollout*`` options, the game's playout
+   policy and/or a cutoff scored by the static evaluation
+   (:mod:`aiplay.search.rollout`).
 4. **Back up** the return vector along the path.
 
 The move played is the most visited root child.
@@ -44,6 +46,7 @@ from aiplay.search.base import (
 from aiplay.search.native_path import (
     DEFAULT_MAX_NODES, TreeSearchPool, check_backend, check_workers, native_kernel,
 )
+from aiplay.search.rollout import Rollout, playout, random_playout  # noqa: F401 (re-exported)
 
 #: Iterations used when no budget at all is given.
 DEFAULT_ITERATIONS = 1000
@@ -51,26 +54,6 @@ DEFAULT_ITERATIONS = 1000
 #: constant is in units of the game's returns; 2.0 is what OpenSpiel's MCTS
 #: examples use for games with returns in [-1, 1].
 DEFAULT_UCT_C = 2.0
-
-
-def random_playout(state: State, rng: random.Random) -> Tuple[List[float], int]:
-    """Play ``state`` to the end with uniformly random moves; return the returns and the moves made.
-
-    Mutates ``state`` (callers pass a scratch copy). Chance nodes are sampled
-    with their exact probabilities, decisions uniformly among legal actions.
-    The move count (chance outcomes included) feeds the ``nodes`` counter.
-    """
-    steps = 0
-    while True:
-        player = state.current_player()
-        if player == TERMINAL:
-            return state.returns(), steps
-        if player == CHANCE:
-            state.apply_action(sample_chance_outcome(state, rng))
-        else:
-            legal = state.legal_actions()
-            state.apply_action(legal[rng.randrange(len(legal))])
-        steps += 1
 
 
 def back_up(path: List[Any], returns: List[float], playout_steps: int, meter: Meter) -> int:
@@ -148,10 +131,13 @@ class MCTSBot(Bot):
     def __init__(self, *, iterations: Optional[int] = None, seconds: Optional[float] = None,
                  nodes: Optional[int] = None, seed: SeedLike = None, uct_c: float = DEFAULT_UCT_C,
                  allow_hidden_information: bool = False, workers: int = 1, reuse_tree: bool = True,
-                 max_nodes: int = DEFAULT_MAX_NODES, backend: str = "auto"):
+                 max_nodes: int = DEFAULT_MAX_NODES, backend: str = "auto", rollout: str = "random",
+                 rollout_epsilon: float = 0.0, rollout_cutoff: Optional[int] = None):
         """Build the bot; raises :class:`~aiplay.errors.InvalidOptionError` for a bad option.
 
         ``uct_c``: exploration constant, a finite number >= 0 (0 = greedy).
+        ``rollout`` (``"random"`` or ``"policy"``), ``rollout_epsilon``,
+        ``rollout_cutoff``: the simulation step, see :class:`~aiplay.search.rollout.Rollout`.
         ``allow_hidden_information``: search the true state of a
         hidden-information game anyway (a cheating baseline).
         ``workers``, ``reuse_tree``, ``max_nodes``: native path only (see the class).
@@ -169,12 +155,14 @@ class MCTSBot(Bot):
         self.reuse_tree = check_bool("reuse_tree", reuse_tree)
         self.max_nodes = check_positive_int("max_nodes", max_nodes, allow_none=False)
         self.backend = check_backend(backend)
+        self.rollout = Rollout(rollout, rollout_epsilon, rollout_cutoff)
         self._pool: Optional[TreeSearchPool] = None
 
     def analyse(self, state: State) -> Analysis:
         """Run the search from ``state`` (not mutated) and report it."""
         player = self._root_player(state)
         self._require_perfect_information(state, self.allow_hidden_information)
+        self.rollout.check_game(state)
         rng = branch(self._rng)  # this call's own stream: see Bot
         if native_kernel(state, self.backend) is not None:
             return self._analyse_native(state, player, rng)
@@ -234,7 +222,7 @@ class MCTSBot(Bot):
                 node = node.children[best_action]
                 path.append(node)
 
-            returns, playout_steps = random_playout(scratch, rng)
+            returns, playout_steps = playout(scratch, rng, self.rollout)
             max_depth = max(max_depth, back_up(path, returns, playout_steps, meter))
             if meter.exhausted():
                 break
@@ -263,7 +251,8 @@ class MCTSBot(Bot):
 
     def _analyse_native(self, state: State, player: int, rng: random.Random) -> Analysis:
         if self._pool is None:
-            self._pool = TreeSearchPool("mcts", self.uct_c, self.workers, self.max_nodes, self.reuse_tree)
+            self._pool = TreeSearchPool("mcts", self.uct_c, self.workers, self.max_nodes, self.reuse_tree,
+                                        self.rollout)
         return self._pool.analyse(self.kind, state, player, self.budget, rng)
 
     @staticmethod
@@ -279,4 +268,4 @@ class MCTSBot(Bot):
         return line
 
     def __repr__(self) -> str:
-        return f"MCTSBot(budget={self.budget}, uct_c={self.uct_c})"
+        return f"MCTSBot(budget={self.budget}, uct_c={self.uct_c}, rollout={self.rollout})"

@@ -18,6 +18,7 @@ from typing import Any, Dict, List, Optional
 
 from aiplay.errors import InvalidOptionError
 from aiplay.search.base import ActionStats, Analysis, Budget, check_bool, check_positive_int, most_visited
+from aiplay.search.rollout import Rollout
 
 try:
     from aiplay._ext.expectimax import ExpectimaxSearch
@@ -70,7 +71,9 @@ def _split(total: Optional[int], parts: int) -> List[int]:
 class TreeSearchPool:
     """One bot's native tree searches: one tree per worker, kept between moves for reuse."""
 
-    def __init__(self, mode: str, uct_c: float, workers: int, max_nodes: int, reuse: bool):
+    def __init__(self, mode: str, uct_c: float, workers: int, max_nodes: int, reuse: bool,
+                 rollout: Optional[Rollout] = None):
+        self.rollout = rollout if rollout is not None else Rollout()
         self.mode = mode
         self.uct_c = uct_c
         self.workers = workers
@@ -82,7 +85,8 @@ class TreeSearchPool:
     def _trees(self, kernel: Any) -> List[Any]:
         if kernel is not self._kernel:
             per_worker = max(2, self.max_nodes // self.workers)
-            self._searches = [TreeSearch(kernel, self.mode, self.uct_c, per_worker)
+            kind, epsilon, cutoff = self.rollout.native_arguments(kernel, type(kernel).__name__)
+            self._searches = [TreeSearch(kernel, self.mode, self.uct_c, per_worker, kind, epsilon, cutoff)
                               for _ in range(self.workers)]
             self._kernel = kernel
         return self._searches

@@ -1,0 +1,71 @@
+"""Strength matches: seeded games between bots, seats rotated, win rates with intervals.
+
+Each named match plays ``--deals`` deals, each once per seat rotation (for
+two players: seats swapped), so ``--deals 100`` is 200 two-player games.
+The figures in ``benchmarks/RESULTS.md`` ("Strength") come from::
+
+    python benchmarks/strength.py sunken_city-mcts-random --deals 100 --processes 2
+    python benchmarks/strength.py all --deals 100 --processes 2     # every match below
+
+``--list`` shows the matches. Results do not depend on ``--processes``; the
+time does (about a minute per 100 games of Sunken City MCTS on one core).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from typing import Any, Dict, List, Tuple
+
+from aiplay.arena import run_match
+
+MCTS_SC = {"iterations": 2000, "rollout": "policy"}
+EXPECTIMAX_SC = {"depth": 2, "leaf_playout": 60}
+ISMCTS_A51 = {"iterations": 2000, "rollout": "policy", "rollout_cutoff": 60}
+
+#: name -> (game, bots, bot options, game options). The first bot is the one measured.
+MATCHES: Dict[str, Tuple[str, List[str], List[Dict[str, Any]], Dict[str, Any]]] = {
+    "sunken_city-mcts-random": ("sunken_city", ["mcts", "random"], [MCTS_SC, {}], {}),
+    "sunken_city-mcts-heuristic": ("sunken_city", ["mcts", "heuristic"], [MCTS_SC, {}], {}),
+    "sunken_city-expectimax-heuristic": ("sunken_city", ["expectimax", "heuristic"], [EXPECTIMAX_SC, {}], {}),
+    "area51-ismcts-random": ("area51", ["ismcts", "random"], [ISMCTS_A51, {}], {}),
+    "area51-ismcts-heuristic": ("area51", ["ismcts", "heuristic"], [ISMCTS_A51, {}], {}),
+    "area51-ismcts-3heuristics": ("area51", ["ismcts", "heuristic", "heuristic", "heuristic"],
+                                  [ISMCTS_A51, {}, {}, {}], {}),
+}
+
+
+def main(argv: List[str]) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("matches", nargs="*", help="match names (see --list), or 'all'")
+    parser.add_argument("--deals", type=int, default=100, help="deals per match (games = deals x players)")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--processes", type=int, default=1, help="worker processes (results do not change)")
+    parser.add_argument("--list", action="store_true", help="list the matches and exit")
+    args = parser.parse_args(argv)
+    if args.list or not args.matches:
+        for name, (game, bots, options, _) in MATCHES.items():
+            print(f"{name:<36} {game}: " + " vs ".join(f"{b}{o or ''}" for b, o in zip(bots, options)))
+        return 0
+    names = list(MATCHES) if args.matches == ["all"] else args.matches
+    unknown = [n for n in names if n not in MATCHES]
+    if unknown:
+        parser.error(f"unknown match(es) {unknown}; see --list")
+    for name in names:
+        game, bots, options, game_options = MATCHES[name]
+        print(f"== {name}: {args.deals} deals x {len(bots)} seatings, seed {args.seed}", flush=True)
+        started = time.perf_counter()
+        result = run_match(game, bots, deals=args.deals, seed=args.seed, bot_options=options,
+                           game_options=game_options, processes=args.processes)
+        print(result.summary())
+        low, high = result.interval(0)
+        baseline = 1.0 / len(bots)
+        print(f"RESULT {name}: {result.win_rate(0):.1%} of {result.games} games, 95% interval "
+              f"[{low:.1%}, {high:.1%}] (even share {baseline:.0%}); "
+              f"{time.perf_counter() - started:.0f} s wall", flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
