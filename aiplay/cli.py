@@ -59,7 +59,7 @@ def _build_game(args: argparse.Namespace) -> Game:
     return aiplay.load(args.game, backend=args.backend, **options)
 
 
-def _build_bots(args: argparse.Namespace, num_players: int) -> List[Any]:
+def _build_bots(args: argparse.Namespace, num_players: int, game: Any = None) -> List[Any]:
     from aiplay.search import make_bot
 
     kinds = [k.strip() for k in args.bots.split(",") if k.strip()]
@@ -83,7 +83,7 @@ def _build_bots(args: argparse.Namespace, num_players: int) -> List[Any]:
             # others' cards; the CLI allows it as a (cheating) baseline.
             budget["allow_hidden_information"] = True
         # Each seat's bot gets its own seed derived from the game seed, so seats never share a stream.
-        bots.append(make_bot(kind, seed=args.seed * 1000 + seat + 1, **budget))
+        bots.append(make_bot(kind, game=None if args.plain else game, seed=args.seed * 1000 + seat + 1, **budget))
     return bots
 
 
@@ -108,11 +108,13 @@ def cmd_play(args: argparse.Namespace) -> int:
     """Play one seeded game between bots and print it move by move."""
     game = _build_game(args)
     args._perfect_information = game.perfect_information
-    bots = _build_bots(args, game.num_players)
+    bots = _build_bots(args, game.num_players, game)
     rng = random.Random(args.seed)  # chance outcomes of the real game
     state = game.new_initial_state()
     print(f"{game.name} ({game.backend} engine), options {game.options}, seed {args.seed}")
     print("seats: " + ", ".join(f"{p}={_bot_name(b)}" for p, b in enumerate(bots)))
+    if not args.quiet:
+        print("bots: " + "; ".join(f"{p}={b!r}" for p, b in enumerate(bots)))
     move = 0
     started = time.perf_counter()
     while not state.is_terminal():
@@ -173,6 +175,8 @@ def build_parser() -> argparse.ArgumentParser:
                       help="game engine (default: native when built)")
     play.add_argument("--show-state", action="store_true", help="print the state after every move")
     play.add_argument("--quiet", action="store_true", help="print only the result")
+    play.add_argument("--plain", action="store_true",
+                      help="use the bots' generic defaults, not the game's recommended bot options")
     play.set_defaults(func=cmd_play)
     return parser
 

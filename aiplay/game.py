@@ -102,6 +102,11 @@ class Game(abc.ABC):
     #: heuristic bot, or None; set it with ``staticmethod(policy)``. It must use
     #: only the public State API, so that it plays on both engines.
     heuristic_policy: ClassVar[Optional[Callable[["State", random.Random], int]]] = None
+    #: Recommended options per bot kind for this game, e.g. ``{"mcts":
+    #: {"rollout": "policy"}}``: what the command line and
+    #: :func:`aiplay.search.make_bot` with ``game=`` start from (explicit
+    #: options win). Empty: the bots' generic defaults.
+    bot_presets: ClassVar[Mapping[str, Mapping[str, Any]]] = {}
 
     def __init__(self, **options: Any):
         unknown = sorted(set(options) - set(self.option_spec))

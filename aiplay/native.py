@@ -31,6 +31,7 @@ class NativeGame(Game):
         self.title = reference.title  # type: ignore[misc]
         self.option_spec = reference.option_spec  # type: ignore[misc]
         self.heuristic_policy = reference.heuristic_policy  # type: ignore[misc]
+        self.bot_presets = reference.bot_presets  # type: ignore[misc]
 
     @property
     def num_players(self) -> int:

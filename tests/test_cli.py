@@ -83,3 +83,13 @@ def test_version_and_help(capsys):
             main(argv)
         assert info.value.code == 0
         assert "usage:" in capsys.readouterr().out
+
+
+def test_play_uses_the_games_bot_presets_unless_plain(capsys):
+    argv = ["play", "sunken_city", "--players", "2", "--bots", "mcts,random", "--iterations", "20", "--seed", "2"]
+    code, out, _ = run(capsys, *argv)
+    assert code == 0
+    assert re.search(r"^bots: 0=MCTSBot\(.*rollout=policy\)", out, flags=re.M)
+    code, plain, _ = run(capsys, *argv, "--plain")
+    assert code == 0
+    assert re.search(r"^bots: 0=MCTSBot\(.*rollout=random\)", plain, flags=re.M)

@@ -42,8 +42,11 @@ BOTS: Dict[str, Callable[..., Bot]] = {
 }
 
 
-def make_bot(kind: str, **kwargs: Any) -> Bot:
+def make_bot(kind: str, *, game: Any = None, **kwargs: Any) -> Bot:
     """Build the bot called ``kind`` (a key of :data:`BOTS`) with ``kwargs`` as options.
+
+    With ``game``, the game's recommended options for this kind
+    (``game.bot_presets``) come first and ``kwargs`` override them.
 
     Options whose value is ``None`` are dropped, so a command line can pass
     every option it parsed and the bot's defaults apply to the missing ones.
@@ -55,7 +58,8 @@ def make_bot(kind: str, **kwargs: Any) -> Bot:
     except (KeyError, TypeError):
         raise InvalidOptionError(
             f"unknown bot {kind!r}; known bots are: {', '.join(sorted(BOTS))}") from None
-    options = {k: v for k, v in kwargs.items() if v is not None}
+    presets = dict(getattr(game, "bot_presets", {}).get(kind, {})) if game is not None else {}
+    options = {**presets, **{k: v for k, v in kwargs.items() if v is not None}}
     try:
         params = inspect.signature(factory).parameters
     except (TypeError, ValueError):  # e.g. a builtin factory: let it check its own options

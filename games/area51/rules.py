@@ -189,6 +189,10 @@ class Area51Game(Game):
 
     #: The greedy baseline (see :mod:`.heuristic`): public information only.
     heuristic_policy = staticmethod(policy)
+    #: ISMCTS plays out with the kernel's port of that policy, cut after 60
+    #: moves and scored by the static evaluation: random Area 51 games last
+    #: ~1,000 decisions and say little (benchmarks/RESULTS.md, "Strength").
+    bot_presets = {"ismcts": {"rollout": "policy", "rollout_cutoff": 60}}
 
     def new_initial_state(self) -> "Area51State":
         return Area51State(self)

@@ -804,3 +804,7 @@ from . import serialize as _serialize  # noqa: E402
 from .policy import heuristic_policy as _heuristic_policy  # noqa: E402
 
 SunkenCityGame.heuristic_policy = staticmethod(_heuristic_policy)
+#: A turn is a dozen small decisions, and random players hardly ever bring a
+#: treasure home, so MCTS plays out with the policy and expectimax lets the
+#: policy finish 60 more moves past its depth (benchmarks/RESULTS.md, "Strength").
+SunkenCityGame.bot_presets = {"mcts": {"rollout": "policy"}, "expectimax": {"depth": 2, "leaf_playout": 60}}

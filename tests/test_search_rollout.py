@@ -1,0 +1,147 @@
+"""Rollout options of MCTS/ISMCTS and expectimax's leaf playouts, on both engines."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+import aiplay
+from aiplay.errors import InvalidOptionError
+from aiplay.game import sample_chance_outcome
+from aiplay.registry import has_native
+from aiplay.search import ExpectimaxBot, ISMCTSBot, MCTSBot, make_bot
+from aiplay.search.rollout import Rollout, playout
+
+BACKENDS = ["reference"] + (["native"] if has_native("sunken_city") else [])
+
+
+def midgame(name: str, moves: int, seed: int, backend: str = "auto", **options):
+    game = aiplay.load(name, backend=backend, **options)
+    state = game.new_initial_state()
+    rng = random.Random(seed)
+    for _ in range(moves):
+        if state.is_chance_node():
+            state.apply_action(sample_chance_outcome(state, rng))
+        else:
+            legal = state.legal_actions()
+            state.apply_action(legal[rng.randrange(len(legal))])
+    while state.is_chance_node():
+        state.apply_action(sample_chance_outcome(state, rng))
+    assert not state.is_terminal()
+    return state
+
+
+@pytest.mark.parametrize("kwargs, names", [
+    ({"rollout": "greedy"}, "rollout='greedy'"),
+    ({"rollout_epsilon": 1.5}, "rollout_epsilon=1.5"),
+    ({"rollout_epsilon": "x"}, "rollout_epsilon='x'"),
+    ({"rollout_cutoff": -2}, "rollout_cutoff=-2"),
+    ({"rollout_cutoff": 2.5}, "rollout_cutoff=2.5"),
+])
+@pytest.mark.parametrize("kind", ["mcts", "ismcts"])
+def test_bad_rollout_options_are_named(kind, kwargs, names):
+    with pytest.raises(InvalidOptionError, match=names.replace("(", r"\(")):
+        make_bot(kind, **kwargs)
+
+
+def test_policy_rollout_needs_a_policy():
+    kuhn = aiplay.load("kuhn_poker", backend="reference").new_initial_state()
+    kuhn.apply_action(0)
+    kuhn.apply_action(1)
+    with pytest.raises(InvalidOptionError, match="has none"):
+        ISMCTSBot(iterations=10, rollout="policy", seed=1).choose(kuhn)
+    if has_native("pig"):
+        # pig has a Python policy (hold at 20) but its kernel has no native port.
+        pig = aiplay.load("pig", backend="native").new_initial_state()
+        with pytest.raises(InvalidOptionError, match="kernel has none"):
+            MCTSBot(iterations=10, rollout="policy", seed=1).choose(pig)
+        bot = MCTSBot(iterations=30, rollout="policy", seed=1, backend="reference")
+        assert bot.choose(pig) in pig.legal_actions()
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_cutoff_zero_scores_the_new_leaf_with_the_static_evaluation(backend):
+    state = midgame("sunken_city", 40, seed=3, backend=backend, players=2)
+    player = state.current_player()
+    analysis = MCTSBot(iterations=1, rollout_cutoff=0, seed=5).analyse(state)
+    (tried,) = [s for s in analysis.stats if s.visits]
+    child = state.clone()
+    child.apply_action(tried.action)
+    assert not child.is_chance_node()  # (a chance child would end the iteration before its outcome)
+    assert tried.value == pytest.approx(child.heuristic_values()[player], abs=1e-12)
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_policy_rollouts_are_seeded_and_differ_from_random_ones(backend):
+    state = midgame("sunken_city", 30, seed=8, backend=backend, players=2)
+    iterations = 200 if backend == "native" else 12
+    first = MCTSBot(iterations=iterations, rollout="policy", seed=9).analyse(state)
+    again = MCTSBot(iterations=iterations, rollout="policy", seed=9).analyse(state)
+    plain = MCTSBot(iterations=iterations, seed=9).analyse(state)
+    assert [(s.action, s.visits, s.value) for s in first.stats] == [(s.action, s.visits, s.value) for s in again.stats]
+    assert [(s.visits, s.value) for s in first.stats] != [(s.visits, s.value) for s in plain.stats]
+    # A policy playout is longer than the tree part alone: nodes count every move made.
+    assert first.counters["nodes"] > iterations
+
+
+def test_reference_playout_follows_the_policy_and_stops_at_the_cutoff():
+    state = midgame("sunken_city", 20, seed=2, backend="reference", players=2)
+    world = state.clone()
+    values, steps = playout(world, random.Random(1), Rollout("policy", 0.0, 7))
+    assert steps == 7
+    assert values == world.heuristic_values()
+    # Replaying the policy by hand reaches the same position.
+    replay = state.clone()
+    rng = random.Random(1)
+    for _ in range(7):
+        if replay.is_chance_node():
+            replay.apply_action(sample_chance_outcome(replay, rng))
+        else:
+            replay.apply_action(replay.game.heuristic_policy(replay, rng))
+    assert replay.to_json() == world.to_json()
+
+
+@pytest.mark.skipif(not has_native("area51"), reason="native extension not built")
+def test_ismcts_policy_rollouts_on_area51_run_natively_and_reproducibly():
+    state = midgame("area51", 25, seed=4, backend="native", players=4)
+    one = ISMCTSBot(iterations=300, rollout="policy", rollout_cutoff=40, seed=2).analyse(state)
+    two = ISMCTSBot(iterations=300, rollout="policy", rollout_cutoff=40, seed=2).analyse(state)
+    assert one.action == two.action and one.counters["iterations"] == 300
+    assert [s.visits for s in one.stats] == [s.visits for s in two.stats]
+    # Every playout is cut at 40 moves at most: nodes <= 1 + iterations * (tree depth + 40).
+    assert one.counters["nodes"] <= 1 + 300 * (one.counters["max_depth"] + 40)
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_expectimax_leaf_playout_is_deterministic_and_used(backend):
+    state = midgame("sunken_city", 30, seed=6, backend=backend, players=2)
+    with_playout = ExpectimaxBot(depth=1, leaf_playout=15).analyse(state)
+    again = ExpectimaxBot(depth=1, leaf_playout=15).analyse(state)
+    static = ExpectimaxBot(depth=1).analyse(state)
+    assert [s.value for s in with_playout.stats] == [s.value for s in again.stats]
+    assert [s.value for s in with_playout.stats] != [s.value for s in static.stats]
+    for s in with_playout.stats:
+        assert 0.0 <= s.value <= 1.0
+
+
+def test_expectimax_leaf_playout_options_are_checked():
+    with pytest.raises(InvalidOptionError, match="leaf_playout"):
+        ExpectimaxBot(leaf_playout=0)
+    with pytest.raises(InvalidOptionError, match="exclude each other"):
+        ExpectimaxBot(leaf_playout=3, evaluate=lambda s: [0.0, 0.0])
+    kuhn = aiplay.load("kuhn_poker", backend="reference").new_initial_state()
+    kuhn.apply_action(0)
+    kuhn.apply_action(1)
+    with pytest.raises(InvalidOptionError, match="has none"):
+        ExpectimaxBot(depth=1, leaf_playout=3, allow_hidden_information=True).choose(kuhn)
+
+
+def test_game_presets_feed_make_bot_and_explicit_options_win():
+    game = aiplay.load("sunken_city", players=2)
+    bot = make_bot("mcts", game=game, iterations=50)
+    assert bot.rollout == Rollout("policy")
+    assert make_bot("mcts", game=game, rollout="random").rollout == Rollout("random")
+    assert make_bot("mcts").rollout == Rollout("random")
+    assert make_bot("expectimax", game=game).leaf_playout == 60
+    assert make_bot("random", game=game).__class__.__name__ == "RandomBot"
