@@ -163,6 +163,16 @@ class Game(abc.ABC):
         """True when the returns always add up to zero (searchers may then prune)."""
         return False
 
+    @property
+    def constant_sum(self) -> bool:
+        """True when the returns, and the static evaluation, always add up to one same constant.
+
+        Zero-sum games are constant-sum. In a two-player constant-sum game
+        one player's gain is the other's loss, so a paranoid (minimax) search
+        gives the max^n values and may prune; expectimax uses that.
+        """
+        return self.zero_sum
+
     @abc.abstractmethod
     def new_initial_state(self) -> "State":
         """The state before the first move (often a chance node: the deal)."""

@@ -61,6 +61,10 @@ class NativeGame(Game):
     def zero_sum(self) -> bool:
         return self.reference.zero_sum
 
+    @property
+    def constant_sum(self) -> bool:
+        return self.reference.constant_sum
+
     def new_initial_state(self) -> NativeState:
         return NativeState.create(self.kernel, self)
 

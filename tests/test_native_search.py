@@ -195,3 +195,20 @@ def test_ismcts_tree_is_reused_after_the_opponents_move():
     no_reuse = ISMCTSBot(iterations=4000, seed=2, reuse_tree=False)
     no_reuse.analyse(state)
     assert not no_reuse.analyse(state).counters["reused_tree"]
+
+
+@pytest.mark.parametrize("depth", [1, 2, 3])
+def test_expectimax_prunes_two_player_constant_sum_without_changing_values(depth):
+    # Sunken City's returns (and heuristic values) add up to 1: the native path
+    # searches it as paranoid with Star2 pruning, the reference path as max^n.
+    pairs = [(r, n) for r, n in positions("sunken_city", 400, seed=11, players=2)
+             if len(r.legal_actions()) <= 12][::25][:5]
+    assert len(pairs) == 5
+    assert aiplay.load("sunken_city", players=2).constant_sum
+    for ref, native in pairs:
+        expected = ExpectimaxBot(depth=depth, backend="reference").analyse(ref)
+        pruned = ExpectimaxBot(depth=depth, pruning="star2").analyse(native)
+        plain = ExpectimaxBot(depth=depth, pruning="none").analyse(native)
+        assert pruned.value == pytest.approx(expected.value, abs=1e-12)
+        assert plain.value == pytest.approx(expected.value, abs=1e-12)
+        assert pruned.counters["nodes"] <= plain.counters["nodes"]

@@ -250,8 +250,8 @@ class ExpectimaxBot(Bot):
         and ``backend`` is ``"auto"`` or ``"native"``): the search runs in C
         (``src_ext/expectimax.pyx``) with ``pruning`` ``"star2"`` (default),
         ``"star1"`` or ``"none"``. Pruning applies to paranoid search, which
-        a two-player zero-sum game always gets (max^n is the same there); it
-        changes the work, never the value. The native table has a fixed size
+        a two-player constant-sum game (zero-sum included) always gets
+        (max^n is the same there); it changes the work, never the value. The native table has a fixed size
         (2^18 entries, always replaced). Values equal the reference path's.
 
     The analysis: ``value`` is the root player's component of the chosen
@@ -346,7 +346,7 @@ class ExpectimaxBot(Bot):
 
     def _analyse_native(self, state: State, kernel: Any, player: int) -> Analysis:
         game = state.game
-        paranoid = self.paranoid or (game.num_players == 2 and game.zero_sum)
+        paranoid = self.paranoid or (game.num_players == 2 and game.constant_sum)
         if self._native is None or self._native[0] is not kernel:
             if self.leaf_playout and not kernel.has_policy:
                 raise InvalidOptionError(

@@ -245,6 +245,10 @@ class SunkenCityGame(Game):
     def zero_sum(self) -> bool:
         return False  # winners share 1, the others get 0: the sum is 1, not 0
 
+    @property
+    def constant_sum(self) -> bool:
+        return True  # the returns add up to 1, and so do the heuristic values (wealth shares)
+
     def new_initial_state(self) -> "SunkenCityState":
         """Setup (RB "Game Preparation"): building 10 with Neptune on the centre, everyone at home."""
         state = SunkenCityState(self)
