@@ -4,8 +4,11 @@ For every board game with a native kernel it prints:
 
 * random playouts/s: the kernel's C loop against the reference engine's Python loop;
 * the Python-visible ``clone()`` of a mid-game state, both engines;
+* the kernel's playout policy (``policy_action``): policy playouts/s and
+  mean game length, against random playouts;
 * search speed at the start of a game: MCTS and expectimax (Sunken City,
-  3 players), ISMCTS (Area 51, 4 players), on the native path.
+  3 players), ISMCTS (Area 51, 4 players), on the native path, with random
+  rollouts and with the game's bot presets (the strength settings).
 
 Usage::
 
@@ -64,6 +67,23 @@ def first_decision(game):
     return state
 
 
+def game_length(game, policy: bool, games: int = 20) -> float:
+    """Mean moves (decisions and chance) per game from the start, random or policy play."""
+    rng = random.Random(3)
+    total = 0
+    for g in range(games):
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            if state.is_chance_node():
+                state.apply_action(sample_chance_outcome(state, rng))
+            elif policy:
+                state.apply_action(game.kernel.policy_choice(state, rng.getrandbits(64)))
+            else:
+                state.apply_action(rng.choice(state.legal_actions()))
+            total += 1
+    return total / games
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--quick", action="store_true", help="shorter timings")
@@ -82,21 +102,37 @@ def main() -> None:
         native_rate = batch / (time.perf_counter() - start)
         print(f"{name} {options}: random playouts/s native {native_rate:,.0f}, reference {ref_rate:,.0f}, "
               f"x{native_rate / ref_rate:.0f}")
+        if native.kernel.has_policy:
+            policy_batch = max(50, batch // 10)
+            start = time.perf_counter()
+            native.kernel.playouts(native.new_initial_state(), policy_batch, 1, True)
+            policy_rate = policy_batch / (time.perf_counter() - start)
+            print(f"  policy playouts/s native {policy_rate:,.0f} (x{policy_rate / native_rate:.2f} random); "
+                  f"moves per game: random {game_length(native, False):.0f}, policy {game_length(native, True):.0f}")
         for label, game in (("native", native), ("reference", reference)):
             state = mid_game(game)
             per_call = min(timeit.repeat(state.clone, number=20000, repeat=5)) / 20000
             print(f"  clone() {label}: {per_call * 1e9:,.0f} ns")
         state = first_decision(native)
         iterations = 2000 if args.quick else 20000
+        presets = native.bot_presets
         if name == "sunken_city":
-            analysis = MCTSBot(iterations=iterations, seed=1).analyse(state)
-            print(f"  MCTS at the first decision: {iterations / analysis.counters['seconds']:,.0f} iterations/s")
+            for label, extra in (("random rollouts", {}), (f"presets {dict(presets['mcts'])}", presets["mcts"])):
+                analysis = MCTSBot(iterations=iterations, seed=1, **extra).analyse(state)
+                print(f"  MCTS at the first decision, {label}: "
+                      f"{iterations / analysis.counters['seconds']:,.0f} iterations/s")
             analysis = ExpectimaxBot(depth=3).analyse(state)
             print(f"  expectimax depth 3 at the first decision: {analysis.counters['nodes']:,} nodes, "
                   f"{analysis.counters['nodes'] / analysis.counters['seconds']:,.0f} nodes/s")
+            extra = dict(presets["expectimax"])
+            analysis = ExpectimaxBot(**extra).analyse(state)
+            print(f"  expectimax {extra} at the first decision: {analysis.counters['nodes']:,} nodes in "
+                  f"{analysis.counters['seconds']:.2f} s")
         else:
-            analysis = ISMCTSBot(iterations=iterations, seed=1).analyse(state)
-            print(f"  ISMCTS at the first decision: {iterations / analysis.counters['seconds']:,.0f} iterations/s")
+            for label, extra in (("random rollouts", {}), (f"presets {dict(presets['ismcts'])}", presets["ismcts"])):
+                analysis = ISMCTSBot(iterations=iterations, seed=1, **extra).analyse(state)
+                print(f"  ISMCTS at the first decision, {label}: "
+                      f"{iterations / analysis.counters['seconds']:,.0f} iterations/s")
 
 
 if __name__ == "__main__":
