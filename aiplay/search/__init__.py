@@ -1,7 +1,8 @@
 """Reference searchers: pure-Python bots that work with any game of the API.
 
 * :class:`RandomBot` -- uniform random legal moves (the baseline);
-* :class:`MCTSBot` -- UCT with random playouts, for perfect-information games;
+* :class:`MCTSBot` -- UCT with random (or policy, or cut-off) playouts, for
+  perfect-information games;
 * :class:`ISMCTSBot` -- single-observer information set MCTS, for hidden
   information;
 * :class:`ExpectimaxBot` -- depth-limited max^n / paranoid expectimax with a
@@ -10,6 +11,9 @@
 
 On a state of a native engine, MCTS, ISMCTS and expectimax run their loop in
 C (:mod:`aiplay.search.native_path`); the analysis has the same structure.
+How playouts end is a :class:`~aiplay.search.rollout.Rollout`
+(:mod:`aiplay.search.rollout`); a game's recommended bot options are its
+``bot_presets``, which :func:`make_bot` applies when given ``game=``.
 
 Every bot has ``choose(state) -> action`` and ``analyse(state) ->``
 :class:`Analysis`, takes a ``seed`` and its budget as keyword arguments, and
@@ -30,6 +34,7 @@ from aiplay.search.heuristic import HeuristicBot
 from aiplay.search.ismcts import ISMCTSBot
 from aiplay.search.mcts import MCTSBot
 from aiplay.search.random_bot import RandomBot
+from aiplay.search.rollout import Rollout
 
 #: Bot kinds by name, for :func:`make_bot` and the CLI. A plain dict so that
 #: more kinds (e.g. heuristic bots) can be added with one entry.
@@ -75,5 +80,5 @@ def make_bot(kind: str, *, game: Any = None, **kwargs: Any) -> Bot:
 
 __all__ = [
     "ActionStats", "Analysis", "BOTS", "Bot", "Budget", "ExpectimaxBot", "HeuristicBot", "ISMCTSBot",
-    "MCTSBot", "RandomBot", "make_bot",
+    "MCTSBot", "RandomBot", "Rollout", "make_bot",
 ]
