@@ -21,6 +21,11 @@ One node layout serves the three algorithms. A node is reached by a move of
 
 ``value_sum`` holds returns of the player who selects among the node and its
 siblings (the mover in MCTS/SO-ISMCTS, the tree's owner in MO-ISMCTS).
+
+Rollouts (``aiplay.search.rollout`` describes the options) play uniformly
+random moves or the kernel's ``policy_action`` (with an ``epsilon`` share of
+random moves), to the end or to ``cutoff`` moves, where ``evaluate`` stands
+in for the returns.
 """
 
 from libc.stdlib cimport free, malloc, realloc
