@@ -306,6 +306,20 @@ class State(abc.ABC):
     def view(self, player: int) -> Dict[str, Any]:
         """The position as ``player`` sees it, as JSON-ready data (hidden parts redacted)."""
 
+    def knowledge_violations(self, observer: int) -> List[str]:
+        """The ways in which this state contradicts what ``observer`` has been told.
+
+        Games with hidden information keep knowledge records in the state (cards
+        a player saw entering a hand, the face-down cards a player played, the
+        composition of a reshuffled deck...). This returns one readable line per
+        record that the actual hidden contents contradict; ``[]`` means the state
+        is one ``observer`` could be in. A state reached by play never has a
+        violation; a world from :meth:`determinize` must not have one either (the
+        generic determinization test checks both). Games whose views already
+        state every fact the observer knows keep this default.
+        """
+        return []
+
     @abc.abstractmethod
     def determinize(self, observer: int, rng: random.Random) -> "State":
         """A full state consistent with what ``observer`` knows, hidden parts sampled from ``rng``.

@@ -301,6 +301,11 @@ cdef class NativeState:
         self.kernel.determinize(other.data, observer, &r)
         return other
 
+    def knowledge_violations(self, int observer):
+        """The ways this position contradicts ``observer``'s knowledge records (the reference engine's check)."""
+        self._check_player(observer)
+        return self._reference().knowledge_violations(observer)
+
     def _check_player(self, int player):
         if not 0 <= player < self.kernel.num_players:
             raise ValueError(f"player {player} does not exist; seats are 0..{self.kernel.num_players - 1}")
