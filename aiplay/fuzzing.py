@@ -1,0 +1,781 @@
+"""Fuzzing support: seeded generators of hostile inputs and the checks run on them.
+
+Shared by the property tests (``tests/test_fuzz.py``, driven by Hypothesis)
+and the long fuzzer (``benchmarks/fuzz_long.py``, millions of cases in worker
+processes), so both feed the library the same kinds of input and judge the
+outcome by the same rules.
+
+A fuzz *case* is one :class:`Case`: a game (name and options), a kind
+(:data:`CASE_KINDS`) and a concrete payload (a JSON text, a list of steps, bot
+options...). :func:`generate_case` builds it from a seed and a
+:class:`random.Random`; :func:`run_case` executes it on every engine the game
+has and returns ``"accepted"`` or ``"rejected"`` (an
+:class:`~aiplay.errors.AiplayError` was raised where the contract allows it).
+Anything else escapes: a :class:`FuzzFailure` for a broken property (a
+rejected input that changed the state, an illegal action accepted, engines
+that disagree, a round trip that differs), or the unexpected exception itself
+(``KeyError``, ``RecursionError``, ``OverflowError``...). A crash of the
+process (segfault, sanitizer abort) cannot be caught here; the long fuzzer
+runs cases in worker processes for that.
+
+Every generator takes an explicit :class:`random.Random`, so a case is
+reproduced from its seed (:func:`case_from_seed`), and Hypothesis can drive
+the same generators with a shrinkable ``st.randoms()`` generator.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import operator
+import random
+import re
+from dataclasses import dataclass, field
+from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Tuple
+
+import aiplay
+from aiplay.errors import AiplayError, IllegalActionError, InvalidStateError
+from aiplay.game import CHANCE, TERMINAL, Game, State, sample_chance_outcome
+from aiplay.registry import has_native
+
+try:  # numpy is a dependency of aiplay, but keep the generators usable without it
+    import numpy as np
+except ImportError:  # pragma: no cover - numpy is installed with aiplay
+    np = None
+
+#: The kinds of case, with their weights in a long run (cheap JSON and action
+#: cases dominate; bot cases cost a search each).
+CASE_KINDS: Dict[str, int] = {"json": 40, "random_json": 8, "actions": 30, "bot": 14, "seats": 8}
+
+#: Bot kinds :func:`random_bot_options` draws from.
+BOT_KINDS = ("random", "heuristic", "mcts", "ismcts", "expectimax")
+
+#: Small game option sets per game, so cases are cheap yet cover variants
+#: (the same sets as ``tests/conftest.py`` ``CONTRACT_OPTIONS``; a game not
+#: listed is fuzzed with its defaults).
+DEFAULT_OPTIONS: Dict[str, List[dict]] = {
+    "pig": [{"winscore": 20}, {"players": 3, "winscore": 15, "diceoutcomes": 4}, {"piglet": True, "winscore": 8}],
+    "kuhn_poker": [{}, {"players": 3}],
+    "leduc_poker": [{}, {"players": 3}],
+    "area51": [{"players": 2}, {"players": 3}, {"players": 4}, {"players": 6}],
+    "sunken_city": [{"players": 2}, {"players": 3}, {"players": 4, "short": True},
+                    {"players": 2, "no_neptune_chips": True}],
+}
+
+HUGE = 2 ** 70
+
+
+class FuzzFailure(AssertionError):
+    """A property of the API that a fuzz case broke (not an exception the library raised)."""
+
+
+# -- games ------------------------------------------------------------------
+
+GameSpec = Tuple[str, Dict[str, Any]]
+
+_GAMES: Dict[Tuple[str, str, str], Game] = {}
+
+
+def engines(name: str) -> List[str]:
+    """The backends of ``name``: ``"reference"``, plus ``"native"`` when its kernel is built."""
+    return ["reference"] + (["native"] if has_native(name) else [])
+
+
+def load_game(name: str, options: Mapping[str, Any], backend: str) -> Game:
+    """``aiplay.load(name, backend, **options)``, cached (games are immutable)."""
+    key = (name, backend, json.dumps(dict(options), sort_keys=True))
+    if key not in _GAMES:
+        _GAMES[key] = aiplay.load(name, backend=backend, **options)
+    return _GAMES[key]
+
+
+def game_specs(option_sets: Optional[Mapping[str, List[dict]]] = None,
+               games: Optional[Sequence[str]] = None) -> List[GameSpec]:
+    """``(name, options)`` for every registered game (or those in ``games``) and option set."""
+    option_sets = DEFAULT_OPTIONS if option_sets is None else option_sets
+    names = aiplay.games_available() if games is None else list(games)
+    return [(name, dict(opts)) for name in names for opts in option_sets.get(name, [{}])]
+
+
+# -- hostile values -----------------------------------------------------------
+
+_TEXTS = ["", " ", "²", "٣", "0", "-0", "+1", "1e3", "0x10", "1_000", "-1", "NaN", "None", "null",
+          "\x00", "\ud800", "é", "🂡", "pass", "PASS", " 0 ", "9" * 40, "-" * 3, "\n", "a" * 10_000]
+
+
+def weird_int(rng: random.Random, scale: int = 10) -> int:
+    """An integer near an edge: small, negative, at a C type boundary, or huge."""
+    return rng.choice([
+        0, 1, -1, 2, scale - 1, scale, scale + 1, -scale, rng.randrange(-3 * scale - 3, 3 * scale + 3),
+        127, 128, 255, 256, 2 ** 15, 2 ** 31 - 1, 2 ** 31, -2 ** 31 - 1, 2 ** 32, 2 ** 63 - 1, 2 ** 63,
+        -2 ** 63 - 1, 2 ** 64, HUGE, -HUGE, 10 ** 30,
+    ])
+
+
+def weird_float(rng: random.Random) -> float:
+    """A float that is not an integer, or not finite, or an integer written as a float."""
+    return rng.choice([0.0, -0.0, 0.5, 1.0, -1.5, 2.0 ** 70, 1e308, -1e308, 5e-324,
+                       math.nan, math.inf, -math.inf])
+
+
+def weird_text(rng: random.Random) -> str:
+    """A string likely to trip a parser: empty, non-ASCII digits, surrogates, huge."""
+    text = rng.choice(_TEXTS)
+    if rng.random() < 0.1:
+        text = text * rng.choice([2, 100, 10_000])
+    return text
+
+
+def weird_value(rng: random.Random, depth: int = 0) -> Any:
+    """Any JSON-ish value of a surprising type (a scalar, or a small container of such)."""
+    roll = rng.randrange(10 if depth < 2 else 7)
+    if roll == 0:
+        return weird_int(rng)
+    if roll == 1:
+        return weird_float(rng)
+    if roll == 2:
+        return weird_text(rng)
+    if roll == 3:
+        return None
+    if roll == 4:
+        return rng.choice([True, False])
+    if roll in (5, 6):
+        return rng.randrange(-3, 60)
+    if roll == 7:
+        return [weird_value(rng, depth + 1) for _ in range(rng.randrange(4))]
+    if roll == 8:
+        return {weird_text(rng)[:8]: weird_value(rng, depth + 1) for _ in range(rng.randrange(3))}
+    return []
+
+
+def weird_action(rng: random.Random, num_actions: int) -> Any:
+    """A value passed where an action is expected: out of range, or not an int at all."""
+    roll = rng.randrange(9)
+    if roll == 0:
+        return weird_int(rng, num_actions)
+    if roll == 1 and np is not None:
+        return rng.choice([np.int64, np.int32, np.uint8, np.int8])(rng.randrange(0, 100))
+    if roll == 2 and np is not None:
+        return np.uint64(2 ** 64 - 1)
+    if roll == 3:
+        return weird_float(rng)
+    if roll == 4:
+        return rng.choice([True, False])
+    if roll == 5:
+        return weird_text(rng)
+    if roll == 6:
+        return rng.choice([None, [], [0], (0,), {}, b"0", object(), 1j])
+    if roll == 7:
+        return rng.randrange(0, max(1, num_actions))  # in range, maybe illegal here
+    return float(rng.randrange(0, max(1, num_actions)))  # an int value as a float
+
+
+# -- positions ------------------------------------------------------------------
+
+def play_random(state: State, rng: random.Random, steps: int) -> State:
+    """Play ``steps`` random moves (chance by its probabilities) on ``state`` in place; stops at the end."""
+    for _ in range(steps):
+        player = state.current_player()
+        if player == TERMINAL:
+            break
+        if player == CHANCE:
+            state.apply_action(sample_chance_outcome(state, rng))
+        else:
+            legal = state.legal_actions()
+            state.apply_action(legal[rng.randrange(len(legal))])
+    return state
+
+
+def seeded_positions(game: Game, seed: int, count: int = 24, max_depth: int = 300) -> List[str]:
+    """``count`` JSON positions of ``game`` reached by seeded random play at spread depths.
+
+    Depths grow roughly geometrically up to ``max_depth`` so that openings,
+    middle games and end positions (terminal ones included) all appear.
+    """
+    rng = random.Random(seed)
+    docs = []
+    for i in range(count):
+        depth = 0 if i == 0 else rng.randrange(0, 1 + int(max_depth ** (i / max(1, count - 1))))
+        docs.append(play_random(game.new_initial_state(), rng, depth).to_json())
+    return docs
+
+
+# -- JSON mutations ---------------------------------------------------------------
+
+_DEEP = "__aiplay_fuzz_deep__"
+
+
+def _paths(node: Any, path: Tuple = ()) -> List[Tuple]:
+    """Every path (tuple of keys/indices) into a JSON tree, the root included."""
+    out = [path]
+    if isinstance(node, dict):
+        for k, v in node.items():
+            out.extend(_paths(v, path + (k,)))
+    elif isinstance(node, list):
+        for i, v in enumerate(node[:50]):  # long lists: their head is enough
+            out.extend(_paths(v, path + (i,)))
+    return out
+
+
+def _get(node: Any, path: Tuple) -> Any:
+    for key in path:
+        node = node[key]
+    return node
+
+
+def _set(root: Any, path: Tuple, value: Any) -> Any:
+    if not path:
+        return value
+    _get(root, path[:-1])[path[-1]] = value
+    return root
+
+
+def mutate_number(rng: random.Random, value: Any) -> Any:
+    """A nearby, out-of-range, huge, fractional or non-finite replacement of a number."""
+    base = value if isinstance(value, (int, float)) and not isinstance(value, bool) else 0
+    if isinstance(base, float) and not math.isfinite(base):
+        base = 0
+    roll = rng.randrange(7)
+    if roll == 0:
+        return int(base) + rng.choice([-2, -1, 1, 2])
+    if roll == 1:
+        return -int(base) - 1
+    if roll == 2:
+        return weird_int(rng, max(2, abs(int(base)) + 1))
+    if roll == 3:
+        return float(base) + rng.choice([0.0, 0.5])
+    if roll == 4:
+        return weird_float(rng)
+    if roll == 5:
+        return rng.choice([True, False, None, str(base)])
+    return int(base) * rng.choice([2, 10, 1000])
+
+
+def mutate_document(doc: Any, rng: random.Random, mutations: int = 1) -> Any:
+    """Apply ``mutations`` random edits to a JSON tree (a copy is edited and returned).
+
+    Edits: change a number (out of range, negative, huge, float, NaN), swap a
+    value for one of another type, drop a field, add an unknown one, grow a
+    list (up to tens of thousands of entries), shrink, shuffle or empty one,
+    wrap a value in thousands of nesting levels (written as ``_DEEP``, expanded
+    by :func:`dump_document`), or swap two values of the tree.
+    """
+    doc = json.loads(json.dumps(doc))
+    for _ in range(mutations):
+        paths = _paths(doc)
+        path = rng.choice(paths)
+        node = _get(doc, path)
+        roll = rng.randrange(12)
+        if isinstance(node, (int, float)) and not isinstance(node, bool) and roll < 5:
+            doc = _set(doc, path, mutate_number(rng, node))
+        elif roll == 0 or roll == 1:
+            doc = _set(doc, path, weird_value(rng))
+        elif roll == 2 and isinstance(node, dict) and node:
+            del node[rng.choice(list(node))]
+        elif roll == 3 and isinstance(node, dict):
+            key = rng.choice([weird_text(rng)[:12], "extra", "state", "players", "turn"])
+            node[key] = weird_value(rng)
+        elif roll == 4 and isinstance(node, list) and node:
+            size = rng.choice([len(node) + 1, 2 * len(node) + 1, 1000, 50_000])
+            node.extend(node[i % len(node)] for i in range(len(node), size))
+        elif roll == 5 and isinstance(node, list) and node:
+            action = rng.randrange(3)
+            if action == 0:
+                del node[rng.randrange(len(node)):]
+            elif action == 1:
+                rng.shuffle(node)
+            else:
+                node.append(weird_value(rng))
+        elif roll == 6:
+            doc = _set(doc, path, f"{_DEEP}{rng.choice([50, 999, 5000, 100_000])}")
+        elif roll == 7 and path:
+            other = rng.choice(paths)
+            if other and not (other[:len(path)] == path or path[:len(other)] == other):
+                a, b = _get(doc, path), _get(doc, other)
+                doc = _set(doc, path, b)
+                doc = _set(doc, other, a)
+        elif roll == 8 and isinstance(node, list):
+            doc = _set(doc, path, {str(i): v for i, v in enumerate(node)})
+        elif roll == 9 and isinstance(node, dict):
+            doc = _set(doc, path, list(node.values()))
+        elif roll == 10 and isinstance(node, (int, float)) and not isinstance(node, bool):
+            doc = _set(doc, path, [node])
+        else:
+            doc = _set(doc, path, mutate_number(rng, node) if rng.random() < 0.5 else weird_value(rng))
+    return doc
+
+
+def dump_document(doc: Any, duplicate_key: Optional[str] = None) -> str:
+    """JSON text of ``doc``; the string ``_DEEP + "n"`` becomes ``n`` nested lists, and with
+    ``duplicate_key`` the top-level object repeats that key (first copy ``null``).
+
+    Writing the deep nesting as text avoids Python's own recursion limit in
+    ``json.dumps``; the reader must cope with it.
+    """
+    text = json.dumps(doc, sort_keys=True, allow_nan=True, ensure_ascii=False)
+    text = re.sub(f'"{_DEEP}(\\d+)"', lambda m: "[" * int(m.group(1)) + "]" * int(m.group(1)), text)
+    if duplicate_key is not None and text.startswith("{") and f'"{duplicate_key}"' in text:
+        text = '{"' + duplicate_key + '": null, ' + text[1:]
+    return text
+
+
+def random_json(rng: random.Random) -> Any:
+    """A fully random document: not JSON at all, JSON of the wrong shape, deep nesting, or
+    an envelope with wrong fields. May be a non-string (``None``, bytes, a dict)."""
+    roll = rng.randrange(8)
+    if roll == 0:
+        return rng.choice([None, 0, b"{}", b"\xff", {}, [], "", "{", "[" * 100_000, "{" * 5000,
+                           "\ufeff{}", "NaN", "1" * 5000, '"' + "x" * 100 + '"'])
+    if roll == 1:
+        return "[" * rng.choice([1000, 10_000, 200_000]) + "]" * rng.choice([0, 1000, 10_000, 200_000])
+    if roll == 2:
+        return '{"a":' * rng.choice([500, 5000, 50_000]) + "1" + "}" * rng.choice([500, 5000, 50_000])
+    if roll == 3:
+        return "".join(rng.choice('{}[]":,0123456789.eE-+tfnul aÿ²\\') for _ in range(rng.randrange(60)))
+    if roll in (4, 5):
+        envelope = {"format": "aiplay-state", "version": 1, "game": rng.choice(aiplay.games_available()),
+                    "options": {}, "state": weird_value(rng)}
+        return dump_document(mutate_document(envelope, rng, rng.randrange(1, 4)))
+    return dump_document(weird_value(rng))
+
+
+def mutated_json(base: str, rng: random.Random) -> str:
+    """A mutation of the JSON position ``base`` (mostly small edits inside ``"state"``)."""
+    doc = json.loads(base)
+    if rng.random() < 0.85 and isinstance(doc.get("state"), dict):
+        doc["state"] = mutate_document(doc["state"], rng, rng.choice([1, 1, 1, 2, 3, 6]))
+    else:
+        doc = mutate_document(doc, rng, rng.choice([1, 2]))
+    dup = None
+    if isinstance(doc, dict) and rng.random() < 0.03:
+        dup = rng.choice(list(doc) or ["state"])
+    return dump_document(doc, dup)
+
+
+# -- bot options ------------------------------------------------------------------
+
+def random_bot_options(rng: random.Random, num_players: int = 2) -> Tuple[str, Dict[str, Any]]:
+    """A bot kind and options for :func:`aiplay.search.make_bot`: valid, invalid and edge values.
+
+    Every combination keeps a small budget in force (a few iterations, a few
+    hundred nodes, a shallow depth or milliseconds), so a case ends quickly
+    whatever else it sets (``iterations=2**70`` comes with ``nodes`` or
+    ``seconds``); a case that still runs long is a bug (a budget ignored).
+    """
+    kind = rng.choice(BOT_KINDS + (weird_text(rng)[:6],) if rng.random() < 0.03 else BOT_KINDS)
+    options: Dict[str, Any] = {"seed": rng.choice([rng.randrange(1000), rng.randrange(1000), None, -1, HUGE])}
+    bounded = False
+    if kind != "expectimax" and rng.random() < 0.8:
+        options["iterations"] = rng.choice([0, 1, 2, 3, 8, 32, -1, HUGE, 2 ** 63, 1.5, "10", True, None])
+        bounded = isinstance(options["iterations"], int) and 0 < options["iterations"] <= 64
+    if rng.random() < 0.4:
+        options["nodes"] = rng.choice([1, 2, 50, 300, 0, -5, HUGE, 2.5])
+        bounded = bounded or (isinstance(options["nodes"], int) and 0 < options["nodes"] <= 300)
+    if rng.random() < 0.15:
+        options["seconds"] = rng.choice([1e-6, 0.001, 0.005, 0.0, -1.0, math.nan, math.inf, "0.1"])
+    if kind in ("mcts", "ismcts") or rng.random() < 0.05:
+        if rng.random() < 0.5:
+            options["max_nodes"] = rng.choice([1, 2, 3, num_players - 1, num_players, 50, 0, -1, HUGE])
+        if rng.random() < 0.4:
+            options["workers"] = rng.choice([1, 2, 3, 0, 64, -1, 1.0])
+        if rng.random() < 0.3:
+            options["reuse_tree"] = rng.choice([True, False, 1, "yes"])
+        if rng.random() < 0.4:
+            options["rollout"] = rng.choice(["random", "policy", "nope", None, 1])
+        if rng.random() < 0.3:
+            options["rollout_epsilon"] = rng.choice([0.0, 0.1, 1.0, -0.1, 2.0, math.nan])
+        if rng.random() < 0.3:
+            options["rollout_cutoff"] = rng.choice([1, 5, 0, -1, HUGE, None])
+        if rng.random() < 0.3:
+            options["uct_c"] = rng.choice([0.0, 1.4, 100.0, -1.0, math.inf])
+        if kind == "ismcts" and rng.random() < 0.5:
+            options["variant"] = rng.choice(["so", "mo", "mo", "xx"])
+        if kind == "mcts" and rng.random() < 0.5:
+            options["allow_hidden_information"] = rng.choice([True, True, False, 1])
+    if kind == "expectimax" or rng.random() < 0.05:
+        options["depth"] = rng.choice([1, 1, 2, 3, 0, -1, HUGE, 1.0])
+        bounded = bounded or options["depth"] in (1, 2)
+        if rng.random() < 0.5:
+            options["pruning"] = rng.choice(["none", "star1", "star2", "bogus"])
+        if rng.random() < 0.3:
+            options["paranoid"] = rng.choice([True, False, "no"])
+        if rng.random() < 0.3:
+            options["use_tt"] = rng.choice([True, False])
+        if rng.random() < 0.7:
+            options["allow_hidden_information"] = rng.choice([True, True, False])
+        if rng.random() < 0.15:
+            options["leaf_playout"] = rng.choice([1, 3, 0, -1])
+    if rng.random() < 0.3:
+        options["backend"] = rng.choice(["auto", "native", "reference", "reference", "gpu", None])
+    if rng.random() < 0.04:
+        options[rng.choice(["iterationz", "budget", "foo"])] = 1
+    if not bounded:
+        # Keep the case cheap: a hard limit that every searcher honours.
+        if rng.random() < 0.5 or kind == "expectimax":
+            options["nodes"] = rng.choice([1, 20, 200])
+        else:
+            options["seconds"] = rng.choice([0.001, 0.004])
+    return kind, options
+
+
+# -- cases -----------------------------------------------------------------------------
+
+@dataclass
+class Case:
+    """One fuzz input, concrete enough to replay without its generator.
+
+    ``payload`` by ``kind``:
+
+    * ``json``, ``random_json``: the document (normally a str) for ``state_from_json``;
+      ``play_seed`` drives the random play after an accepted load;
+    * ``actions``: ``{"start": json, "steps": [(op, value), ...]}`` with ops
+      ``apply`` (any value), ``legal`` (the ``value % n``-th legal action),
+      ``parse`` (``string_to_action(value)``), ``name`` (``action_to_string(value)``),
+      ``roundtrip`` (name of the ``value % n``-th legal action parsed back);
+    * ``bot``: ``{"start": json, "kind": str, "options": dict, "presets": bool}``;
+    * ``seats``: ``{"start": json, "calls": [(method, seat), ...]}``.
+    """
+
+    game: str
+    options: Dict[str, Any]
+    kind: str
+    seed: int
+    payload: Any = None
+    play_seed: int = 0
+    max_steps: int = 400
+    notes: List[str] = field(default_factory=list)
+
+    def python(self) -> str:
+        """Python that replays this case from its seed (the generator is deterministic)."""
+        return (f"from aiplay.fuzzing import case_from_seed, run_case\n"
+                f"case = case_from_seed({self.game!r}, {self.options!r}, {self.kind!r}, {self.seed!r})\n"
+                f"run_case(case)")
+
+
+_POOLS: Dict[Tuple[str, str, int], List[str]] = {}
+
+
+def position_pool(name: str, options: Mapping[str, Any], pool_seed: int = 0) -> List[str]:
+    """Seeded positions of a game (reference engine), cached: the starting points of mutations."""
+    key = (name, json.dumps(dict(options), sort_keys=True), pool_seed)
+    if key not in _POOLS:
+        _POOLS[key] = seeded_positions(load_game(name, options, "reference"), pool_seed)
+    return _POOLS[key]
+
+
+def generate_case(name: str, options: Mapping[str, Any], kind: str, rng: random.Random,
+                  seed: int = 0, max_steps: int = 400, pool_seed: int = 0) -> Case:
+    """A case of ``kind`` for the game, drawn from ``rng`` (``seed`` is only recorded)."""
+    options = dict(options)
+    game = load_game(name, options, "reference")
+    pool = position_pool(name, options, pool_seed)
+    case = Case(name, options, kind, seed, play_seed=rng.randrange(2 ** 32), max_steps=max_steps)
+    if kind == "json":
+        case.payload = mutated_json(rng.choice(pool), rng)
+    elif kind == "random_json":
+        case.payload = random_json(rng)
+    elif kind == "actions":
+        n = game.num_distinct_actions
+        steps: List[Tuple[str, Any]] = []
+        for _ in range(rng.randrange(1, 30)):
+            roll = rng.random()
+            if roll < 0.4:
+                steps.append(("legal", rng.randrange(1000)))
+            elif roll < 0.7:
+                steps.append(("apply", weird_action(rng, n)))
+            elif roll < 0.8:
+                steps.append(("parse", rng.choice([weird_text(rng), None, 5, b"x", str(rng.randrange(n))])))
+            elif roll < 0.9:
+                steps.append(("name", weird_action(rng, n)))
+            else:
+                steps.append(("roundtrip", rng.randrange(1000)))
+        case.payload = {"start": rng.choice(pool), "steps": steps}
+    elif kind == "bot":
+        bot_kind, bot_options = random_bot_options(rng, game.num_players)
+        case.payload = {"start": rng.choice(pool), "kind": bot_kind, "options": bot_options,
+                        "presets": rng.random() < 0.3}
+    elif kind == "seats":
+        n = game.num_players
+        seats = [-1, n, n + 1, HUGE, -HUGE, 2 ** 63, None, "0", 0.0, 1.5, [0], True,
+                 rng.randrange(n), rng.randrange(n)] + ([np.int64(0)] if np is not None else [])
+        methods = ["view", "information_state_key", "information_state_string", "determinize",
+                   "determinize_rng", "returns", "knowledge_violations"]
+        case.payload = {"start": rng.choice(pool),
+                        "calls": [(rng.choice(methods), rng.choice(seats)) for _ in range(rng.randrange(1, 8))]}
+    else:
+        raise ValueError(f"unknown case kind {kind!r}")
+    return case
+
+
+def case_seed(seed: int, name: str, options: Mapping[str, Any], index: int) -> int:
+    """The seed of case ``index`` of a game in a run seeded ``seed`` (stable across processes)."""
+    text = json.dumps([seed, name, dict(options), index], sort_keys=True)
+    return int.from_bytes(__import__("hashlib").blake2b(text.encode(), digest_size=8).digest(), "little")
+
+
+def pick_kind(rng: random.Random, weights: Mapping[str, int] = CASE_KINDS) -> str:
+    """A case kind drawn with ``weights``."""
+    kinds = list(weights)
+    return rng.choices(kinds, weights=[weights[k] for k in kinds])[0]
+
+
+def case_from_seed(name: str, options: Mapping[str, Any], kind: Optional[str], seed: int,
+                   max_steps: int = 400) -> Case:
+    """The case a long run generates for this seed (``kind=None``: drawn from the seed too)."""
+    rng = random.Random(seed)
+    if kind is None:
+        kind = pick_kind(rng)
+    return generate_case(name, options, kind, rng, seed=seed, max_steps=max_steps)
+
+
+# -- running cases ------------------------------------------------------------------------
+
+def _load_all(case: Case, text: Any) -> Dict[str, Any]:
+    """``state_from_json(text)`` on every engine: a state, or the InvalidStateError it raised."""
+    results: Dict[str, Any] = {}
+    for backend in engines(case.game):
+        game = load_game(case.game, case.options, backend)
+        try:
+            results[backend] = game.state_from_json(text)
+        except InvalidStateError as exc:
+            results[backend] = exc
+        except AiplayError as exc:
+            raise FuzzFailure(f"{backend}: state_from_json raised {type(exc).__name__}, "
+                              f"not InvalidStateError: {exc}") from exc
+    kinds = {b: isinstance(r, InvalidStateError) for b, r in results.items()}
+    if len(set(kinds.values())) > 1:
+        raise FuzzFailure(f"engines disagree on the document: rejected={kinds}; "
+                          f"{ {b: str(r)[:200] for b, r in results.items()} }")
+    return results
+
+
+def check_state(state: State, label: str = "") -> None:
+    """The observation API works at ``state`` for every seat, and ``to_json`` round-trips."""
+    game = state.game
+    text = state.to_json()
+    again = game.state_from_json(text).to_json()
+    if again != text:
+        raise FuzzFailure(f"{label}to_json round trip differs:\n{text[:500]}\n{again[:500]}")
+    returns = state.returns()
+    if len(returns) != game.num_players:
+        raise FuzzFailure(f"{label}returns() has {len(returns)} entries for {game.num_players} players")
+    for p in range(game.num_players):
+        json.dumps(state.view(p), allow_nan=False)
+        key = state.information_state_key(p)
+        if not isinstance(key, int) or not 0 <= key < 2 ** 64:
+            raise FuzzFailure(f"{label}information_state_key({p}) = {key!r}, not a 64-bit key")
+
+
+def play_on(states: Dict[str, State], rng: random.Random, max_steps: int, check_every: int = 0) -> None:
+    """Play the same random moves on every engine's state, checking that they agree at each step."""
+    first = next(iter(states.values()))
+    for step in range(max_steps):
+        players = {b: s.current_player() for b, s in states.items()}
+        legals = {b: s.legal_actions() for b, s in states.items()}
+        if len(set(players.values())) > 1 or len({tuple(v) for v in legals.values()}) > 1:
+            raise FuzzFailure(f"engines disagree after {step} moves: players {players}, legal {legals}")
+        if check_every and step % check_every == 0:
+            for b, s in states.items():
+                check_state(s, f"{b} at move {step}: ")
+        player = players[next(iter(players))]
+        if player == TERMINAL:
+            return
+        legal = legals[next(iter(legals))]
+        if not legal:
+            raise FuzzFailure(f"no legal action at a non-terminal state (player {player})")
+        action = sample_chance_outcome(first, rng) if player == CHANCE else legal[rng.randrange(len(legal))]
+        for s in states.values():
+            s.apply_action(action)
+
+
+def run_json_case(case: Case) -> str:
+    """Load the document on every engine; if accepted, check the state and play it to the end."""
+    results = _load_all(case, case.payload)
+    if all(isinstance(r, InvalidStateError) for r in results.values()):
+        return "rejected"
+    texts = {b: s.to_json() for b, s in results.items()}
+    if len(set(texts.values())) > 1:
+        raise FuzzFailure(f"engines load the document differently: {texts}")
+    for b, s in results.items():
+        check_state(s, f"{b}: ")
+    play_on(results, random.Random(case.play_seed), case.max_steps, check_every=max(1, case.max_steps // 4))
+    return "accepted"
+
+
+def _int_action(value: Any) -> Optional[int]:
+    """``value`` as an action if the API should accept its type (ints and NumPy ints, not bool)."""
+    if isinstance(value, bool):
+        return None
+    try:
+        return operator.index(value)
+    except TypeError:
+        return None
+
+
+def run_action_steps(state: State, steps: Sequence[Tuple[str, Any]]) -> List[Any]:
+    """Run action steps on one state; returns a trace (per step: result or error class) to compare engines."""
+    trace: List[Any] = []
+    for op, value in steps:
+        before = state.to_json()
+        legal = state.legal_actions()
+        try:
+            if op == "legal":
+                if not legal:
+                    trace.append(("terminal",))
+                    continue
+                action = legal[value % len(legal)]
+                state.apply_action(action)
+                trace.append(("applied", action))
+            elif op == "apply":
+                state.apply_action(value)
+                as_int = _int_action(value)
+                if as_int is None or as_int not in legal:
+                    raise FuzzFailure(f"apply_action({value!r}) was accepted; legal actions were {legal}")
+                trace.append(("applied", as_int))
+            elif op == "parse":
+                action = state.string_to_action(value)
+                if action not in legal:
+                    raise FuzzFailure(f"string_to_action({value!r}) = {action!r}, not legal ({legal})")
+                trace.append(("parsed", action))
+            elif op == "name":
+                name = state.action_to_string(value)
+                if not isinstance(name, str):
+                    raise FuzzFailure(f"action_to_string({value!r}) returned {name!r}, not a str")
+                trace.append(("named", _int_action(value) is not None))
+            elif op == "roundtrip":
+                if not legal:
+                    continue
+                action = legal[value % len(legal)]
+                name = state.action_to_string(action)
+                back = state.string_to_action(name)
+                if back != action:
+                    raise FuzzFailure(f"string_to_action(action_to_string({action})) = {back} (name {name!r})")
+                trace.append(("roundtrip", action))
+        except AiplayError as exc:
+            if op in ("legal", "roundtrip"):
+                raise FuzzFailure(f"{op} step on legal action raised {type(exc).__name__}: {exc}") from exc
+            after = state.to_json()
+            if after != before:
+                raise FuzzFailure(f"{op}({value!r}) raised {type(exc).__name__} but changed the state")
+            trace.append(("error", type(exc).__name__))
+        if op in ("name", "parse", "roundtrip") and state.to_json() != before:
+            raise FuzzFailure(f"{op}({value!r}) changed the state")
+    return trace
+
+
+def run_actions_case(case: Case) -> str:
+    """Apply the steps on every engine from the same start; the traces must match."""
+    traces = {}
+    for backend in engines(case.game):
+        state = load_game(case.game, case.options, backend).state_from_json(case.payload["start"])
+        traces[backend] = run_action_steps(state, case.payload["steps"])
+        check_state(state, f"{backend} after the steps: ")
+    # Action names may differ between engines only in wording, so names are not compared.
+    if len({json.dumps(t) for t in traces.values()}) > 1:
+        raise FuzzFailure(f"engines disagree on the action steps: {traces}")
+    return "rejected" if any(t and t[-1][0] == "error" for t in traces.values()) else "accepted"
+
+
+def run_bot_case(case: Case) -> str:
+    """Build the bot and let it choose at the start state on every engine: a legal action or an AiplayError."""
+    from aiplay.search import make_bot
+
+    outcome = "accepted"
+    for backend in engines(case.game):
+        game = load_game(case.game, case.options, backend)
+        state = game.state_from_json(case.payload["start"])
+        before = state.to_json()
+        try:
+            bot = make_bot(case.payload["kind"], game=game if case.payload["presets"] else None,
+                           **case.payload["options"])
+            action = bot.choose(state)
+        except AiplayError:
+            outcome = "rejected"
+            continue
+        finally:
+            if state.to_json() != before:
+                raise FuzzFailure(f"{backend}: the bot changed the state it searched")
+        if state.current_player() < 0:
+            raise FuzzFailure(f"{backend}: the bot chose {action!r} at a state where nobody is to move "
+                              f"(player {state.current_player()})")
+        if isinstance(action, bool) or not isinstance(action, int) or action not in state.legal_actions():
+            raise FuzzFailure(f"{backend}: the bot chose {action!r}, not among {state.legal_actions()}")
+    return outcome
+
+
+_VALID_SEAT_TYPES = (int,) if np is None else (int, np.integer)
+
+
+def run_seats_case(case: Case) -> str:
+    """Observation calls with valid and invalid seats: valid ones work, invalid ones raise AiplayError."""
+    outcome = "accepted"
+    for backend in engines(case.game):
+        game = load_game(case.game, case.options, backend)
+        state = game.state_from_json(case.payload["start"])
+        before = state.to_json()
+        for method, seat in case.payload["calls"]:
+            valid = (isinstance(seat, _VALID_SEAT_TYPES) and not isinstance(seat, bool)
+                     and 0 <= seat < game.num_players)
+            ambiguous = isinstance(seat, bool)  # bool is an int subclass; either answer is defensible
+            try:
+                if method == "view":
+                    json.dumps(state.view(seat), allow_nan=False)
+                elif method == "information_state_key":
+                    key = state.information_state_key(seat)
+                    if not isinstance(key, int) or not 0 <= key < 2 ** 64:
+                        raise FuzzFailure(f"information_state_key({seat!r}) = {key!r}")
+                elif method == "information_state_string":
+                    if not isinstance(state.information_state_string(seat), str):
+                        raise FuzzFailure(f"information_state_string({seat!r}) is not a str")
+                elif method == "determinize":
+                    world = state.determinize(seat, random.Random(case.play_seed))
+                    if valid:
+                        check_state(world, f"{backend} determinize({seat}): ")
+                        if world.information_state_key(seat) != state.information_state_key(seat):
+                            raise FuzzFailure(f"determinize({seat}) changed the observer's information state")
+                elif method == "determinize_rng":
+                    # A valid seat with a wrong generator: None, a seed, a string.
+                    valid = False
+                    ambiguous = True
+                    state.determinize(0, random.Random(case.play_seed).choice([None, 5, "rng", 1.5]))
+                elif method == "returns":
+                    valid, ambiguous = True, False
+                    if len(state.returns()) != game.num_players:
+                        raise FuzzFailure("returns() has the wrong length")
+                elif method == "knowledge_violations":
+                    # Not part of the seat contract of the brief: any seat may be answered.
+                    ambiguous = ambiguous or not valid
+                    if valid and state.knowledge_violations(seat):
+                        raise FuzzFailure(f"a loaded state violates seat {seat}'s knowledge: "
+                                          f"{state.knowledge_violations(seat)}")
+                    if not valid:
+                        state.knowledge_violations(seat)
+                if not valid and not ambiguous:
+                    raise FuzzFailure(f"{backend}: {method}({seat!r}) was accepted for a {game.num_players}-player game")
+            except AiplayError as exc:
+                if valid:
+                    raise FuzzFailure(f"{backend}: {method}({seat!r}) raised {type(exc).__name__} for a valid seat: "
+                                      f"{exc}") from exc
+                outcome = "rejected"
+            if state.to_json() != before:
+                raise FuzzFailure(f"{backend}: {method}({seat!r}) changed the state")
+    return outcome
+
+
+RUNNERS: Dict[str, Callable[[Case], str]] = {
+    "json": run_json_case, "random_json": run_json_case, "actions": run_actions_case,
+    "bot": run_bot_case, "seats": run_seats_case,
+}
+
+
+def run_case(case: Case) -> str:
+    """Execute ``case`` on every engine of its game: ``"accepted"`` or ``"rejected"``, else it raises."""
+    return RUNNERS[case.kind](case)
+
+
+def describe_payload(case: Case, limit: int = 4000) -> str:
+    """The payload as text for a reproducer file (cut to ``limit`` characters, saying so)."""
+    text = case.payload if isinstance(case.payload, str) else repr(case.payload)
+    if len(text) > limit:
+        return text[:limit] + f"\n... ({len(text)} characters in all; regenerate it with the Python below)"
+    return text
