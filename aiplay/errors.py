@@ -50,3 +50,19 @@ class InvalidOptionError(AiplayError, ValueError):
 
 class UnknownGameError(AiplayError, ValueError):
     """A game name that is not registered; the message lists the known ones."""
+
+
+class InvalidPlayerError(AiplayError, ValueError):
+    """A seat that does not exist in this game (seats are ``0..num_players-1``)."""
+
+
+class NotDecisionNodeError(AiplayError, ValueError):
+    """A bot was asked for a move where no player is to move (a chance node or the end)."""
+
+
+class BotBusyError(AiplayError, RuntimeError):
+    """A bot was asked to search while it is already searching in another thread.
+
+    A bot holds one search (its tree, its random stream) at a time: use one bot
+    per thread. :meth:`aiplay.search.Bot.stop` may be called from any thread.
+    """

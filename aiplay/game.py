@@ -23,6 +23,7 @@ so that every engine rejects bad input the same way.
 from __future__ import annotations
 
 import abc
+import functools
 import hashlib
 import json
 import operator
@@ -30,7 +31,7 @@ import random
 from dataclasses import dataclass
 from typing import Any, Callable, ClassVar, Dict, List, Mapping, Optional, Sequence, Tuple
 
-from aiplay.errors import IllegalActionError, InvalidOptionError, InvalidStateError
+from aiplay.errors import IllegalActionError, InvalidOptionError, InvalidPlayerError, InvalidStateError
 
 #: ``current_player()`` at a chance node (same value as OpenSpiel's).
 CHANCE: int = -1
@@ -318,6 +319,7 @@ class State(abc.ABC):
         generic determinization test checks both). Games whose views already
         state every fact the observer knows keep this default.
         """
+        check_player(observer, self.game.num_players)
         return []
 
     @abc.abstractmethod
@@ -341,13 +343,29 @@ class State(abc.ABC):
         return f"<{type(self).__name__} of {self.game.name}: player {self.current_player()}>"
 
 
+#: The State methods whose first argument is a seat; every engine checks it
+#: (see :func:`check_player`) before the game's own code runs.
+SEAT_METHODS = ("view", "information_state_string", "information_state_key", "determinize",
+                "knowledge_violations")
+
+
 class ReferenceState(State):
     """Base of the readable Python engines: validation here, rules in the hooks.
 
     Subclasses implement ``_current_player``, ``_legal_actions`` (decision
     nodes only), ``chance_outcomes``, ``_apply`` (an unchecked move), and the
-    rest of the abstract :class:`State` methods.
+    rest of the abstract :class:`State` methods. The seat argument of the
+    methods in :data:`SEAT_METHODS` (and ``determinize``'s generator) is
+    checked here for every subclass, so a game's own code only ever sees a
+    valid seat.
     """
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        for name in SEAT_METHODS:
+            method = cls.__dict__.get(name)
+            if method is not None and not getattr(method, "_checks_seat", False):
+                setattr(cls, name, _with_seat_check(method))
 
     @abc.abstractmethod
     def _current_player(self) -> int: ...
@@ -378,6 +396,40 @@ class ReferenceState(State):
         self._apply(action)
 
 
+def check_player(player: Any, num_players: int) -> int:
+    """``player`` as a plain int if it is a seat ``0..num_players-1``; else :class:`InvalidPlayerError`."""
+    if not isinstance(player, bool):
+        try:
+            seat = operator.index(player)
+        except TypeError:
+            pass
+        else:
+            if 0 <= seat < num_players:
+                return seat
+    raise InvalidPlayerError(f"player {player!r} does not exist; seats are 0..{num_players - 1}")
+
+
+def check_rng(rng: Any) -> random.Random:
+    """``rng`` if it is a :class:`random.Random`; else :class:`InvalidOptionError`."""
+    if not isinstance(rng, random.Random):
+        raise InvalidOptionError(
+            f"rng={rng!r} is invalid; it accepts a random.Random (e.g. aiplay.make_rng(seed))")
+    return rng
+
+
+def _with_seat_check(method: Callable[..., Any]) -> Callable[..., Any]:
+    """Wrap a seat method of a reference state: check the seat (and determinize's generator) first."""
+    @functools.wraps(method)
+    def checked(self: State, player: Any, *args: Any, **kwargs: Any) -> Any:
+        seat = check_player(player, self.game.num_players)
+        if method.__name__ == "determinize":
+            check_rng(args[0] if args else kwargs.get("rng"))
+        return method(self, seat, *args, **kwargs)
+
+    checked._checks_seat = True  # type: ignore[attr-defined]
+    return checked
+
+
 def as_action(action: Any, state: "State") -> int:
     """``action`` as a plain int (NumPy integers welcome); IllegalActionError for anything else."""
     if not isinstance(action, bool):
@@ -402,8 +454,10 @@ def state_to_json(state: "State") -> str:
 
 def string_to_action(state: "State", text: str) -> int:
     """The legal action of ``state`` whose name is ``text`` (exact, then case-insensitive, then its number)."""
-    wanted = text.strip()
     legal = state.legal_actions()
+    if not isinstance(text, str):
+        raise IllegalActionError(text, legal, "an action name is a str")
+    wanted = text.strip()
     names = [state.action_to_string(a) for a in legal]
     for action, name in zip(legal, names):
         if name == wanted:
@@ -411,8 +465,12 @@ def string_to_action(state: "State", text: str) -> int:
     for action, name in zip(legal, names):
         if name.lower() == wanted.lower():
             return action
-    if wanted.lstrip("-").isdigit() and int(wanted) in legal:
-        return int(wanted)
+    try:  # int() also reads other scripts' digits; isdigit() alone would pass "²" to it
+        number = int(wanted)
+    except ValueError:
+        number = None
+    if number is not None and number in legal:
+        return number
     raise IllegalActionError(text, legal, f"no legal action is called {text!r}; legal names are {names}")
 
 

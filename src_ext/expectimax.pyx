@@ -33,7 +33,10 @@ from libc.stdint cimport int8_t, int32_t, uint32_t, uint64_t
 from libc.stdlib cimport calloc, free, malloc
 from posix.time cimport CLOCK_MONOTONIC, clock_gettime, timespec
 
+from aiplay._ext.cancel cimport Cancellation
 from aiplay._ext.kernel cimport K_CHANCE, K_MAX_PLAYERS, K_TERMINAL, Kernel, NativeState, Rng
+
+from aiplay.errors import BotBusyError, InvalidOptionError, NotDecisionNodeError
 
 cdef enum:
     PRUNE_NONE = 0
@@ -99,17 +102,21 @@ cdef class ExpectimaxSearch:
     cdef int leaf_playout           # policy moves before the static evaluation (0: none)
     cdef void* leaf_state
     cdef int* leaf_actions
+    cdef bint busy                  # a run() is in progress (one search at a time)
+    cdef readonly Cancellation cancel
 
     def __init__(self, Kernel kernel, str pruning="star2", bint paranoid=False, bint use_tt=True,
-                 int tt_bits=18, int leaf_playout=0):
+                 int tt_bits=18, int leaf_playout=0, Cancellation cancel=None):
         if pruning not in PRUNING:
-            raise ValueError(f"pruning={pruning!r} is invalid; it accepts one of {sorted(PRUNING)}")
+            raise InvalidOptionError(f"pruning={pruning!r} is invalid; it accepts one of {sorted(PRUNING)}")
         if not 4 <= tt_bits <= 30:
-            raise ValueError(f"tt_bits={tt_bits} is invalid; it accepts an integer from 4 to 30")
+            raise InvalidOptionError(f"tt_bits={tt_bits} is invalid; it accepts an integer from 4 to 30")
         if leaf_playout < 0:
-            raise ValueError(f"leaf_playout={leaf_playout} is invalid; it accepts an integer >= 0")
+            raise InvalidOptionError(f"leaf_playout={leaf_playout} is invalid; it accepts an integer >= 0")
         if leaf_playout > 0 and not kernel.has_policy:
-            raise ValueError(f"leaf_playout needs a playout policy, and {type(kernel).__name__} has none")
+            raise InvalidOptionError(
+                f"leaf_playout needs a playout policy, and {type(kernel).__name__} has none")
+        self.cancel = cancel if cancel is not None else Cancellation()
         self.kernel = kernel
         self.leaf_playout = leaf_playout
         self.leaf_state = malloc(kernel.state_size)
@@ -205,11 +212,25 @@ cdef class ExpectimaxSearch:
     cdef inline bint _count_node(self) noexcept nogil:
         """Count a node; True when the budget ran out (the iteration is then abandoned)."""
         self.nodes += 1
+        if self._cancelled():
+            return True
         if not self.budget_on:
             return False
         if self.node_limit >= 0 and self.nodes > self.node_limit:
             self.aborted = True
         elif self.deadline >= 0 and (self.nodes & 1023) == 0 and now_seconds() >= self.deadline:
+            self.aborted = True
+        return self.aborted
+
+    cdef inline bint _cancelled(self) noexcept nogil:
+        """Every 1024 nodes: True when the search must end now (stop request, or Ctrl-C).
+
+        A stop request keeps the first depth, which a move needs; an interrupt
+        ends even that (the caller raises instead of answering).
+        """
+        if (self.nodes & 1023) != 0 or not self.cancel.should_stop():
+            return False
+        if self.budget_on or self.cancel.interrupted:
             self.aborted = True
         return self.aborted
 
@@ -557,18 +578,34 @@ cdef class ExpectimaxSearch:
         Returns a dict with the root player's value of every legal action at
         the last completed depth, the chosen action (the first best in legal
         order, as OpenSpiel breaks ties), the principal variation and counters.
+
+        ``cancel.request_stop()`` (from another thread) ends the search after
+        the first depth; a signal handler's exception (Ctrl-C) ends it at once
+        and is re-raised here. One search at a time: a second concurrent call
+        raises :class:`~aiplay.errors.BotBusyError`.
         """
+        if root.kernel is not self.kernel:
+            raise InvalidOptionError("the state belongs to another kernel than this search's")
+        if self.kernel.current_player(root.data) < 0:
+            raise NotDecisionNodeError(
+                "search needs a state where a player is to move (not chance, not terminal)")
+        if max_depth < 1:
+            raise InvalidOptionError(f"max_depth={max_depth} is invalid; it accepts an integer >= 1")
+        # Checked and set with the GIL held, so two threads cannot both pass.
+        if self.busy:
+            raise BotBusyError("this native search is already running in another thread")
+        self.busy = True
+        try:
+            return self._run(root, max_depth, seconds, nodes)
+        finally:
+            self.busy = False
+
+    cdef object _run(self, NativeState root, int max_depth, double seconds, long nodes):
         cdef Kernel k = self.kernel
         cdef int player = k.current_player(root.data)
         cdef int n, i, depth, completed = 0, best
         cdef double started
         cdef bint ok, exact = False
-        if root.kernel is not k:
-            raise ValueError("the state belongs to another kernel than this search's")
-        if player < 0:
-            raise ValueError("search needs a state where a player is to move (not chance, not terminal)")
-        if max_depth < 1:
-            raise ValueError(f"max_depth={max_depth} is invalid; it accepts an integer >= 1")
         self._ensure_levels(2 * max_depth + EXTRA_LEVELS)
         self.root_player = player
         k.clone_into(root.data, self._state(0))
@@ -590,7 +627,7 @@ cdef class ExpectimaxSearch:
         with nogil:
             for depth in range(1, max_depth + 1):
                 self.budget_on = depth > 1
-                if depth > 1 and self._budget_spent():
+                if depth > 1 and (self._budget_spent() or self.cancel.stop_requested):
                     break
                 ok = self._search_root(depth, acts, n, values, &exact)
                 if not ok:
@@ -603,6 +640,10 @@ cdef class ExpectimaxSearch:
                 if exact:
                     break  # solved: deeper searches would change nothing
         elapsed = now_seconds() - started
+        pending = self.cancel.take_pending()
+        if pending is not None:
+            free(acts); free(values); free(done_values)
+            raise pending  # Ctrl-C
         best = 0
         for i in range(1, n):
             if done_values[i] > done_values[best]:

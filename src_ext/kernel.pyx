@@ -12,8 +12,8 @@ from cpython.mem cimport PyMem_Free, PyMem_Malloc
 from libc.stdint cimport uint64_t
 from libc.string cimport memcpy, memset
 
-from aiplay.errors import IllegalActionError
-from aiplay.game import as_action, state_to_json, string_to_action
+from aiplay.errors import IllegalActionError, InvalidOptionError, NotDecisionNodeError
+from aiplay.game import as_action, check_player, check_rng, state_to_json, string_to_action
 
 
 cdef class Kernel:
@@ -109,11 +109,11 @@ cdef class Kernel:
         cdef double totals[K_MAX_PLAYERS]
         cdef Rng rng
         cdef int g, p, n, player
-        if s == NULL or actions == NULL or values == NULL:
+        if s == NULL or actions == NULL or values == NULL or start.kernel is not self:
             PyMem_Free(s); PyMem_Free(actions); PyMem_Free(values)
+            if start.kernel is not self:
+                raise InvalidOptionError("the state belongs to another kernel")
             raise MemoryError()
-        if start.kernel is not self:
-            raise ValueError("the state belongs to another kernel")
         rng.s = seed
         for p in range(K_MAX_PLAYERS):
             totals[p] = 0.0
@@ -144,9 +144,9 @@ cdef class Kernel:
         cdef int n
         cdef Rng rng
         if state.kernel is not self:
-            raise ValueError("the state belongs to another kernel")
+            raise InvalidOptionError("the state belongs to another kernel")
         if player < 0:
-            raise ValueError("policy_choice needs a state where a player is to move")
+            raise NotDecisionNodeError("policy_choice needs a state where a player is to move")
         rng.s = seed
         n = self.legal_actions(state.data, self._scratch_actions)
         return self.policy_action(state.data, self._scratch_actions, n, &rng)
@@ -273,42 +273,37 @@ cdef class NativeState:
         return self._reference().scores()
 
     # -- hidden information --------------------------------------------------
-    def information_state_key(self, int player):
+    def information_state_key(self, player):
         """The kernel's 64-bit key of ``player``'s information set."""
-        self._check_player(player)
-        return self.kernel.info_hash(self.data, player)
+        return self.kernel.info_hash(self.data, self._check_player(player))
 
     def state_key(self):
         """A 64-bit key of the full state (a hash of its bytes)."""
         return self.kernel.state_hash(self.data)
 
-    def information_state_string(self, int player):
+    def information_state_string(self, player):
         """Canonical text of what ``player`` knows (the reference engine's)."""
-        self._check_player(player)
-        return self._reference().information_state_string(player)
+        return self._reference().information_state_string(self._check_player(player))
 
-    def view(self, int player):
+    def view(self, player):
         """The position as ``player`` sees it (the reference engine's view)."""
-        self._check_player(player)
-        return self._reference().view(player)
+        return self._reference().view(self._check_player(player))
 
-    def determinize(self, int observer, rng):
+    def determinize(self, observer, rng):
         """A copy with what ``observer`` cannot see resampled from ``rng`` (a random.Random)."""
         cdef Rng r
-        self._check_player(observer)
-        r.s = rng.getrandbits(64)
+        cdef int seat = self._check_player(observer)
+        r.s = check_rng(rng).getrandbits(64)
         cdef NativeState other = self.clone()
-        self.kernel.determinize(other.data, observer, &r)
+        self.kernel.determinize(other.data, seat, &r)
         return other
 
-    def knowledge_violations(self, int observer):
+    def knowledge_violations(self, observer):
         """The ways this position contradicts ``observer``'s knowledge records (the reference engine's check)."""
-        self._check_player(observer)
-        return self._reference().knowledge_violations(observer)
+        return self._reference().knowledge_violations(self._check_player(observer))
 
-    def _check_player(self, int player):
-        if not 0 <= player < self.kernel.num_players:
-            raise ValueError(f"player {player} does not exist; seats are 0..{self.kernel.num_players - 1}")
+    def _check_player(self, player):
+        return check_player(player, self.kernel.num_players)
 
     # -- text and serialization ----------------------------------------------
     def to_reference(self):

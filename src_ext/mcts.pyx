@@ -34,9 +34,12 @@ from libc.stdint cimport int32_t, uint64_t
 from libc.string cimport memset
 from posix.time cimport CLOCK_MONOTONIC, clock_gettime, timespec
 
+from aiplay._ext.cancel cimport Cancellation
 from aiplay._ext.kernel cimport (
     K_CHANCE, K_MAX_PLAYERS, K_TERMINAL, Kernel, NativeState, Rng, rng_below, rng_uniform,
 )
+
+from aiplay.errors import BotBusyError, InvalidOptionError, NotDecisionNodeError
 
 cdef enum:
     MODE_MCTS = 0
@@ -52,7 +55,7 @@ ROLLOUTS = ("random", "policy")
 
 cdef struct Node:
     uint64_t key            # action, outcome or information-set hash (see module docstring)
-    uint64_t root_info      # the tree owner's information-set hash here (for tree reuse)
+    uint64_t root_info      # the searching player's information-set hash here (for tree reuse)
     double value_sum
     int32_t visits
     int32_t avail           # times this node was available when its parent selected
@@ -103,19 +106,31 @@ cdef class TreeSearch:
     cdef bint use_policy         # the kernel's policy_action instead of uniform moves
     cdef double epsilon          # with use_policy: chance of a uniform move instead
     cdef int cutoff              # rollout moves before the static evaluation stops it (-1: none)
+    # threads and cancellation
+    cdef bint busy               # a run() is in progress (one search at a time)
+    cdef readonly Cancellation cancel
 
     def __init__(self, Kernel kernel, str mode="mcts", double uct_c=2.0, int max_nodes=1_000_000,
-                 str rollout="random", double rollout_epsilon=0.0, int rollout_cutoff=-1):
+                 str rollout="random", double rollout_epsilon=0.0, int rollout_cutoff=-1,
+                 Cancellation cancel=None):
         if mode not in MODES:
-            raise ValueError(f"mode {mode!r} is invalid; it accepts one of {sorted(MODES)}")
-        if max_nodes < 2:
-            raise ValueError(f"max_nodes={max_nodes} is invalid; it accepts an integer >= 2")
+            raise InvalidOptionError(f"mode {mode!r} is invalid; it accepts one of {sorted(MODES)}")
+        num_trees = kernel.num_players if MODES[mode] == MODE_MO_ISMCTS else 1
+        # Every tree needs its root and room for at least one child.
+        if max_nodes < num_trees + 1:
+            raise InvalidOptionError(
+                f"max_nodes={max_nodes} is too small: {mode} with {kernel.num_players} players keeps "
+                f"{num_trees} tree(s) and needs at least {num_trees + 1} nodes")
         if rollout not in ROLLOUTS:
-            raise ValueError(f"rollout {rollout!r} is invalid; it accepts one of {list(ROLLOUTS)}")
+            raise InvalidOptionError(f"rollout {rollout!r} is invalid; it accepts one of {list(ROLLOUTS)}")
         if not 0.0 <= rollout_epsilon <= 1.0:
-            raise ValueError(f"rollout_epsilon={rollout_epsilon} is invalid; it accepts a number in [0, 1]")
+            raise InvalidOptionError(
+                f"rollout_epsilon={rollout_epsilon} is invalid; it accepts a number in [0, 1]")
         if rollout_cutoff < -1:
-            raise ValueError(f"rollout_cutoff={rollout_cutoff} is invalid; it accepts -1 (none) or an integer >= 0")
+            raise InvalidOptionError(
+                f"rollout_cutoff={rollout_cutoff} is invalid; it accepts -1 (none) or an integer >= 0")
+        # Shared by a bot's workers, so that one stop request reaches them all.
+        self.cancel = cancel if cancel is not None else Cancellation()
         self.use_policy = rollout == "policy"
         self.epsilon = rollout_epsilon
         self.cutoff = rollout_cutoff
@@ -123,7 +138,7 @@ cdef class TreeSearch:
         self.mode = MODES[mode]
         self.uct_c = uct_c
         self.capacity = max_nodes
-        self.num_trees = kernel.num_players if self.mode == MODE_MO_ISMCTS else 1
+        self.num_trees = num_trees
         # Grow the node array on demand up to the cap, so small searches stay small.
         # libc allocation (not PyMem): the node array grows inside nogil loops.
         self._allocated = min(max_nodes, 4096)
@@ -284,6 +299,8 @@ cdef class TreeSearch:
                 mover = K_CHANCE
             else:
                 n = self.kernel.legal_actions(s, self.actions)
+                if n <= 0:
+                    break  # no move at a decision node (a kernel bug): score the position as it is
                 # The tree that chooses: the mover's own tree in MO-ISMCTS.
                 t = player if self.mode == MODE_MO_ISMCTS else 0
                 action = self._decide(current[t], player, n, rng, availability)
@@ -316,10 +333,10 @@ cdef class TreeSearch:
                         break
                     # Available at its creation, as in the reference ISMCTS (n' starts at 1).
                     self.nodes[child].avail = 1
-                    if self.mode == MODE_MO_ISMCTS:
-                        self.nodes[child].root_info = self.kernel.info_hash(s, t)
-                    else:
-                        self.nodes[child].root_info = self.kernel.info_hash(s, self.owner)
+                    # Tree reuse finds the next root by what the *searching* player
+                    # observes, in every tree: re-rooting a rival's tree by the rival's
+                    # own information would read that rival's hidden cards.
+                    self.nodes[child].root_info = self.kernel.info_hash(s, self.owner)
                     self.nodes[child].to_move = self.kernel.current_player(s)
                     if mover == K_CHANCE or tree_mover == UNOBSERVED:
                         stop = True  # a new chance (or unobserved) node also ends the descent
@@ -340,6 +357,9 @@ cdef class TreeSearch:
                 self.kernel.apply(s, self.kernel.sample_chance(s, rng))
             else:
                 n = self.kernel.legal_actions(s, self.actions)
+                if n <= 0:
+                    self.kernel.evaluate(s, values)  # see the descent: never index an empty list
+                    break
                 if self.use_policy and (self.epsilon <= 0.0 or rng_uniform(rng) >= self.epsilon):
                     action = self.kernel.policy_action(s, self.actions, n, rng)
                 else:
@@ -429,6 +449,8 @@ cdef class TreeSearch:
 
     def reset(self):
         """Forget the tree."""
+        if self.busy:
+            raise BotBusyError("cannot reset a native search while it runs")
         self.size = 0
         self.has_tree = False
 
@@ -442,27 +464,46 @@ cdef class TreeSearch:
         applied in the tree or in rollouts), as the reference bots count
         them. With ``reuse`` the previous call's tree is kept when ``root``
         lies in it (matched by the searching player's information set).
+
+        ``cancel.request_stop()`` (from another thread) ends the search after
+        the current iteration; a signal handler's exception (Ctrl-C) ends it
+        and is re-raised here. One search at a time: a second concurrent call
+        raises :class:`~aiplay.errors.BotBusyError`.
         """
         cdef Kernel k = self.kernel
         cdef int player = k.current_player(root.data)
+        if root.kernel is not k:
+            raise InvalidOptionError("the state belongs to another kernel than this search's")
+        if player < 0:
+            raise NotDecisionNodeError(
+                "search needs a state where a player is to move (not chance, not terminal)")
+        if iterations < 0 and seconds < 0 and nodes < 0:
+            raise InvalidOptionError("give at least one budget: iterations, seconds or nodes")
+        # Checked and set with the GIL held, so two threads cannot both pass.
+        if self.busy:
+            raise BotBusyError("this native search is already running in another thread")
+        self.busy = True
+        try:
+            return self._run(root, player, iterations, seconds, nodes, seed, reuse)
+        finally:
+            self.busy = False
+
+    cdef object _run(self, NativeState root, int player, long iterations, double seconds, long nodes,
+                     uint64_t seed, bint reuse):
+        cdef Kernel k = self.kernel
         cdef int t, found
-        cdef uint64_t info = 0
+        cdef uint64_t info = k.info_hash(root.data, player)
         cdef int new_roots[K_MAX_PLAYERS]
         cdef bint reused = False
         cdef long done = 0
         cdef double started, deadline
         cdef Rng rng, det_rng
         cdef double values[K_MAX_PLAYERS]
-        if root.kernel is not k:
-            raise ValueError("the state belongs to another kernel than this search's")
-        if player < 0:
-            raise ValueError("search needs a state where a player is to move (not chance, not terminal)")
-        if iterations < 0 and seconds < 0 and nodes < 0:
-            raise ValueError("give at least one budget: iterations, seconds or nodes")
+        cdef Cancellation cancel = self.cancel
 
         if reuse and self.has_tree and self.owner == player:
             for t in range(self.num_trees):
-                info = k.info_hash(root.data, t if self.mode == MODE_MO_ISMCTS else player)
+                # By the searching player's information in every tree (see _iterate).
                 found = self._find_reusable(t, info, player)
                 if found == NO_NODE:
                     break
@@ -478,8 +519,7 @@ cdef class TreeSearch:
             for t in range(self.num_trees):
                 self.roots[t] = self._new_node(NO_NODE, 0, -1, -2)
                 self.nodes[self.roots[t]].to_move = player
-                self.nodes[self.roots[t]].root_info = k.info_hash(
-                    root.data, t if self.mode == MODE_MO_ISMCTS else player)
+                self.nodes[self.roots[t]].root_info = info
         self.has_tree = True
         reused_visits = self.nodes[self.roots[self._owner_tree()]].visits
 
@@ -500,7 +540,13 @@ cdef class TreeSearch:
                     break
                 if seconds >= 0 and now_seconds() >= deadline:
                     break
+                # Every 16 iterations: a stop or a signal is seen within milliseconds.
+                if (done & 15) == 0 and cancel.should_stop():
+                    break
         elapsed = now_seconds() - started
+        pending = cancel.take_pending()
+        if pending is not None:
+            raise pending  # Ctrl-C: the tree stays consistent (iterations are whole)
         return self._root_report(done, elapsed, reused, reused_visits)
 
     cdef int _owner_tree(self):
@@ -540,8 +586,13 @@ cdef class TreeSearch:
         MCTS lines go through chance outcomes; ISMCTS lines stop at the first
         chance or unobserved edge, which stands for several outcomes.
         """
-        cdef int node = self._find_child(self.roots[self._owner_tree()], <uint64_t>first_action, self.owner)
+        cdef int node
         cdef int c, best
+        if self.busy:
+            raise BotBusyError("the principal variation needs a finished search")
+        if not self.has_tree:
+            return [first_action]
+        node = self._find_child(self.roots[self._owner_tree()], <uint64_t>first_action, self.owner)
         pv = [first_action]
         if node == NO_NODE:
             return pv

@@ -78,7 +78,7 @@ def test_bots_dict_is_extensible():
         def __init__(self, *, seed=None):
             super().__init__(seed)
 
-        def analyse(self, state):
+        def _analyse(self, state):
             player = self._root_player(state)
             action = state.legal_actions()[0]
             return Analysis(bot=self.kind, player=player, action=action, value=None)

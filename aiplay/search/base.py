@@ -45,13 +45,19 @@ from __future__ import annotations
 import abc
 import math
 import random
+import threading
 import time
 from dataclasses import asdict, dataclass, field
 from typing import Any, ClassVar, Dict, List, Mapping, Optional
 
-from aiplay.errors import InvalidOptionError
+from aiplay.errors import BotBusyError, InvalidOptionError, NotDecisionNodeError
 from aiplay.game import CHANCE, TERMINAL, State
 from aiplay.rng import SeedLike, make_rng
+
+try:  # the native searches' stop flag; absent when the extensions are not built
+    from aiplay._ext.cancel import Cancellation
+except ImportError:  # pragma: no cover - a build without a compiler
+    Cancellation = None  # type: ignore[assignment,misc]
 
 #: Counter keys that every analysis carries (``None`` where not applicable).
 COMMON_COUNTERS = ("iterations", "nodes", "seconds", "max_depth")
@@ -127,14 +133,22 @@ class Analysis:
 # Bots validate every option in their constructor so that a bad value fails
 # at once with a message naming the option, rather than deep inside a search.
 
-def check_positive_int(name: str, value: Any, allow_none: bool = True) -> Optional[int]:
-    """``value`` if it is an int >= 1 (or ``None`` when allowed); else raise."""
+#: The largest count a budget accepts (iterations, nodes): far beyond any real
+#: search, and small enough for the native searchers' 64-bit counters.
+MAX_COUNT = 2 ** 62
+#: The largest value of an option that the native searchers hold in a C int.
+MAX_C_INT = 2 ** 31 - 1
+
+
+def check_positive_int(name: str, value: Any, allow_none: bool = True,
+                       maximum: int = MAX_COUNT) -> Optional[int]:
+    """``value`` if it is an int from 1 to ``maximum`` (or ``None`` when allowed); else raise."""
     if value is None and allow_none:
         return None
-    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-        accepts = "a positive integer" + (" or None" if allow_none else "")
+    if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= maximum:
+        accepts = f"an integer from 1 to {maximum}" + (" or None" if allow_none else "")
         raise InvalidOptionError(f"option {name}={value!r} is invalid; it accepts {accepts}")
-    return value
+    return int(value)
 
 
 def check_nonnegative_float(name: str, value: Any) -> float:
@@ -212,23 +226,30 @@ class Budget:
 
 
 class Meter:
-    """Counts the work of one search against a :class:`Budget`."""
+    """Counts the work of one search against a :class:`Budget`.
 
-    __slots__ = ("budget", "start", "deadline", "iterations", "nodes")
+    ``stop`` is the bot's stop event: once set (by :meth:`Bot.stop`, from any
+    thread) the budget counts as spent.
+    """
 
-    def __init__(self, budget: Budget):
+    __slots__ = ("budget", "start", "deadline", "iterations", "nodes", "stop")
+
+    def __init__(self, budget: Budget, stop: Optional[threading.Event] = None):
         self.budget = budget
         self.start = time.perf_counter()
         self.deadline = None if budget.seconds is None else self.start + budget.seconds
         self.iterations = 0
         self.nodes = 0
+        self.stop = stop
 
     def exhausted(self) -> bool:
-        """True once any limit of the budget is reached."""
+        """True once any limit of the budget is reached, or a stop was requested."""
         b = self.budget
         if b.iterations is not None and self.iterations >= b.iterations:
             return True
         if b.nodes is not None and self.nodes >= b.nodes:
+            return True
+        if self.stop is not None and self.stop.is_set():
             return True
         return self.deadline is not None and time.perf_counter() >= self.deadline
 
@@ -240,11 +261,17 @@ class Meter:
 class Bot(abc.ABC):
     """A player: given a state where it is to move, it picks an action.
 
-    Subclasses implement :meth:`analyse`; :meth:`choose` returns its
-    ``action``. Neither may mutate the state passed in. The bot owns a
-    seeded generator (``seed``); each call draws an independent branch of it
-    (:func:`aiplay.rng.branch`), so a bot built with the same seed replays
-    the same moves for the same states.
+    Subclasses implement :meth:`_analyse`; :meth:`analyse` wraps it, and
+    :meth:`choose` returns its ``action``. Neither may mutate the state
+    passed in. The bot owns a seeded generator (``seed``); each call draws an
+    independent branch of it (:func:`aiplay.rng.branch`), so a bot built with
+    the same seed replays the same moves for the same states.
+
+    Threads: a bot runs one search at a time. A second thread that asks it to
+    search while it is searching gets :class:`~aiplay.errors.BotBusyError`
+    (use one bot per thread). :meth:`stop` may be called from any thread, and
+    Ctrl-C (SIGINT) interrupts a search on either engine with
+    ``KeyboardInterrupt``.
     """
 
     #: The name :func:`aiplay.search.make_bot` knows this bot by.
@@ -252,24 +279,70 @@ class Bot(abc.ABC):
 
     def __init__(self, seed: SeedLike = None):
         self._rng: random.Random = check_seed(seed)
+        self._busy = threading.Lock()
+        self._stop_event = threading.Event()
+        # Shared by this bot's native searches (every worker), see stop().
+        self._cancel: Optional[Any] = Cancellation() if Cancellation is not None else None
 
     def choose(self, state: State) -> int:
         """The action this bot plays at ``state`` (a decision node of any seat)."""
         return self.analyse(state).action
 
-    @abc.abstractmethod
     def analyse(self, state: State) -> Analysis:
-        """Search ``state`` and report the chosen action and what the search learned."""
+        """Search ``state`` and report the chosen action and what the search learned.
+
+        Raises :class:`~aiplay.errors.NotDecisionNodeError` at a chance node
+        or at the end of the game, and :class:`~aiplay.errors.BotBusyError`
+        when the bot is already searching in another thread.
+        """
+        if not isinstance(state, State):
+            raise InvalidOptionError(f"{type(self).__name__} needs an aiplay State, got {state!r}")
+        if not self._busy.acquire(blocking=False):
+            raise BotBusyError(
+                f"this {type(self).__name__} is already searching in another thread; a bot runs one "
+                f"search at a time: give each thread its own bot (stop() may be called from any thread)")
+        try:
+            self._stop_event.clear()
+            if self._cancel is not None:
+                self._cancel.reset()
+            return self._analyse(state)
+        finally:
+            self._busy.release()
+
+    def stop(self) -> None:
+        """End the running search soon (within about 50 ms); it returns its best move so far.
+
+        Safe to call from any thread; does nothing when no search is running.
+        """
+        if self._busy.locked():
+            self._stop_event.set()
+            if self._cancel is not None:
+                self._cancel.request_stop()
+
+    @abc.abstractmethod
+    def _analyse(self, state: State) -> Analysis:
+        """The search itself (called with the bot's lock held)."""
+
+    def __getstate__(self) -> Dict[str, Any]:
+        # Locks and events do not pickle; a copy starts idle.
+        data = dict(self.__dict__)
+        del data["_busy"], data["_stop_event"]
+        return data
+
+    def __setstate__(self, data: Dict[str, Any]) -> None:
+        self.__dict__.update(data)
+        self._busy = threading.Lock()
+        self._stop_event = threading.Event()
 
     # -- helpers for subclasses ---------------------------------------------
     @staticmethod
     def _root_player(state: State) -> int:
-        """The seat to move at ``state``; ``ValueError`` at a terminal or chance node."""
+        """The seat to move at ``state``; :class:`NotDecisionNodeError` at a terminal or chance node."""
         player = state.current_player()
         if player == TERMINAL:
-            raise ValueError("cannot choose a move: the game is over (terminal state)")
+            raise NotDecisionNodeError("cannot choose a move: the game is over (terminal state)")
         if player == CHANCE:
-            raise ValueError(
+            raise NotDecisionNodeError(
                 "cannot choose a move at a chance node: apply a chance outcome first "
                 "(e.g. aiplay.sample_chance_outcome(state, rng))")
         return player

@@ -49,7 +49,7 @@ from aiplay.errors import InvalidOptionError
 from aiplay.game import CHANCE, TERMINAL, State, sample_chance_outcome
 from aiplay.rng import SeedLike
 from aiplay.search.base import (
-    ActionStats, Analysis, Bot, Budget, Meter, check_bool, check_positive_int,
+    MAX_C_INT, ActionStats, Analysis, Bot, Budget, Meter, check_bool, check_positive_int,
 )
 from aiplay.search.native_path import check_backend, native_kernel
 
@@ -109,7 +109,7 @@ class _Search:
         self.leaf_playout = bot.leaf_playout
         self.root_player = root_player
         self.num_players = num_players
-        self.meter = Meter(bot.budget)
+        self.meter = Meter(bot.budget, bot._stop_event)
         self.may_abort = False  # off while the first depth runs: it must complete
         self.tt: Dict[int, Tuple] = {}
         self.tt_hits = 0
@@ -272,7 +272,8 @@ class ExpectimaxBot(Bot):
                  pruning: str = "star2", backend: str = "auto", leaf_playout: Optional[int] = None):
         """Build the bot; raises :class:`~aiplay.errors.InvalidOptionError` for a bad option."""
         super().__init__(seed)
-        self.leaf_playout: int = 0 if leaf_playout is None else check_positive_int("leaf_playout", leaf_playout)
+        self.leaf_playout: int = 0 if leaf_playout is None else check_positive_int(
+            "leaf_playout", leaf_playout, maximum=MAX_C_INT)
         if self.leaf_playout and evaluate is not None:
             raise InvalidOptionError("options leaf_playout and evaluate exclude each other: give one")
         if iterations is not None:
@@ -305,7 +306,7 @@ class ExpectimaxBot(Bot):
                 "kernel's own evaluation; use backend='auto' or 'reference'")
         self._native: Optional[Any] = None
 
-    def analyse(self, state: State) -> Analysis:
+    def _analyse(self, state: State) -> Analysis:
         """Search ``state`` (not mutated) by iterative deepening and report the last completed depth."""
         player = self._root_player(state)
         self._require_perfect_information(state, self.allow_hidden_information)
@@ -352,7 +353,8 @@ class ExpectimaxBot(Bot):
                 raise InvalidOptionError(
                     f"leaf_playout needs a playout policy, and the {game.name!r} kernel has none; "
                     "use backend='reference'")
-            search = ExpectimaxSearch(kernel, self.pruning, paranoid, self.use_tt, 18, self.leaf_playout)
+            search = ExpectimaxSearch(kernel, self.pruning, paranoid, self.use_tt, 18, self.leaf_playout,
+                                      self._cancel)
             self._native = (kernel, search)
         search = self._native[1]
         search.clear_table()  # one table per call, as on the reference path

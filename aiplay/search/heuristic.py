@@ -27,7 +27,7 @@ class HeuristicBot(Bot):
         super().__init__(seed)
         Budget(iterations=iterations, seconds=seconds, nodes=nodes)  # validated, then unused
 
-    def analyse(self, state: State) -> Analysis:
+    def _analyse(self, state: State) -> Analysis:
         """The policy's action; ``stats`` list the legal actions without figures."""
         player = self._root_player(state)
         policy = getattr(state.game, "heuristic_policy", None)

@@ -44,12 +44,12 @@ from aiplay.game import CHANCE, TERMINAL, State, sample_chance_outcome
 from aiplay.rng import SeedLike, branch
 from aiplay.errors import InvalidOptionError
 from aiplay.search.base import (
-    ActionStats, Analysis, Bot, Budget, Meter, check_bool, check_nonnegative_float, check_positive_int,
+    MAX_C_INT, ActionStats, Analysis, Bot, Budget, Meter, check_bool, check_nonnegative_float,
+    check_positive_int, most_visited,
 )
 from aiplay.search.native_path import (
     DEFAULT_MAX_NODES, TreeSearchPool, check_backend, check_workers, native_kernel,
 )
-from aiplay.search.base import most_visited
 from aiplay.search.mcts import DEFAULT_ITERATIONS, DEFAULT_UCT_C, back_up
 from aiplay.search.rollout import Rollout, playout
 
@@ -140,12 +140,12 @@ class ISMCTSBot(Bot):
         self.variant = variant
         self.workers = check_workers(workers)
         self.reuse_tree = check_bool("reuse_tree", reuse_tree)
-        self.max_nodes = check_positive_int("max_nodes", max_nodes, allow_none=False)
+        self.max_nodes = check_positive_int("max_nodes", max_nodes, allow_none=False, maximum=MAX_C_INT)
         self.backend = check_backend(backend)
         self.rollout = Rollout(rollout, rollout_epsilon, rollout_cutoff)
         self._pool: Optional[TreeSearchPool] = None
 
-    def analyse(self, state: State) -> Analysis:
+    def _analyse(self, state: State) -> Analysis:
         """Run the search from ``state`` (not mutated) for its player to move, and report it."""
         root_player = self._root_player(state)
         self.rollout.check_game(state)
@@ -160,7 +160,7 @@ class ISMCTSBot(Bot):
         rng = branch(call_rng, _SIMULATION_STREAM)
         num_players = state.game.num_players
         root = _Node(num_players)
-        meter = Meter(self.budget)
+        meter = Meter(self.budget, self._stop_event)
         meter.nodes = 1  # the root
         tree_nodes = 1
         max_depth = 0
@@ -246,7 +246,7 @@ class ISMCTSBot(Bot):
         if self._pool is None:
             mode = "so-ismcts" if self.variant == "so" else "mo-ismcts"
             self._pool = TreeSearchPool(mode, self.uct_c, self.workers, self.max_nodes, self.reuse_tree,
-                                        self.rollout)
+                                        self.rollout, cancel=self._cancel)
         return self._pool.analyse(self.kind, state, player, self.budget, rng)
 
     @staticmethod

@@ -40,8 +40,8 @@ from typing import Any, Dict, List, Optional, Tuple
 from aiplay.game import CHANCE, TERMINAL, State, sample_chance_outcome
 from aiplay.rng import SeedLike, branch
 from aiplay.search.base import (
-    ActionStats, Analysis, Bot, Budget, Meter, check_bool, check_nonnegative_float, check_positive_int,
-    most_visited,
+    MAX_C_INT, ActionStats, Analysis, Bot, Budget, Meter, check_bool, check_nonnegative_float,
+    check_positive_int, most_visited,
 )
 from aiplay.search.native_path import (
     DEFAULT_MAX_NODES, TreeSearchPool, check_backend, check_workers, native_kernel,
@@ -153,12 +153,12 @@ class MCTSBot(Bot):
         self.allow_hidden_information = check_bool("allow_hidden_information", allow_hidden_information)
         self.workers = check_workers(workers)
         self.reuse_tree = check_bool("reuse_tree", reuse_tree)
-        self.max_nodes = check_positive_int("max_nodes", max_nodes, allow_none=False)
+        self.max_nodes = check_positive_int("max_nodes", max_nodes, allow_none=False, maximum=MAX_C_INT)
         self.backend = check_backend(backend)
         self.rollout = Rollout(rollout, rollout_epsilon, rollout_cutoff)
         self._pool: Optional[TreeSearchPool] = None
 
-    def analyse(self, state: State) -> Analysis:
+    def _analyse(self, state: State) -> Analysis:
         """Run the search from ``state`` (not mutated) and report it."""
         player = self._root_player(state)
         self._require_perfect_information(state, self.allow_hidden_information)
@@ -168,7 +168,7 @@ class MCTSBot(Bot):
             return self._analyse_native(state, player, rng)
         num_players = state.game.num_players
         root = _Node(num_players)
-        meter = Meter(self.budget)
+        meter = Meter(self.budget, self._stop_event)
         meter.nodes = 1  # the root
         tree_nodes = 1
         max_depth = 0
@@ -252,7 +252,7 @@ class MCTSBot(Bot):
     def _analyse_native(self, state: State, player: int, rng: random.Random) -> Analysis:
         if self._pool is None:
             self._pool = TreeSearchPool("mcts", self.uct_c, self.workers, self.max_nodes, self.reuse_tree,
-                                        self.rollout)
+                                        self.rollout, cancel=self._cancel)
         return self._pool.analyse(self.kind, state, player, self.budget, rng)
 
     @staticmethod

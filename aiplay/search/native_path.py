@@ -21,13 +21,18 @@ from aiplay.search.base import ActionStats, Analysis, Budget, check_bool, check_
 from aiplay.search.rollout import Rollout
 
 try:
+    from aiplay._ext.cancel import Cancellation
     from aiplay._ext.expectimax import ExpectimaxSearch
     from aiplay._ext.kernel import NativeState
     from aiplay._ext.mcts import TreeSearch
 except ImportError:  # extensions not built: every search takes the reference path
     NativeState = None  # type: ignore[assignment,misc]
+    Cancellation = None  # type: ignore[assignment,misc]
 
 BACKENDS = ("auto", "native", "reference")
+
+#: The most threads one bot may search with (far beyond any machine's sensible use).
+MAX_WORKERS = 256
 
 #: Default memory cap of a native tree, in nodes (about 56 bytes each).
 DEFAULT_MAX_NODES = 2_000_000
@@ -42,7 +47,7 @@ def check_backend(value: Any) -> str:
 
 def check_workers(value: Any) -> int:
     """Validate a bot's ``workers`` option (threads of root-parallel search)."""
-    workers = check_positive_int("workers", value, allow_none=False)
+    workers = check_positive_int("workers", value, allow_none=False, maximum=MAX_WORKERS)
     assert workers is not None
     return workers
 
@@ -72,7 +77,8 @@ class TreeSearchPool:
     """One bot's native tree searches: one tree per worker, kept between moves for reuse."""
 
     def __init__(self, mode: str, uct_c: float, workers: int, max_nodes: int, reuse: bool,
-                 rollout: Optional[Rollout] = None):
+                 rollout: Optional[Rollout] = None, cancel: Optional[Any] = None):
+        self.cancel = cancel if cancel is not None else Cancellation()
         self.rollout = rollout if rollout is not None else Rollout()
         self.mode = mode
         self.uct_c = uct_c
@@ -84,15 +90,27 @@ class TreeSearchPool:
 
     def _trees(self, kernel: Any) -> List[Any]:
         if kernel is not self._kernel:
-            per_worker = max(2, self.max_nodes // self.workers)
+            per_worker = self.max_nodes // self.workers
+            trees_per_search = kernel.num_players if self.mode == "mo-ismcts" else 1
+            if per_worker < trees_per_search + 1:
+                raise InvalidOptionError(
+                    f"option max_nodes={self.max_nodes} is too small for {self.workers} worker(s) of "
+                    f"{self.mode} with {kernel.num_players} players: each worker keeps {trees_per_search} "
+                    f"tree(s) and needs at least {trees_per_search + 1} nodes, so give max_nodes >= "
+                    f"{(trees_per_search + 1) * self.workers}")
             kind, epsilon, cutoff = self.rollout.native_arguments(kernel, type(kernel).__name__)
-            self._searches = [TreeSearch(kernel, self.mode, self.uct_c, per_worker, kind, epsilon, cutoff)
+            self._searches = [TreeSearch(kernel, self.mode, self.uct_c, per_worker, kind, epsilon, cutoff,
+                                         self.cancel)
                               for _ in range(self.workers)]
             self._kernel = kernel
         return self._searches
 
     def run(self, state: Any, budget: Budget, rng: random.Random) -> Dict[str, Any]:
-        """Search ``state`` on every worker; return merged root statistics and counters."""
+        """Search ``state`` on every worker; return merged root statistics and counters.
+
+        An exception in any worker (Ctrl-C's KeyboardInterrupt in the calling
+        thread, say) stops the other workers and is re-raised here.
+        """
         trees = self._trees(state.kernel)
         seeds = [rng.getrandbits(64) for _ in trees]
         iterations = _split(budget.iterations, len(trees))
@@ -106,20 +124,27 @@ class TreeSearchPool:
                 results[i] = trees[i].run(state, iterations[i], seconds, nodes[i], seeds[i], self.reuse)
             except BaseException as exc:  # surfaced in the calling thread below
                 errors.append(exc)
+                self.request_stop()
 
         started = time.perf_counter()
-        threads = [threading.Thread(target=work, args=(i,)) for i in range(1, len(trees))]
+        threads = [threading.Thread(target=work, args=(i,), daemon=True) for i in range(1, len(trees))]
         for thread in threads:
             thread.start()
-        work(0)  # the calling thread is worker 0
-        for thread in threads:
-            thread.join()
+        try:
+            work(0)  # the calling thread is worker 0
+        finally:
+            for thread in threads:
+                thread.join()
         if errors:
             raise errors[0]
         merged = self._merge([r for r in results if r is not None])
         merged["counters"]["seconds"] = time.perf_counter() - started
         merged["counters"]["workers"] = len(trees)
         return merged
+
+    def request_stop(self) -> None:
+        """End every worker's running search after its current iteration (any thread)."""
+        self.cancel.request_stop()
 
     @staticmethod
     def _merge(results: List[Dict[str, Any]]) -> Dict[str, Any]:

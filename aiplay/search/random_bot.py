@@ -30,7 +30,7 @@ class RandomBot(Bot):
         super().__init__(seed)
         Budget(iterations=iterations, seconds=seconds, nodes=nodes)  # validation only
 
-    def analyse(self, state: State) -> Analysis:
+    def _analyse(self, state: State) -> Analysis:
         """Pick a uniformly random legal action of the player to move."""
         player = self._root_player(state)
         legal = state.legal_actions()

@@ -51,9 +51,9 @@ class Rollout:
                 or not 0.0 <= eps <= 1.0:
             raise InvalidOptionError(f"rollout_epsilon={eps!r} is invalid; it accepts a number in [0, 1]")
         cut = self.cutoff
-        if cut is not None and (isinstance(cut, bool) or not isinstance(cut, int) or cut < 0):
+        if cut is not None and (isinstance(cut, bool) or not isinstance(cut, int) or not 0 <= cut <= 2 ** 31 - 1):
             raise InvalidOptionError(
-                f"rollout_cutoff={cut!r} is invalid; it accepts None (play to the end) or an integer >= 0")
+                f"rollout_cutoff={cut!r} is invalid; it accepts None (play to the end) or an integer from 0 to 2**31-1")
 
     def check_game(self, state: State) -> None:
         """Raise :class:`InvalidOptionError` when the game cannot do this rollout."""
