@@ -19,6 +19,8 @@ from libc.string cimport memset
 
 from aiplay._ext.kernel cimport K_CHANCE, K_TERMINAL, Kernel, NativeState, Rng, rng_below
 
+from aiplay.errors import InvalidStateError
+
 cdef enum:
     NCELLS = 81
     SIZE = 9
@@ -1205,57 +1207,155 @@ cdef class SunkenCityKernel(Kernel):
         }
 
     cpdef void load_dict(self, NativeState state, dict data) except *:
-        # The data has been validated by the reference engine (state_from_dict).
+        # The data normally comes validated by the reference engine
+        # (serialize.state_from_dict). Defence in depth: every value is
+        # range-checked here before it indexes or fills a C array, so no dict
+        # whatever can make this write out of bounds, and the loaded bytes
+        # keep the memory invariants the kernel relies on (every cover entry
+        # is -1 or a cell, Neptune stands on a piece, a card is in play in
+        # every phase that reads it). Problems raise InvalidStateError.
         cdef SunkenC* s = <SunkenC*>state.data
-        cdef int c, p, t, b, a, n = self.n
+        cdef int c, p, t, b, a, other, k, n = self.n
+        cdef int phase, card
         self.init_state(s)
         # Clear the initial building 10: the dict says where every piece is.
         s.cover[CENTRE] = EMPTY
         s.building_cell[10] = -1
         s.cell_building[CENTRE] = 0
-        for street in data["streets"]:
-            a = street[0] * SIZE + street[1]
+        streets = _list(data, "streets", -1)
+        if len(streets) > NSLOTS:
+            raise InvalidStateError("state.streets", "more streets than the lake holds")
+        for k, street in enumerate(streets):
+            field = f"state.streets[{k}]"
+            if not isinstance(street, list) or len(street) != 3 or street[2] not in ("right", "down"):
+                raise InvalidStateError(field, f"must be [row, col, 'right'|'down'], got {street!r}")
+            a = _cell(street[:2], field)
+            if street[2] == "right":
+                if a % SIZE == SIZE - 1:
+                    raise InvalidStateError(field, "runs off the board")
+                other = a + 1
+            else:
+                if a // SIZE == SIZE - 1:
+                    raise InvalidStateError(field, "runs off the board")
+                other = a + SIZE
+            if s.cover[a] != EMPTY or s.cover[other] != EMPTY or a == CENTRE or other == CENTRE:
+                raise InvalidStateError(field, "overlaps another piece or the centre")
             s.cover[a] = a
-            s.cover[a + (1 if street[2] == "right" else SIZE)] = a
+            s.cover[other] = a
+        buildings = _list(data, "buildings", NBUILD)
         for b in range(1, NBUILD + 1):
-            value = data["buildings"][b - 1]
+            value = buildings[b - 1]
             if value is None:
                 continue
-            c = value[0] * SIZE + value[1]
+            field = f"state.buildings[{b - 1}]"
+            if not self.game_building[b]:
+                raise InvalidStateError(field, f"building {b} is not in this game")
+            c = _cell(value, field)
+            if not self._is_site(c) or s.cover[c] != EMPTY:
+                raise InvalidStateError(field, "not a free building site")
             s.cover[c] = c
             s.building_cell[b] = c
             s.cell_building[c] = b
-        value = data["neptune"]
-        s.neptune = s.cover[value[0] * SIZE + value[1]]
+        c = _cell(_get(data, "neptune"), "state.neptune")
+        if s.cover[c] == EMPTY:
+            raise InvalidStateError("state.neptune", "Neptune stands in the water")
+        s.neptune = s.cover[c]
+        adventurers = _list(data, "adventurers", n)
+        carried = _list(data, "carried", n)
+        secured = _list(data, "secured", n)
+        chips = _list(data, "chips", n)
+        played = _list(data, "played", n)
         for p in range(n):
-            value = data["adventurers"][p]
-            if value == "village":
+            value = adventurers[p]
+            if isinstance(value, str) and value == "village":
                 s.adventurer[p] = VILLAGE
             else:
-                s.adventurer[p] = s.cover[value[0] * SIZE + value[1]]
-            for t in data["carried"][p]:
-                s.treasure[p][t] = CARRIED
-            for t in data["secured"][p]:
-                s.treasure[p][t] = SECURED
-            s.chips[p] = data["chips"][p]
+                c = _cell(value, f"state.adventurers[{p}]")
+                if s.cover[c] == EMPTY:
+                    raise InvalidStateError(f"state.adventurers[{p}]", "stands in the water")
+                s.adventurer[p] = s.cover[c]
+            for status, items, name in ((CARRIED, carried[p], "carried"), (SECURED, secured[p], "secured")):
+                if not isinstance(items, list):
+                    raise InvalidStateError(f"state.{name}[{p}]", "must be a list")
+                for item in items:
+                    t = _int(item, 1, CHEST, f"state.{name}[{p}]")
+                    if not self.game_treasure[t] or s.treasure[p][t] != ROOF:
+                        raise InvalidStateError(f"state.{name}[{p}]", f"treasure {t} is not in the game or listed twice")
+                    s.treasure[p][t] = status
+            s.chips[p] = _int(chips[p], 0, NCHIPS, f"state.chips[{p}]")
+            if not isinstance(played[p], list):
+                raise InvalidStateError(f"state.played[{p}]", "must be a list")
             s.played[p] = 0
-            for t in data["played"][p]:
+            for item in played[p]:
+                t = _int(item, 0, NCARDS - 1, f"state.played[{p}]")
                 s.played[p] |= (1 << t)
+        piles = _list(data, "street_piles", NPILES)
         for t in range(NPILES):
-            s.piles[t] = data["street_piles"][t]
-        s.draw = data["draw_pile"] - 1
-        s.turn = data["turn"]
-        s.phase = _PHASE_NAMES.index(data["phase"])
-        s.card = -1 if data["card"] is None else data["card"]
-        s.raise_left = data["raise_left"]
-        s.move_left = data["move_left"]
-        s.neptune_left = data["neptune_left"]
-        s.raised = 1 if data["raised"] else 0
-        s.moved = 1 if data["moved"] else 0
-        s.neptune_moved = 1 if data["neptune_moved"] else 0
-        s.building_raised = 1 if data["building_raised"] else 0
-        s.chip_used = 1 if data["chip_used"] else 0
-        s.end_triggered = 1 if data["end_triggered"] else 0
+            s.piles[t] = _int(piles[t], 0, self.total_streets, f"state.street_piles[{t}]")
+        s.draw = _int(_get(data, "draw_pile"), 1, NPILES, "state.draw_pile") - 1
+        s.turn = _int(_get(data, "turn"), 0, n - 1, "state.turn")
+        phase_name = _get(data, "phase")
+        if not isinstance(phase_name, str) or phase_name not in _PHASE_NAMES:
+            raise InvalidStateError("state.phase", f"unknown phase {phase_name!r}")
+        phase = _PHASE_NAMES.index(phase_name)
+        s.phase = phase
+        value = _get(data, "card")
+        if phase == PH_CARD or phase == PH_OVER:
+            if value is not None:
+                raise InvalidStateError("state.card", "no card is in play between turns")
+            s.card = -1
+        else:  # the blocks read the card's numbers
+            s.card = _int(value, 0, NCARDS - 1, "state.card")
+        s.raise_left = _int(_get(data, "raise_left"), 0, 4, "state.raise_left")
+        s.move_left = _int(_get(data, "move_left"), 0, 7 + CHEST, "state.move_left")
+        s.neptune_left = _int(_get(data, "neptune_left"), 0, 4, "state.neptune_left")
+        s.raised = _bool(data, "raised")
+        s.moved = _bool(data, "moved")
+        s.neptune_moved = _bool(data, "neptune_moved")
+        s.building_raised = _bool(data, "building_raised")
+        s.chip_used = _bool(data, "chip_used")
+        s.end_triggered = _bool(data, "end_triggered")
+
+    cdef bint _is_site(self, int cell) noexcept nogil:
+        cdef int i
+        for i in range(NSITES):
+            if self.sites[i] == cell:
+                return True
+        return False
+
+
+# -- load_dict's checks (Python level: they run once per load) ------------------------
+
+def _get(dict data, str key):
+    if key not in data:
+        raise InvalidStateError(f"state.{key}", "missing")
+    return data[key]
+
+
+def _list(dict data, str key, int length):
+    value = _get(data, key)
+    if not isinstance(value, list) or (length >= 0 and len(value) != length):
+        raise InvalidStateError(f"state.{key}", f"must be a list" + (f" of {length} entries" if length >= 0 else ""))
+    return value
+
+
+def _int(value, int low, int high, str field):
+    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+        raise InvalidStateError(field, f"must be an integer from {low} to {high}, got {value!r}")
+    return value
+
+
+def _bool(dict data, str key):
+    value = _get(data, key)
+    if not isinstance(value, bool):
+        raise InvalidStateError(f"state.{key}", f"must be true or false, got {value!r}")
+    return 1 if value else 0
+
+
+def _cell(value, str field):
+    if not isinstance(value, list) or len(value) != 2:
+        raise InvalidStateError(field, f"must be [row, col], got {value!r}")
+    return _int(value[0], 0, SIZE - 1, field) * SIZE + _int(value[1], 0, SIZE - 1, field)
 
 
 def make_kernel(reference_game):

@@ -297,7 +297,8 @@ def test_streets_running_out_make_raising_optional():
     assert len(streets) == 24
     # Sand Timer showing, pile 6 empty: only a building can rise, then the raise is over.
     base = game.new_initial_state().to_dict()
-    base.update(streets=[list(s) for s in streets], street_piles=[0] * 6, draw_pile=6, end_triggered=True)
+    # Seat 1 to play: after a trigger seat 0 never plays again (spec, "End and scoring").
+    base.update(streets=[list(s) for s in streets], street_piles=[0] * 6, draw_pile=6, end_triggered=True, turn=1)
     state = game.state_from_dict(base)
     state.apply_action(card(4, 3))
     assert RAISE in state.legal_actions()
@@ -355,7 +356,9 @@ def test_securing_every_treasure_ends_the_game_after_the_round():
 
 def test_ties_go_to_the_higher_value_then_are_shared():
     game = aiplay.load("sunken_city", backend="reference")
-    over = dict(phase="over", end_triggered=True)
+    # Over by the Sand Timer: every street but the board's is on space 6.
+    over = dict(phase="over", end_triggered=True, draw_pile=6,
+                street_piles=[0, 0, 0, 0, 0, game.total_streets])
     state = position(game, secured=[[1, 12], [5, 10]], **over)
     assert state.to_dict()["secured_values"] == [13, 15]
     assert state.returns() == [0.0, 1.0]

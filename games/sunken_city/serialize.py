@@ -17,7 +17,7 @@ from aiplay.game import reject_unknown_fields, require_int, require_int_list
 
 from . import board as B
 from .rules import (
-    CARDS, CARRIED, MAX_DIE, MAX_STREETS, NUM_BUILDINGS, NUM_CARDS, NUM_CHIPS, NUM_PILES, PH_CARD,
+    CARDS, CARRIED, END_TURN, MAX_STREETS, NUM_BUILDINGS, NUM_CARDS, NUM_CHIPS, NUM_PILES, PH_CARD,
     PH_CHOOSE, PH_MOVE, PH_NEPTUNE, PH_OVER, PH_RAISE, PH_ROLL, PHASE_NAMES, SECURED, VILLAGE,
     SunkenCityGame, SunkenCityState,
 )
@@ -234,60 +234,125 @@ def state_from_dict(game: SunkenCityGame, data: Mapping[str, Any]) -> SunkenCity
     if "card" not in data:
         raise InvalidStateError("state.card", "missing")
     card = data["card"]
-    state.raise_left = require_int(data, "raise_left", 0, 4)
-    state.move_left = require_int(data, "move_left", 0, 7 + len(game.treasures))
-    state.neptune_left = require_int(data, "neptune_left", 0, MAX_DIE)
+    max_pieces = max(pieces for pieces, _ in CARDS)
+    max_points = max(points for _, points in CARDS)
+    # A Neptune block is at most the territory reach or the highest face of
+    # this player count's die (spec, "Neptune movement").
+    max_neptune = max(game.territory_reach, max(value for value, _ in game.die_outcomes))
+    state.raise_left = require_int(data, "raise_left", 0, max_pieces)
+    state.move_left = require_int(data, "move_left", 0, max_points + len(game.treasures))
+    state.neptune_left = require_int(data, "neptune_left", 0, max_neptune)
     state.raised = _require_bool(data, "raised")
     state.moved = _require_bool(data, "moved")
     state.neptune_moved = _require_bool(data, "neptune_moved")
     state.building_raised = _require_bool(data, "building_raised")
     state.chip_used = _require_bool(data, "chip_used")
     state.end_triggered = _require_bool(data, "end_triggered")
+    mid_turn = state.phase not in (PH_CARD, PH_OVER)
     for p in range(n):
-        if len(state.played[p]) == NUM_CARDS and not (p == state.turn and state.phase not in (PH_CARD, PH_OVER)):
+        if len(state.played[p]) == NUM_CARDS and not (p == state.turn and mid_turn):
             raise InvalidStateError(f"state.played[{p}]", "all six cards are out: they go back to the hand at the end of that turn")
-    if draw == NUM_PILES - 1 and not state.end_triggered:
-        raise InvalidStateError("state.end_triggered", "the Sand Timer shows (pile 5 is empty), so the end is triggered")
     if state.phase in (PH_CARD, PH_OVER):
         if card is not None:
             raise InvalidStateError("state.card", f"no card is in play in phase {data['phase']!r}")
         if (state.raise_left or state.move_left or state.neptune_left or state.raised or state.moved
                 or state.neptune_moved or state.building_raised or state.chip_used):
             raise InvalidStateError("state.phase", f"the turn's progress must be reset in phase {data['phase']!r}")
-        if state.phase == PH_OVER and not state.end_triggered:
-            raise InvalidStateError("state.end_triggered", "the game cannot be over without an end trigger")
         if state.phase == PH_OVER and state.turn != 0:
             raise InvalidStateError("state.turn", "a finished game hands the turn back to seat 0")
         state.card = -1
     else:
-        if isinstance(card, bool) or not isinstance(card, int) or not 0 <= card < NUM_CARDS:
-            raise InvalidStateError("state.card", f"must be a card index 0-{NUM_CARDS - 1}, got {card!r}")
-        if card not in state.played[state.turn]:
-            raise InvalidStateError("state.card", f"card {card} is in play but not among player {state.turn}'s played cards")
-        state.card = card
-        if state.raise_left > CARDS[card][0]:
-            raise InvalidStateError("state.raise_left", f"card {card} raises only {CARDS[card][0]} pieces")
-        checks = {
-            PH_RAISE: (state.raise_left > 0 and not state.raised, "state.raise_left", "the raise block needs pieces left to raise"),
-            PH_MOVE: (not state.moved, "state.moved", "the move block is already over"),
-            PH_NEPTUNE: (state.neptune_left > 0 and not state.neptune_moved, "state.neptune_left", "Neptune's block needs steps left"),
-            PH_ROLL: (not state.neptune_moved and not state.neptune_in_territory(state.turn), "state.phase", "no die is rolled for Neptune in the player's territory"),
-            PH_CHOOSE: (state.raise_left == 0 and state.move_left == 0 and state.neptune_left == 0, "state.phase", "no block is in progress while choosing"),
-        }
-        ok, field, problem = checks[state.phase]
-        if not ok:
-            raise InvalidStateError(field, problem)
-        if state.phase == PH_RAISE and not state._can_raise():
-            raise InvalidStateError("state.phase", "a raise block where nothing can be raised has already ended")
-        if state.phase == PH_ROLL and not state.neptune_can_move():
-            raise InvalidStateError("state.phase", "no die is rolled for a Neptune who cannot move")
-        if state.phase != PH_MOVE and state.move_left:
-            raise InvalidStateError("state.move_left", "movement points are left only inside the move block")
-        if state.phase != PH_NEPTUNE and state.neptune_left:
-            raise InvalidStateError("state.neptune_left", "Neptune steps are left only inside his block")
-        if state.building_raised and not any(state.building_cell[b] >= 0 for b in game.buildings):
-            raise InvalidStateError("state.building_raised", "a building was raised this turn but none is on the board")
+        _check_turn_progress(game, state, card)
     if state.chip_used and not game.chips_enabled:
         raise InvalidStateError("state.chip_used", "the game is played without Neptune chips")
+    _check_end(game, state)
     state._graph = None
     return state
+
+
+def _check_turn_progress(game: SunkenCityGame, state: SunkenCityState, card: Any) -> None:
+    """The card in play and the blocks' progress flags agree with one another (spec, "Turn").
+
+    Each block is done in one go, so its leftovers exist only inside it, and
+    every state the engine reaches has something to decide (blocks that
+    cannot go on end by themselves; see the rulings in ``rules.py``).
+    """
+    if isinstance(card, bool) or not isinstance(card, int) or not 0 <= card < NUM_CARDS:
+        raise InvalidStateError("state.card", f"must be a card index 0-{NUM_CARDS - 1}, got {card!r}")
+    if card not in state.played[state.turn]:
+        raise InvalidStateError("state.card", f"card {card} is in play but not among player {state.turn}'s played cards")
+    state.card = card
+    pieces, points = CARDS[card]
+    phase = state.phase
+    if pieces == 0 and not state.raised:
+        # A card that raises nothing has no raise block (rules: played cards set
+        # ``raised`` at once); offering one would raise without limit.
+        raise InvalidStateError("state.raised", f"card {card} raises no piece, so its raise is done")
+    if state.raise_left > pieces - (1 if state.building_raised else 0):
+        raise InvalidStateError(
+            "state.raise_left", f"card {card} raises only {pieces} pieces"
+            + (", one of which was the building" if state.building_raised else ""))
+    if state.building_raised and not (state.raised or phase == PH_RAISE):
+        raise InvalidStateError("state.building_raised", "a building rises only inside the raise block")
+    if state.building_raised and not any(state.building_cell[b] >= 0 for b in game.buildings):
+        raise InvalidStateError("state.building_raised", "a building was raised this turn but none is on the board")
+    if state.chip_used and not (state.moved or phase == PH_MOVE):
+        raise InvalidStateError("state.chip_used", "a Neptune chip is played only inside the move block")
+    # The chip adds at most one point per treasure of the game (RB "Neptune Chips").
+    most = points + (len(game.treasures) if state.chip_used else 0)
+    if state.move_left > most:
+        raise InvalidStateError("state.move_left", f"card {card} gives {points} points"
+                                + (" plus the chip's" if state.chip_used else "") + f", not {state.move_left}")
+    if phase != PH_MOVE and state.move_left:
+        raise InvalidStateError("state.move_left", "movement points are left only inside the move block")
+    if phase != PH_NEPTUNE and state.neptune_left:
+        raise InvalidStateError("state.neptune_left", "Neptune steps are left only inside his block")
+    if phase != PH_RAISE and state.raise_left:
+        raise InvalidStateError("state.raise_left", "pieces are left to raise only inside the raise block")
+    if phase == PH_RAISE:
+        if state.raised or state.raise_left == 0:
+            raise InvalidStateError("state.raise_left", "the raise block needs pieces left to raise")
+        if not state._can_raise():
+            raise InvalidStateError("state.phase", "a raise block where nothing can be raised has already ended")
+    elif phase == PH_MOVE:
+        if state.moved:
+            raise InvalidStateError("state.moved", "the move block is already over")
+        if not state._chip_usable() and not (state.move_left > 0 and state._adventurer_steps()):
+            raise InvalidStateError("state.phase", "a move block with no step and no chip left has already ended")
+    elif phase == PH_NEPTUNE:
+        if state.neptune_moved or state.neptune_left == 0:
+            raise InvalidStateError("state.neptune_left", "Neptune's block needs steps left")
+        if not state.neptune_can_move():
+            raise InvalidStateError("state.phase", "the block of a Neptune who cannot move has already ended")
+    elif phase == PH_ROLL:
+        if state.neptune_moved or state.neptune_in_territory(state.turn):
+            raise InvalidStateError("state.phase", "no die is rolled for Neptune in the player's territory")
+        if not state.neptune_can_move():
+            raise InvalidStateError("state.phase", "no die is rolled for a Neptune who cannot move")
+    elif phase == PH_CHOOSE:
+        if state._choose_actions() == [END_TURN]:
+            raise InvalidStateError("state.phase", "with nothing left but ending the turn, the turn has already ended")
+
+
+def _check_end(game: SunkenCityGame, state: SunkenCityState) -> None:
+    """The end trigger agrees with its causes (spec, "End and scoring"; the frozen-lake ruling in ``rules.py``).
+
+    The causes never go away once they hold: pile 5 stays empty, secured
+    treasures stay secured, and a frozen lake can never change again. So a
+    set flag needs a cause, and the first two causes set it at once. A frozen
+    lake triggers the end only when a turn ends, so a position loaded with a
+    frozen lake and no trigger (a hand-set puzzle, say) gets it then.
+    """
+    sand_timer = state.draw == NUM_PILES - 1
+    all_secured = [p for p in range(game.players) if len(state.secured(p)) == len(game.treasures)]
+    frozen = state.board_frozen()
+    if sand_timer and not state.end_triggered:
+        raise InvalidStateError("state.end_triggered", "the Sand Timer shows (pile 5 is empty), so the end is triggered")
+    if all_secured and not state.end_triggered:
+        raise InvalidStateError("state.end_triggered", f"player {all_secured[0]} secured every treasure, so the end is triggered")
+    if state.end_triggered and not (sand_timer or all_secured or frozen):
+        raise InvalidStateError("state.end_triggered", "nothing triggered the end (Sand Timer, all treasures secured or a frozen lake)")
+    if state.phase == PH_OVER and not state.end_triggered:
+        raise InvalidStateError("state.end_triggered", "the game cannot be over without an end trigger")
+    if state.phase == PH_CARD and state.end_triggered and state.turn == 0:
+        raise InvalidStateError("state.phase", "after an end trigger the game ends before seat 0 would play again")
