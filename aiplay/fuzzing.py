@@ -443,12 +443,24 @@ class Case:
     payload: Any = None
     play_seed: int = 0
     max_steps: int = 400
-    notes: List[str] = field(default_factory=list)
+    #: True when :func:`case_from_seed` regenerates this case from ``seed`` alone.
+    from_seed: bool = False
 
-    def python(self) -> str:
-        """Python that replays this case from its seed (the generator is deterministic)."""
-        return (f"from aiplay.fuzzing import case_from_seed, run_case\n"
-                f"case = case_from_seed({self.game!r}, {self.options!r}, {self.kind!r}, {self.seed!r})\n"
+    def python(self, limit: int = 3000) -> str:
+        """Python that replays this case: from its seed when it has one, else from the payload
+        (a payload longer than ``limit`` characters is left out)."""
+        if self.from_seed:
+            return (f"from aiplay.fuzzing import case_from_seed, run_case\n"
+                    f"case = case_from_seed({self.game!r}, {self.options!r}, {self.kind!r}, {self.seed!r}, "
+                    f"max_steps={self.max_steps!r})\n"
+                    f"run_case(case)")
+        payload = repr(self.payload)
+        if len(payload) > limit:
+            payload = f"PAYLOAD  # {len(payload)} characters: too long to show; see describe_payload()"
+        return (f"import numpy as np  # payloads may hold NumPy integers\n"
+                f"from aiplay.fuzzing import Case, run_case\n"
+                f"case = Case({self.game!r}, {self.options!r}, {self.kind!r}, {self.seed!r}, "
+                f"payload={payload}, play_seed={self.play_seed!r}, max_steps={self.max_steps!r})\n"
                 f"run_case(case)")
 
 
@@ -525,7 +537,9 @@ def case_from_seed(name: str, options: Mapping[str, Any], kind: Optional[str], s
     rng = random.Random(seed)
     if kind is None:
         kind = pick_kind(rng)
-    return generate_case(name, options, kind, rng, seed=seed, max_steps=max_steps)
+    case = generate_case(name, options, kind, rng, seed=seed, max_steps=max_steps)
+    case.from_seed = True
+    return case
 
 
 # -- running cases ------------------------------------------------------------------------

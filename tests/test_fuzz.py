@@ -1,0 +1,213 @@
+"""Property-based fuzzing of every registered game on both engines, and of the bots.
+
+Every hostile input must end in a legal result or an :class:`aiplay.AiplayError`
+subclass, and a rejected input must leave the state unchanged. The inputs come
+from :mod:`aiplay.fuzzing` (shared with ``benchmarks/fuzz_long.py``), driven by
+Hypothesis through a shrinkable ``st.randoms()`` generator, plus Hypothesis'
+own text, integer and JSON strategies.
+
+Profiles (environment variable ``AIPLAY_FUZZ_PROFILE``):
+
+* ``ci``: derandomized (the same examples every run), a few minutes in all;
+* ``dev`` (default): random examples, about a third of ``ci``;
+* ``long``: many times ``ci``, for a night run.
+
+A segfault kills pytest itself, so the profiles stay short; the long fuzzer
+runs its cases in worker processes instead. Run this module under the debug
+build (``AIPLAY_DEBUG_BUILD=1``, see setup.py) to turn memory errors in the
+kernels into sanitizer aborts; ``AIPLAY_FUZZ_REQUIRE_NATIVE=1`` makes sure the
+native engines are really the ones under test.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+from typing import Any, Dict, List, Tuple
+
+import pytest
+
+hypothesis = pytest.importorskip("hypothesis")  # an optional test dependency
+
+from hypothesis import HealthCheck, given, note, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+import aiplay  # noqa: E402
+from aiplay import fuzzing  # noqa: E402
+from aiplay.errors import AiplayError, InvalidStateError  # noqa: E402
+from aiplay.registry import game_entry, has_native  # noqa: E402
+
+from conftest import CONTRACT_OPTIONS  # noqa: E402
+
+_COMMON = dict(deadline=None, print_blob=True,
+               suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large,
+                                      HealthCheck.filter_too_much])
+settings.register_profile("ci", derandomize=True, database=None, **_COMMON)
+settings.register_profile("dev", **_COMMON)
+settings.register_profile("long", **_COMMON)
+PROFILE = os.environ.get("AIPLAY_FUZZ_PROFILE", "dev")
+if PROFILE not in ("ci", "dev", "long"):
+    raise ValueError(f"AIPLAY_FUZZ_PROFILE={PROFILE!r}: use ci, dev or long")
+settings.load_profile(PROFILE)
+
+#: Examples per test in the ci profile; dev runs a third, long twenty times as many.
+_SCALE = {"ci": 1.0, "dev": 0.34, "long": 20.0}[PROFILE]
+
+
+def examples(ci_count: int) -> int:
+    """The ``max_examples`` of a test that runs ``ci_count`` examples in the ci profile."""
+    return max(5, int(ci_count * _SCALE))
+
+
+#: ``(name, options)`` for every registered game and its contract option sets.
+SPECS: List[Tuple[str, Dict[str, Any]]] = fuzzing.game_specs(CONTRACT_OPTIONS)
+spec_strategy = st.sampled_from(SPECS)
+#: Every (game, options, backend), for the deterministic tests.
+ENGINE_CASES = [(name, opts, backend) for name, opts in SPECS for backend in fuzzing.engines(name)]
+
+
+def spec_id(case: Tuple) -> str:
+    name, opts = case[0], case[1]
+    text = ",".join(f"{k}={v}" for k, v in opts.items())
+    return f"{name}[{text}]" + (f"-{case[2]}" if len(case) > 2 else "")
+
+
+def run_noted(case: fuzzing.Case) -> str:
+    """Run a case; Hypothesis prints the notes (replay code and payload) when it fails."""
+    note(case.python())
+    note(f"payload (cut): {fuzzing.describe_payload(case, 2000)}")
+    return fuzzing.run_case(case)
+
+
+def test_engines_under_test():
+    """Every game with a kernel has it built when the run asks for it (the debug CI step does),
+    and a debug build really carries the bounds sanitizer."""
+    if os.environ.get("AIPLAY_FUZZ_REQUIRE_NATIVE") == "1":
+        missing = [n for n in aiplay.games_available()
+                   if game_entry(n).kernel_module and not has_native(n)]
+        assert not missing, f"native kernels not importable: {missing} (aiplay from {aiplay.__file__})"
+    if os.environ.get("AIPLAY_DEBUG_BUILD") == "1":
+        with open("/proc/self/maps") as maps:
+            assert "libubsan" in maps.read(), (
+                f"AIPLAY_DEBUG_BUILD=1 but the loaded kernels are not the debug build "
+                f"(aiplay from {aiplay.__file__})")
+
+
+# -- action sequences -------------------------------------------------------------
+
+@settings(max_examples=examples(150))
+@given(spec=spec_strategy, rnd=st.randoms(use_true_random=False))
+def test_action_sequences(spec, rnd):
+    """Legal, illegal and ill-typed actions, names and parses, on both engines alike."""
+    case = fuzzing.generate_case(spec[0], spec[1], "actions", rnd)
+    assert run_noted(case) in ("accepted", "rejected")
+
+
+_hostile_text = st.one_of(
+    st.text(max_size=30), st.sampled_from(["²", "", " ", "\x00", "-0", "٣", "1" * 5000, "x" * 100_000]),
+    st.none(), st.integers(), st.binary(max_size=8), st.floats(allow_nan=True))
+
+
+@settings(max_examples=examples(150))
+@given(spec=spec_strategy, depth=st.integers(0, 200), seed=st.integers(0, 2 ** 32), text=_hostile_text,
+       action=st.one_of(st.integers(), st.floats(), st.none(), st.text(max_size=5), st.booleans()))
+def test_action_text(spec, depth, seed, text, action):
+    """``string_to_action`` of any text and ``action_to_string`` of any value: a legal action,
+    a string, or an AiplayError, and the state unchanged."""
+    name, options = spec
+    start = fuzzing.play_random(fuzzing.load_game(name, options, "reference").new_initial_state(),
+                                random.Random(seed), depth).to_json()
+    case = fuzzing.Case(name, options, "actions", seed,
+                        payload={"start": start, "steps": [("parse", text), ("name", action), ("roundtrip", seed)]})
+    assert run_noted(case) in ("accepted", "rejected")
+
+
+# -- JSON positions ---------------------------------------------------------------
+
+@settings(max_examples=examples(200))
+@given(spec=spec_strategy, rnd=st.randoms(use_true_random=False))
+def test_mutated_json(spec, rnd):
+    """A mutated position loads the same on both engines or is rejected with InvalidStateError;
+    an accepted one plays on to the end and round-trips."""
+    case = fuzzing.generate_case(spec[0], spec[1], "json", rnd)
+    assert run_noted(case) in ("accepted", "rejected")
+
+
+_json_values = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats() | st.text(max_size=10),
+    lambda inner: st.lists(inner, max_size=5) | st.dictionaries(st.text(max_size=8), inner, max_size=5),
+    max_leaves=30)
+
+
+@settings(max_examples=examples(100))
+@given(spec=spec_strategy, rnd=st.randoms(use_true_random=False),
+       state=_json_values, text=st.text(max_size=200))
+def test_random_json(spec, rnd, state, text):
+    """Random documents: garbage text, any JSON as ``"state"``, and the generator's own shapes."""
+    name, options = spec
+    envelope = json.dumps({"format": "aiplay-state", "version": 1, "game": name,
+                           "options": fuzzing.load_game(name, options, "reference").options, "state": state})
+    for payload in (envelope, text, fuzzing.random_json(rnd)):
+        case = fuzzing.Case(name, options, "random_json", 0, payload=payload)
+        assert run_noted(case) in ("accepted", "rejected")
+
+
+@pytest.mark.parametrize("case", ENGINE_CASES, ids=spec_id)
+@pytest.mark.parametrize("depth", [5_000, 100_000])
+def test_deep_nesting_is_invalid_state(case, depth):
+    """Thousands of nesting levels, in ``"state"`` or as the whole document: InvalidStateError."""
+    name, options, backend = case
+    game = fuzzing.load_game(name, options, backend)
+    doc = json.loads(game.new_initial_state().to_json())
+    for text in ("[" * depth + "]" * depth,
+                 json.dumps(doc)[:-1] + ', "extra": ' + "[" * depth + "]" * depth + "}"):
+        with pytest.raises(InvalidStateError):
+            game.state_from_json(text)
+
+
+# -- bots -------------------------------------------------------------------------
+
+@settings(max_examples=examples(120))
+@given(spec=spec_strategy, rnd=st.randoms(use_true_random=False))
+def test_bot_options(spec, rnd):
+    """Any bot kind with random (valid, edge and invalid) options on a random position:
+    a legal action or an AiplayError, the state untouched."""
+    case = fuzzing.generate_case(spec[0], spec[1], "bot", rnd)
+    assert run_noted(case) in ("accepted", "rejected")
+
+
+# -- seats --------------------------------------------------------------------------
+
+@settings(max_examples=examples(60))
+@given(spec=spec_strategy, rnd=st.randoms(use_true_random=False))
+def test_seats(spec, rnd):
+    """Observation calls with valid and invalid seats at random positions."""
+    case = fuzzing.generate_case(spec[0], spec[1], "seats", rnd)
+    assert run_noted(case) in ("accepted", "rejected")
+
+
+@pytest.mark.parametrize("case", ENGINE_CASES, ids=spec_id)
+def test_out_of_range_seats_raise(case):
+    """Seats -1, n, 2**70, None and "0" are refused with an AiplayError by every seat method."""
+    name, options, backend = case
+    game = fuzzing.load_game(name, options, backend)
+    state = fuzzing.play_random(game.new_initial_state(), random.Random(1), 3)
+    calls = {
+        "view": state.view,
+        "information_state_key": state.information_state_key,
+        "information_state_string": state.information_state_string,
+        "determinize": lambda seat: state.determinize(seat, random.Random(0)),
+    }
+    failures = []
+    for seat in (-1, game.num_players, 2 ** 70, None, "0"):
+        for method, call in calls.items():
+            try:
+                call(seat)
+            except AiplayError:
+                continue
+            except Exception as exc:  # noqa: BLE001 - the point is to report which
+                failures.append(f"{method}({seat!r}) raised {type(exc).__name__}: {exc}")
+            else:
+                failures.append(f"{method}({seat!r}) was accepted")
+    assert not failures, "\n".join(failures)
