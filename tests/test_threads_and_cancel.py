@@ -1,0 +1,163 @@
+"""Bots under threads and signals: one search per bot, stop() from anywhere, Ctrl-C.
+
+The budgets here are a minute long and every search must end within a few
+seconds of the request: the assertions are about behaviour (the request is
+obeyed), not speed. The latency itself (about 10 ms) is measured by
+``benchmarks/cancel_latency.py``.
+"""
+
+from __future__ import annotations
+
+import random
+import signal
+import subprocess
+import sys
+import textwrap
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+import aiplay
+from aiplay.errors import BotBusyError
+from aiplay.game import sample_chance_outcome
+from aiplay.search import ExpectimaxBot, ISMCTSBot, MCTSBot
+
+ROOT = Path(__file__).resolve().parents[1]
+LONG = 60.0  # seconds: a budget no test waits for
+
+
+def first_decision(name: str, backend: str = "auto", **options) -> aiplay.State:
+    state = aiplay.load(name, backend=backend, **options).new_initial_state()
+    rng = random.Random(1)
+    while state.is_chance_node():
+        state.apply_action(sample_chance_outcome(state, rng))
+    return state
+
+
+BOTS = {
+    "ismcts-native": (lambda: ISMCTSBot(seconds=LONG, seed=1), "area51", "native"),
+    "ismcts-mo-native": (lambda: ISMCTSBot(seconds=LONG, seed=1, variant="mo", workers=2), "area51", "native"),
+    "mcts-native-2-workers": (lambda: MCTSBot(seconds=LONG, seed=1, workers=2), "sunken_city", "native"),
+    "expectimax-native": (lambda: ExpectimaxBot(seconds=LONG, seed=1), "sunken_city", "native"),
+    "ismcts-reference": (lambda: ISMCTSBot(seconds=LONG, seed=1), "kuhn_poker", "reference"),
+    "expectimax-reference": (lambda: ExpectimaxBot(seconds=LONG, seed=1), "pig", "reference"),
+}
+
+
+@pytest.mark.parametrize("case", sorted(BOTS))
+def test_stop_from_another_thread_returns_the_best_move_so_far(case):
+    make, name, backend = BOTS[case]
+    bot = make()
+    state = first_decision(name, backend)
+    before = state.to_json()
+    timer = threading.Timer(0.3, bot.stop)
+    started = time.perf_counter()
+    timer.start()
+    analysis = bot.analyse(state)
+    elapsed = time.perf_counter() - started
+    timer.join()
+    assert elapsed < 5.0, f"stop() was not obeyed: the search ran {elapsed:.1f} s"
+    assert analysis.action in state.legal_actions()
+    assert state.to_json() == before
+
+
+def test_stop_without_a_search_is_harmless():
+    bot = ISMCTSBot(iterations=200, seed=3)
+    state = first_decision("area51")
+    bot.stop()  # nothing running: must not stop the next search
+    analysis = bot.analyse(state)
+    assert analysis.counters["iterations"] == 200
+
+
+@pytest.mark.parametrize("case", ["ismcts-native", "mcts-native-2-workers", "expectimax-native",
+                                  "ismcts-reference"])
+def test_a_bot_shared_by_two_threads_refuses_the_second_search(case):
+    make, name, backend = BOTS[case]
+    bot = make()
+    state = first_decision(name, backend)
+    outcome = {}
+
+    def search():
+        try:
+            outcome["action"] = bot.choose(state)
+        except BaseException as exc:  # reported below
+            outcome["error"] = exc
+
+    worker = threading.Thread(target=search)
+    worker.start()
+    time.sleep(0.2)
+    with pytest.raises(BotBusyError, match="another thread"):
+        bot.choose(state.clone())
+    bot.stop()
+    worker.join(timeout=10)
+    assert not worker.is_alive()
+    assert "error" not in outcome, outcome.get("error")
+    assert outcome["action"] in state.legal_actions()
+    # Once idle, the same bot searches again (and obeys a new stop).
+    timer = threading.Timer(0.2, bot.stop)
+    timer.start()
+    assert bot.choose(state) in state.legal_actions()
+    timer.join()
+
+
+def test_many_threads_with_their_own_bots_agree_with_a_serial_run():
+    """Bots are independent objects: N threads, N bots, the same answers as one after another."""
+    state = first_decision("sunken_city", players=3)
+    serial = [MCTSBot(iterations=300, seed=s).choose(state) for s in range(6)]
+    parallel = [None] * 6
+
+    def run(i):
+        parallel[i] = MCTSBot(iterations=300, seed=i).choose(state)
+
+    threads = [threading.Thread(target=run, args=(i,)) for i in range(6)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert parallel == serial
+
+
+SIGINT_SCRIPT = textwrap.dedent("""
+    import random, sys, time
+    import aiplay
+    from aiplay.search import ExpectimaxBot, ISMCTSBot, MCTSBot
+    kind = sys.argv[1]
+    if kind == "expectimax":
+        game, bot = aiplay.load("sunken_city", players=3), ExpectimaxBot(seconds=60, seed=1)
+    elif kind == "mcts":
+        game, bot = aiplay.load("sunken_city", players=3), MCTSBot(seconds=60, seed=1, workers=2)
+    else:
+        game, bot = aiplay.load("area51", players=4), ISMCTSBot(seconds=60, seed=1, variant="mo")
+    state = game.new_initial_state()
+    rng = random.Random(1)
+    while state.is_chance_node():
+        state.apply_action(aiplay.sample_chance_outcome(state, rng))
+    print("ready", flush=True)
+    started = time.perf_counter()
+    try:
+        bot.analyse(state)
+        print("finished")
+    except KeyboardInterrupt:
+        print("interrupted", time.perf_counter() - started)
+""")
+
+
+@pytest.mark.parametrize("kind", ["ismcts", "mcts", "expectimax"])
+def test_ctrl_c_interrupts_a_native_search(kind, tmp_path):
+    script = tmp_path / "search.py"
+    script.write_text(SIGINT_SCRIPT)
+    # A child of a non-interactive shell may inherit SIGINT ignored: restore the default.
+    proc = subprocess.Popen([sys.executable, str(script), kind], stdout=subprocess.PIPE, text=True,
+                            cwd=ROOT, preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    try:
+        assert proc.stdout.readline().strip() == "ready"
+        time.sleep(0.5)
+        proc.send_signal(signal.SIGINT)
+        out, _ = proc.communicate(timeout=20)
+    finally:
+        proc.kill()
+    words = out.split()
+    assert words[0] == "interrupted", out
+    assert float(words[1]) < 5.0
