@@ -14,6 +14,8 @@ from libc.string cimport memset
 
 from aiplay._ext.kernel cimport K_CHANCE, K_MAX_PLAYERS, K_TERMINAL, Kernel, mix64, NativeState, Rng, rng_below
 
+from aiplay.errors import InvalidStateError
+
 cdef enum:
     PASS = 0
     BET = 1
@@ -204,13 +206,46 @@ cdef class KuhnPokerKernel(Kernel):
 
     cpdef void load_dict(self, NativeState state, dict data) except *:
         # Replay the deal and the betting, as KuhnPokerGame.state_from_dict
-        # does; the data has been validated, so every move is legal.
+        # does. The data normally comes validated; defence in depth, each
+        # replayed move is checked to be legal where it is played (a deal at a
+        # chance node, a bet while the hand is on), so no dict can make apply()
+        # write past the state's arrays. Problems raise InvalidStateError.
+        cdef KuhnC* st = <KuhnC*>state.data
         self.init_state(state.data)
-        for card in data["cards"]:
+        cards = _list(data, "cards")
+        if len(cards) != self.players:
+            raise InvalidStateError("state.cards", f"must have {self.players} entries")
+        for seat, card in enumerate(cards):
             if card is not None:  # dealt cards form a prefix
-                self.apply(state.data, card)
-        for action in data["betting"]:
-            self.apply(state.data, action)
+                if seat != st.dealt:
+                    raise InvalidStateError(f"state.cards[{seat}]", "cards are dealt in seat order")
+                self._replay(state, card, True, f"state.cards[{seat}]")
+        for i, action in enumerate(_list(data, "betting")):
+            self._replay(state, action, False, f"state.betting[{i}]")
+
+    cdef void _replay(self, NativeState state, object action, bint chance, str field) except *:
+        """Apply ``action`` if it is a legal deal (``chance``) or bet right now, else raise."""
+        cdef int player = self.current_player(state.data)
+        cdef int n, i
+        if isinstance(action, bool) or not isinstance(action, int):
+            raise InvalidStateError(field, f"must be an integer, got {action!r}")
+        if player == K_TERMINAL or (player == K_CHANCE) != chance:
+            raise InvalidStateError(field, "not the time for this move")
+        if chance:
+            n = self.chance_outcomes(state.data, self._scratch_actions, self._scratch_probs)
+        else:
+            n = self.legal_actions(state.data, self._scratch_actions)
+        if action not in [self._scratch_actions[i] for i in range(n)]:
+            raise InvalidStateError(field, f"{action!r} is not legal here")
+        self.apply(state.data, action)
+
+
+def _list(dict data, str key):
+    if key not in data:
+        raise InvalidStateError(f"state.{key}", "missing")
+    if not isinstance(data[key], list):
+        raise InvalidStateError(f"state.{key}", "must be a list")
+    return data[key]
 
 
 def make_kernel(reference_game):

@@ -19,6 +19,8 @@ from libc.string cimport memset
 
 from aiplay._ext.kernel cimport K_CHANCE, K_MAX_PLAYERS, K_TERMINAL, Kernel, mix64, NativeState, Rng, rng_below
 
+from aiplay.errors import InvalidStateError
+
 cdef enum:
     FOLD = 0
     CALL = 1
@@ -357,18 +359,67 @@ cdef class LeducPokerKernel(Kernel):
 
     cpdef void load_dict(self, NativeState state, dict data) except *:
         # Replay the deal and the betting in the order they happened, as
-        # LeducPokerGame.state_from_dict does; the data has been validated (so
-        # the recorded actions are strictly legal, never mapped ones).
+        # LeducPokerGame.state_from_dict does. The data normally comes
+        # validated; defence in depth, each replayed move is checked to be
+        # strictly legal where it is played (a card still in the deck at a
+        # chance node, a bet the rules allow), so no dict can make apply()
+        # write past the deck or the seat arrays. Problems raise InvalidStateError.
+        cdef LeducC* st = <LeducC*>state.data
         self.init_state(state.data)
-        for card in data["private_cards"]:
+        cards = _list(data, "private_cards")
+        if len(cards) != self.players:
+            raise InvalidStateError("state.private_cards", f"must have {self.players} entries")
+        for seat, card in enumerate(cards):
             if card is not None:  # dealt cards form a prefix
-                self.apply(state.data, card)
-        for action in data["round1"]:
-            self.apply(state.data, action)
+                if seat != st.dealt:
+                    raise InvalidStateError(f"state.private_cards[{seat}]", "cards are dealt in seat order")
+                self._replay(state, card, True, f"state.private_cards[{seat}]")
+        for i, action in enumerate(_list(data, "round1")):
+            if st.round != 1:
+                raise InvalidStateError(f"state.round1[{i}]", "the first round is over")
+            self._replay(state, action, False, f"state.round1[{i}]")
+        if "public_card" not in data:
+            raise InvalidStateError("state.public_card", "missing")
         if data["public_card"] is not None:
-            self.apply(state.data, data["public_card"])
-        for action in data["round2"]:
-            self.apply(state.data, action)
+            if st.round != 2 or st.dealt < self.players:
+                raise InvalidStateError("state.public_card", "the first betting round is not over")
+            self._replay(state, data["public_card"], True, "state.public_card")
+        for i, action in enumerate(_list(data, "round2")):
+            if st.public_card == NO_CARD:
+                raise InvalidStateError(f"state.round2[{i}]", "no second-round betting before the public card")
+            self._replay(state, action, False, f"state.round2[{i}]")
+
+    cdef void _replay(self, NativeState state, object action, bint chance, str field) except *:
+        """Apply ``action`` if it is a deal of a card left (``chance``) or a strictly legal bet right now, else raise."""
+        cdef LeducC* st = <LeducC*>state.data
+        cdef int player = self.current_player(state.data)
+        cdef int n, i
+        if isinstance(action, bool) or not isinstance(action, int):
+            raise InvalidStateError(field, f"must be an integer, got {action!r}")
+        if player == K_TERMINAL or (player == K_CHANCE) != chance:
+            raise InvalidStateError(field, "not the time for this move")
+        if chance:
+            n = self.chance_outcomes(state.data, self._scratch_actions, self._scratch_probs)
+            legal = [self._scratch_actions[i] for i in range(n)]
+        else:
+            # Recorded bets are never mapped ones (action_mapping plays an
+            # illegal fold or raise as a call and records the call).
+            legal = [CALL]
+            if self._facing_raise(st):
+                legal.append(FOLD)
+            if st.num_raises < MAX_RAISES:
+                legal.append(RAISE)
+        if action not in legal:
+            raise InvalidStateError(field, f"{action!r} is not legal here")
+        self.apply(state.data, action)
+
+
+def _list(dict data, str key):
+    if key not in data:
+        raise InvalidStateError(f"state.{key}", "missing")
+    if not isinstance(data[key], list):
+        raise InvalidStateError(f"state.{key}", "must be a list")
+    return data[key]
 
 
 def make_kernel(reference_game):

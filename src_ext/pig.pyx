@@ -9,6 +9,8 @@ from libc.stdint cimport int32_t, uint64_t
 
 from aiplay._ext.kernel cimport K_CHANCE, K_MAX_PLAYERS, K_TERMINAL, Kernel, NativeState, Rng, rng_below
 
+from aiplay.errors import InvalidStateError
+
 
 cdef struct PigC:
     int32_t scores[K_MAX_PLAYERS]
@@ -145,15 +147,38 @@ cdef class PigKernel(Kernel):
         }
 
     cpdef void load_dict(self, NativeState state, dict data) except *:
+        # The data normally comes validated by PigGame.state_from_dict;
+        # defence in depth, every value is range-checked before it is stored,
+        # so that turn_player can never index past the scores and no sum
+        # overflows. Problems raise InvalidStateError.
         cdef PigC* st = <PigC*>state.data
         cdef int p
+        cdef int top = self.winscore - 1 + (1 if self.piglet else self.dice)
         self.init_state(st)
+        scores = _get(data, "scores")
+        if not isinstance(scores, list) or len(scores) != self.num_players:
+            raise InvalidStateError("state.scores", f"must be a list of {self.num_players} scores")
         for p in range(self.num_players):
-            st.scores[p] = data["scores"][p]
-        st.turn_total = data["turn_total"]
-        st.turn_player = data["turn_player"]
-        st.rolling = 1 if data["rolling"] else 0
-        st.total_moves = data["total_moves"]
+            st.scores[p] = _int(scores[p], 0, top, f"state.scores[{p}]")
+        st.turn_total = _int(_get(data, "turn_total"), 0, top, "state.turn_total")
+        st.turn_player = _int(_get(data, "turn_player"), 0, self.num_players - 1, "state.turn_player")
+        rolling = _get(data, "rolling")
+        if not isinstance(rolling, bool):
+            raise InvalidStateError("state.rolling", "must be true or false")
+        st.rolling = 1 if rolling else 0
+        st.total_moves = _int(_get(data, "total_moves"), 0, self.horizon, "state.total_moves")
+
+
+def _get(dict data, str key):
+    if key not in data:
+        raise InvalidStateError(f"state.{key}", "missing")
+    return data[key]
+
+
+def _int(value, int low, int high, str field):
+    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+        raise InvalidStateError(field, f"must be an integer from {low} to {high}, got {value!r}")
+    return value
 
 
 def make_kernel(reference_game):

@@ -121,6 +121,12 @@ class PigGame(Game):
         if scores[turn_player] + turn_total >= win + self.max_roll:
             raise InvalidStateError(
                 "state.turn_total", "score plus turn total exceeds what a forced stop allows")
+        if data["rolling"] and scores[turn_player] + turn_total >= win:
+            # Once score plus turn total reaches winscore only "stop" is legal,
+            # so no die can be in the air (a roll would then pass the bound above).
+            raise InvalidStateError("state.rolling", "a player who has reached winscore must stop, not roll")
+        if data["rolling"] and winners:
+            raise InvalidStateError("state.rolling", "the game is over: nobody rolls")
         state = PigState(self)
         state.banked = scores
         state.turn_total = turn_total
