@@ -220,13 +220,14 @@ class Runner:
     def handle(self, w: Worker, message: Tuple) -> None:
         if message[0] == "error":
             _, game, options, index, exc_type, text, tb = message
-            first_line = text.splitlines()[0][:100] if text else ""
-            first_line = re.sub(r"\d{3,}", "N", first_line)  # one signature for many values
-            where = ""
-            frames = re.findall(r'File "([^"]+)", line (\d+), in (\w+)', tb)
-            if frames:
-                where = f"{Path(frames[-1][0]).name}:{frames[-1][1]}:{frames[-1][2]}"
-            signature = f"{exc_type}:{where}:{first_line}"
+            # One reproducer per bug, not per value: a broken property by its message's
+            # start, an exception by its type and the deepest frame it came from.
+            if exc_type == "FuzzFailure":
+                signature = "FuzzFailure:" + re.sub(r"\d+", "N", re.split(r"[({\[]", text[:80])[0])
+            else:
+                frames = re.findall(r'File "([^"]+)", line \d+, in (\w+)', tb)
+                where = f"{Path(frames[-1][0]).name}:{frames[-1][1]}" if frames else ""
+                signature = f"{exc_type}:{where}"
             self.write_reproducer(f"error-{exc_type}", game, options, index,
                                   f"{exc_type}: {text}\n\n{tb}", signature)
         elif message[0] == "done":
