@@ -66,3 +66,7 @@ class BotBusyError(AiplayError, RuntimeError):
     A bot holds one search (its tree, its random stream) at a time: use one bot
     per thread. :meth:`aiplay.search.Bot.stop` may be called from any thread.
     """
+
+
+class SetupError(AiplayError, ImportError):
+    """aiplay is not installed in a way that can run (its message says what to do)."""

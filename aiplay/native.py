@@ -33,6 +33,14 @@ class NativeGame(Game):
         self.heuristic_policy = reference.heuristic_policy  # type: ignore[misc]
         self.bot_presets = reference.bot_presets  # type: ignore[misc]
 
+    def __getattr__(self, name: str) -> Any:
+        # Anything else a game defines (Sunken City's ``seats``, say) is the
+        # reference game's: renderers and tools written against the reference
+        # engine then work on native states too.
+        if name == "reference" or name.startswith("__"):
+            raise AttributeError(name)
+        return getattr(self.reference, name)
+
     @property
     def num_players(self) -> int:
         return self.reference.num_players

@@ -10,9 +10,10 @@ from __future__ import annotations
 
 import importlib
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, Dict, List, Optional, Type
 
-from aiplay.errors import InvalidOptionError, UnknownGameError
+from aiplay.errors import InvalidOptionError, SetupError, UnknownGameError
 from aiplay.game import Game
 
 BACKENDS = ("auto", "native", "reference")
@@ -45,7 +46,19 @@ def register(reference: Type[Game], kernel_module: Optional[str] = None) -> None
 def _ensure_loaded() -> None:
     global _loaded
     if not _loaded:
-        importlib.import_module("aiplay.games")  # each game registers itself on import
+        try:
+            importlib.import_module("aiplay.games")  # each game registers itself on import
+        except ModuleNotFoundError as exc:
+            if exc.name != "aiplay.games":
+                raise
+            # The source checkout's aiplay/ folder shadows the installed package when
+            # Python runs from the repository root; the games live in games/ there.
+            import aiplay
+            raise SetupError(
+                f"aiplay was imported from {Path(aiplay.__file__).parent}, a source folder that is not "
+                f"installed: its games are missing. From the repository root, install it in place with "
+                f"`python3 -m venv .venv && .venv/bin/pip install -e .` and use .venv/bin/python, or run "
+                f"Python from another directory") from None
         _loaded = True
 
 
