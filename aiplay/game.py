@@ -184,10 +184,21 @@ class Game(abc.ABC):
         Raises :class:`InvalidStateError` naming the offending field; nothing
         is half-loaded.
         """
+        if not isinstance(text, (str, bytes, bytearray)):
+            raise InvalidStateError("<document>", f"must be JSON text (a str), got {type(text).__name__}")
         try:
             doc = json.loads(text)
+        except RecursionError:
+            # No position nests deeper than a few levels; Python's parser gives up long before.
+            raise InvalidStateError("<document>", "nested too deeply to be a position") from None
         except (TypeError, ValueError) as exc:
             raise InvalidStateError("<document>", f"not valid JSON: {exc}") from None
+        try:
+            return self._state_from_document(doc)
+        except RecursionError:
+            raise InvalidStateError("<document>", "nested too deeply to be a position") from None
+
+    def _state_from_document(self, doc: Any) -> "State":
         if not isinstance(doc, dict):
             raise InvalidStateError("<document>", "must be a JSON object")
         for key in ("format", "version", "game", "options", "state"):
