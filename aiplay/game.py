@@ -377,6 +377,9 @@ class ReferenceState(State):
             method = cls.__dict__.get(name)
             if method is not None and not getattr(method, "_checks_seat", False):
                 setattr(cls, name, _with_seat_check(method))
+        naming = cls.__dict__.get("action_to_string")
+        if naming is not None and not getattr(naming, "_checks_action", False):
+            setattr(cls, "action_to_string", _with_action_check(naming))
 
     @abc.abstractmethod
     def _current_player(self) -> int: ...
@@ -438,6 +441,29 @@ def _with_seat_check(method: Callable[..., Any]) -> Callable[..., Any]:
         return method(self, seat, *args, **kwargs)
 
     checked._checks_seat = True  # type: ignore[attr-defined]
+    return checked
+
+
+def check_action_id(action: Any, state: "State") -> int:
+    """``action`` as a plain int if it is in the game's action or chance-outcome space; else raise.
+
+    Names exist for every id of those spaces (legal here or not), as in
+    OpenSpiel; anything else is an :class:`IllegalActionError`.
+    """
+    value = as_action(action, state)
+    game = state.game
+    if not 0 <= value < max(game.num_distinct_actions, game.max_chance_outcomes):
+        raise IllegalActionError(action, state.legal_actions(), "no action of this game has that id")
+    return value
+
+
+def _with_action_check(method: Callable[..., Any]) -> Callable[..., Any]:
+    """Wrap a reference state's ``action_to_string``: the id must exist in the game."""
+    @functools.wraps(method)
+    def checked(self: State, action: Any, *args: Any, **kwargs: Any) -> Any:
+        return method(self, check_action_id(action, self), *args, **kwargs)
+
+    checked._checks_action = True  # type: ignore[attr-defined]
     return checked
 
 
