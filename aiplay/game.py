@@ -29,7 +29,7 @@ import json
 import operator
 import random
 from dataclasses import dataclass
-from typing import Any, Callable, ClassVar, Dict, List, Mapping, Optional, Sequence, Tuple
+from typing import Any, Callable, ClassVar, Dict, List, Mapping, Optional, Protocol, Sequence, Tuple
 
 from aiplay.errors import IllegalActionError, InvalidOptionError, InvalidPlayerError, InvalidStateError
 
@@ -40,6 +40,12 @@ TERMINAL: int = -4
 
 #: Version of the JSON envelope written by :meth:`State.to_json`.
 JSON_FORMAT_VERSION: int = 1
+
+
+class HeuristicPolicy(Protocol):
+    """A game's hand-written policy: the action it plays at a decision node of ``state``."""
+
+    def __call__(self, state: "State", rng: random.Random) -> int: ...
 
 
 @dataclass(frozen=True)
@@ -102,7 +108,7 @@ class Game(abc.ABC):
     #: The game's hand-written policy ``policy(state, rng) -> action`` for the
     #: heuristic bot, or None; set it with ``staticmethod(policy)``. It must use
     #: only the public State API, so that it plays on both engines.
-    heuristic_policy: ClassVar[Optional[Callable[["State", random.Random], int]]] = None
+    heuristic_policy: ClassVar[Optional["HeuristicPolicy"]] = None
     #: Recommended options per bot kind for this game, e.g. ``{"mcts":
     #: {"rollout": "policy"}}``: what the command line and
     #: :func:`aiplay.search.make_bot` with ``game=`` start from (explicit

@@ -48,7 +48,7 @@ import random
 import threading
 import time
 from dataclasses import asdict, dataclass, field
-from typing import Any, ClassVar, Dict, List, Mapping, Optional
+from typing import Any, ClassVar, Dict, List, Literal, Mapping, Optional, overload
 
 from aiplay.errors import BotBusyError, InvalidOptionError, NotDecisionNodeError
 from aiplay.game import CHANCE, TERMINAL, State
@@ -138,6 +138,14 @@ class Analysis:
 MAX_COUNT = 2 ** 62
 #: The largest value of an option that the native searchers hold in a C int.
 MAX_C_INT = 2 ** 31 - 1
+
+
+@overload
+def check_positive_int(name: str, value: Any, allow_none: Literal[False], maximum: int = ...) -> int: ...
+
+
+@overload
+def check_positive_int(name: str, value: Any, allow_none: bool = ..., maximum: int = ...) -> Optional[int]: ...
 
 
 def check_positive_int(name: str, value: Any, allow_none: bool = True,
@@ -367,8 +375,9 @@ def most_visited(stats: List[ActionStats]) -> ActionStats:
     """The tree searches' final move: most visits; ties: higher value, then first in order."""
     best = stats[0]
     for s in stats[1:]:
-        if s.visits > best.visits or (
-                s.visits == best.visits and s.value is not None
+        visits, best_visits = s.visits or 0, best.visits or 0
+        if visits > best_visits or (
+                visits == best_visits and s.value is not None
                 and (best.value is None or s.value > best.value)):
             best = s
     return best

@@ -56,7 +56,7 @@ from aiplay.search.native_path import check_backend, native_kernel
 try:
     from aiplay._ext.expectimax import ExpectimaxSearch
 except ImportError:  # not built: the reference path only
-    ExpectimaxSearch = None
+    ExpectimaxSearch = None  # type: ignore[misc,assignment]
 
 #: Pruning modes of the native path.
 PRUNING = ("star2", "star1", "none")
@@ -89,6 +89,7 @@ def policy_leaf_value(state: State, moves: int) -> List[float]:
     world = state.clone()
     rng = random.Random(zlib.crc32(world.to_json().encode()))
     policy = world.game.heuristic_policy
+    assert policy is not None  # leaf_playout is refused for games without a policy
     for _ in range(moves):
         if world.is_terminal():
             break
@@ -154,10 +155,10 @@ class _Search:
 
         if player == CHANCE:
             acc = [0.0] * self.num_players
-            need: Optional[int] = 0
+            need = 0
             best = None
             top_prob = -1.0
-            pv: Tuple[int, ...] = ()
+            pv = ()
             for outcome, prob in state.chance_outcomes():
                 child = state.clone()
                 child.apply_action(outcome)
@@ -272,8 +273,8 @@ class ExpectimaxBot(Bot):
                  pruning: str = "star2", backend: str = "auto", leaf_playout: Optional[int] = None):
         """Build the bot; raises :class:`~aiplay.errors.InvalidOptionError` for a bad option."""
         super().__init__(seed)
-        self.leaf_playout: int = 0 if leaf_playout is None else check_positive_int(
-            "leaf_playout", leaf_playout, maximum=MAX_C_INT)
+        self.leaf_playout = 0 if leaf_playout is None else check_positive_int(
+            "leaf_playout", leaf_playout, allow_none=False, maximum=MAX_C_INT)
         if self.leaf_playout and evaluate is not None:
             raise InvalidOptionError("options leaf_playout and evaluate exclude each other: give one")
         if iterations is not None:
@@ -336,6 +337,7 @@ class ExpectimaxBot(Bot):
                 break
         assert result is not None  # depth 1 cannot abort
         values, best, _, pv = result
+        assert best is not None  # a decision node has a best action
         stats = [ActionStats(action=a, visits=None, value=v[player]) for a, v in per_action]
         return Analysis(
             bot=self.kind, player=player, action=best, value=values[player],
@@ -345,7 +347,7 @@ class ExpectimaxBot(Bot):
                       "tt_hits": search.tt_hits, "completed_depth": completed_depth},
         )
 
-    def _analyse_native(self, state: State, kernel: Any, player: int) -> Analysis:
+    def _analyse_native(self, state: Any, kernel: Any, player: int) -> Analysis:
         game = state.game
         paranoid = self.paranoid or (game.num_players == 2 and game.constant_sum)
         if self._native is None or self._native[0] is not kernel:

@@ -1,0 +1,18 @@
+"""Type stubs of ``aiplay._ext.expectimax`` (src_ext/expectimax.pyx): native expectimax."""
+
+from typing import Any, Dict, Optional
+
+from aiplay._ext.cancel import Cancellation
+from aiplay._ext.kernel import Kernel, NativeState
+
+PRUNING: Dict[str, int]
+
+class ExpectimaxSearch:
+    """Iterative-deepening max^n / paranoid expectimax with Star pruning and a transposition table."""
+
+    cancel: Cancellation
+    narrow_root: bool
+    def __init__(self, kernel: Kernel, pruning: str = ..., paranoid: bool = ..., use_tt: bool = ...,
+                 tt_bits: int = ..., leaf_playout: int = ..., cancel: Optional[Cancellation] = ...) -> None: ...
+    def clear_table(self) -> None: ...
+    def run(self, root: NativeState, max_depth: int, seconds: float = ..., nodes: int = ...) -> Dict[str, Any]: ...

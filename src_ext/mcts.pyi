@@ -1,0 +1,21 @@
+"""Type stubs of ``aiplay._ext.mcts`` (src_ext/mcts.pyx): native MCTS, SO-ISMCTS and MO-ISMCTS."""
+
+from typing import Any, Dict, List, Optional, Tuple
+
+from aiplay._ext.cancel import Cancellation
+from aiplay._ext.kernel import Kernel, NativeState
+
+MODES: Dict[str, int]
+ROLLOUTS: Tuple[str, ...]
+
+class TreeSearch:
+    """One search tree (one per player for MO-ISMCTS) over a kernel, kept for reuse."""
+
+    cancel: Cancellation
+    def __init__(self, kernel: Kernel, mode: str = ..., uct_c: float = ..., max_nodes: int = ...,
+                 rollout: str = ..., rollout_epsilon: float = ..., rollout_cutoff: int = ...,
+                 cancel: Optional[Cancellation] = ...) -> None: ...
+    def reset(self) -> None: ...
+    def run(self, root: NativeState, iterations: int = ..., seconds: float = ..., nodes: int = ...,
+            seed: int = ..., reuse: bool = ...) -> Dict[str, Any]: ...
+    def principal_variation(self, first_action: int) -> List[int]: ...
