@@ -30,7 +30,9 @@ tests can treat them alike. Its fields:
     (deepest node below the root, in plies, chance outcomes counted);
     ``None`` where a key does not apply to the bot. Bots add their own keys:
     MCTS and ISMCTS ``tree_nodes`` (nodes in the search tree, root
-    included); expectimax ``tt_hits`` and ``completed_depth``. ``seconds`` is
+    included); expectimax ``tt_hits`` and ``completed_depth``. Every
+    analysis also says which search loop ran, in ``backend``: ``"native"``
+    (the C search over a kernel) or ``"reference"`` (the Python loop). ``seconds`` is
     wall-clock time and is the only field of an analysis that is not
     reproducible from the seed.
 
@@ -313,7 +315,10 @@ class Bot(abc.ABC):
             self._stop_event.clear()
             if self._cancel is not None:
                 self._cancel.reset()
-            return self._analyse(state)
+            analysis = self._analyse(state)
+            # Which search loop ran: the C one ("native") or the readable Python one.
+            analysis.counters.setdefault("backend", "reference")
+            return analysis
         finally:
             self._busy.release()
 

@@ -369,7 +369,7 @@ class ExpectimaxBot(Bot):
         return Analysis(
             bot=self.kind, player=player, action=result["action"], value=result["value"],
             stats=stats, principal_variation=result["principal_variation"],
-            counters=result["counters"],
+            counters={**result["counters"], "backend": "native"},
         )
 
     def __repr__(self) -> str:

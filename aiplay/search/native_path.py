@@ -140,6 +140,7 @@ class TreeSearchPool:
         merged = self._merge([r for r in results if r is not None])
         merged["counters"]["seconds"] = time.perf_counter() - started
         merged["counters"]["workers"] = len(trees)
+        merged["counters"]["backend"] = "native"
         return merged
 
     def request_stop(self) -> None:
