@@ -10,8 +10,11 @@ hangars, used bunkers, absent vehicles and spaces) are kept zeroed (spaces and
 vehicles: colour/route -1), so a state's bytes are fully determined by the
 position and a reload gives the same bytes.
 
-Knowledge (``known``/``soft``/``slack``/``anyc``) and determinization follow
-``games/area51/knowledge.py``, including its exception for the acting seat.
+Knowledge records (``known``/``soft``/``linked_from``/``deck_bound``/``start_seen``/``anyc``)
+follow ``games/area51/rules.py`` step for step. Determinization is the
+reference engine's (``games/area51/knowledge.py``): the kernel hands the
+position to it (with the GIL) and loads the world back, so both engines
+sample the same worlds from the same seed by construction.
 """
 
 from libc.stdint cimport int8_t, int16_t, int32_t, uint8_t, uint16_t, uint64_t
@@ -19,7 +22,11 @@ from libc.string cimport memcpy, memmove, memset
 from libc.math cimport tanh
 
 from aiplay._ext.kernel cimport (K_CHANCE, K_MAX_PLAYERS, K_TERMINAL, Kernel, NativeState, Rng, hash_bytes, mix64,
-                                 rng_below, rng_uniform)
+                                 rng_below, rng_next, rng_uniform)
+
+from random import Random as _Random
+
+from aiplay.errors import InvalidStateError
 
 from aiplay.games.area51 import components as _C
 
@@ -116,7 +123,9 @@ cdef struct A51:
     uint8_t hands[MAXP][NT]
     uint8_t known[MAXP][NT]
     uint8_t soft[MAXP][NT]
-    uint16_t slack[MAXP]                # < sum(soft): can exceed 255 in long games
+    uint8_t linked_from[MAXP][NR][MAXH] # soft[p]'s linked face-down cards start at this index
+    uint8_t deck_bound[NT]              # bound of a reshuffled deck (all 0: none)
+    uint8_t start_seen[NT]              # public cards known to be start cards (lower bound)
     uint8_t anyc[MAXP]
     uint8_t row[NT]
     uint8_t discards[NT]
@@ -222,9 +231,11 @@ cdef class Area51Kernel(Kernel):
     cdef int n_own                      # cap colours per seat (2 with two players)
     cdef int owner_of[MAXP][2]
     cdef int seat_of[MAXP]
+    cdef object _ref_game               # the reference Area51Game (determinization goes through it)
 
     def __init__(self, reference_game):
         g = reference_game
+        self._ref_game = g
         cdef int r, p, j
         self.state_size = sizeof(A51)
         self.n = g.players
@@ -548,6 +559,8 @@ cdef class Area51Kernel(Kernel):
         self._pop_queue(st)
         pool = self._draw_pool(st)
         pool[t] -= 1
+        if dest == Q_ROW and st.top_left > 0:
+            st.start_seen[t] += 1
         if dest != Q_DEAL:
             if st.top_left > 0:
                 st.top_left -= 1
@@ -557,6 +570,11 @@ cdef class Area51Kernel(Kernel):
                         st.top_pool[u] = 0
             else:
                 from_main = True
+        if from_main and _any16(st.deck_bound):
+            if dest == Q_ROW:
+                st.deck_bound[t] -= 1
+            if not _any16(st.main_pool):
+                memset(st.deck_bound, 0, NT)
         if dest == Q_ROW:
             st.row[t] += 1
         else:
@@ -570,12 +588,15 @@ cdef class Area51Kernel(Kernel):
         if st.top_left == 0 and not _any16(st.main_pool) and _any16(st.discards):
             memcpy(st.main_pool, st.discards, NT)
             memset(st.discards, 0, NT)
+            memcpy(st.deck_bound, st.main_pool, NT)
+            self._forget_start_marks(st)
 
     cdef void _lose_card(self, A51* st, int p, int t, bint face_up) noexcept nogil:
+        # rules._lose_card
         cdef uint8_t* hand = st.hands[p]
         cdef uint8_t* known = st.known[p]
         cdef uint8_t* soft = st.soft[p]
-        cdef int u, a
+        cdef int u, a, r, h
         hand[t] -= 1
         if face_up and known[t]:
             known[t] -= 1
@@ -583,25 +604,54 @@ cdef class Area51Kernel(Kernel):
         if face_up:
             if soft[t]:
                 soft[t] -= 1
+                if not _any16(soft):
+                    memset(st.linked_from[p], 0, NR * MAXH)
             if START[t] == 0 and st.anyc[p]:
                 st.anyc[p] -= 1
         else:
+            if _any16(known) and not _any16(soft):
+                for r in range(NR):
+                    for h in range(MAXH):
+                        st.linked_from[p][r][h] = st.hlen[r][h]
             st.anyc[p] = <uint8_t>(st.anyc[p] + _sum16(known))
             for u in range(NT):
                 soft[u] += known[u]
                 known[u] = 0
-            st.slack[p] += 1
-        a = _sum16(hand) - _sum16(known)
-        for u in range(NT):
-            if soft[u] > a:
-                st.slack[p] -= soft[u] - a
-                soft[u] = <uint8_t>a
-        if st.slack[p] >= _sum16(soft):
-            memset(soft, 0, NT)
-            st.slack[p] = 0
+            self._forget_start_marks(st)
         a = _sum16(hand) - _sum16(known)
         if st.anyc[p] > a:
             st.anyc[p] = <uint8_t>a
+
+    cdef void _forget_start_marks(self, A51* st) noexcept nogil:
+        # rules._forget_start_marks: start_seen[t] <= cards of type t in everyone's view
+        cdef int pub[NT]
+        cdef int t, p, r, h, i, b
+        for t in range(NT):
+            pub[t] = st.row[t] + st.discards[t] + st.pile[t]
+            for p in range(self.n):
+                pub[t] += st.known[p][t]
+        for r in range(NR):
+            for h in range(MAXH):
+                for i in range(st.hlen[r][h]):
+                    b = st.hcards[r][h][i]
+                    if b & 16:
+                        pub[b & 15] += 1
+        for t in range(NT):
+            if st.start_seen[t] > pub[t]:
+                st.start_seen[t] = <uint8_t>pub[t]
+
+    cdef void _reveal_hangar(self, A51* st, int r, int h) noexcept nogil:
+        # rules._reveal_hangar
+        cdef int p, i, b
+        for p in range(self.n):
+            if _any16(st.soft[p]):
+                for i in range(st.linked_from[p][r][h], st.hlen[r][h]):
+                    b = st.hcards[r][h][i]
+                    if (b >> 5) == p and not (b & 16) and st.soft[p][b & 15]:
+                        st.soft[p][b & 15] -= 1
+                if not _any16(st.soft[p]):
+                    memset(st.linked_from[p], 0, NR * MAXH)
+            st.linked_from[p][r][h] = 0
 
     cdef void _play_card(self, A51* st, int p, int t, int h, bint face_up) noexcept nogil:
         cdef int r = st.ctx[C_REGION]
@@ -667,6 +717,7 @@ cdef class Area51Kernel(Kernel):
             x = action - A_PICK
             r = x // MAXH
             h = x % MAXH
+            self._reveal_hangar(st, r, h)
             for i in range(st.hlen[r][h]):
                 st.pile[st.hcards[r][h][i] & 15] += 1
             memset(st.hcards[r][h], 0, HCAP)
@@ -1129,154 +1180,25 @@ cdef class Area51Kernel(Kernel):
         return mix64(hash_bytes(&tmp, sizeof(A51), <uint64_t>0x61726561353100) ^ (<uint64_t>player + 1))
 
     cdef void determinize(self, void* s, int observer, Rng* rng) noexcept nogil:
-        # knowledge.determinize, step for step (the draws differ, the constraints do not).
-        cdef A51* st = <A51*>s
-        cdef int n = self.n
-        cdef int acting = self.current_player(s)
-        cdef int kept = acting if (0 <= acting < n and acting != observer) else -1
-        cdef int unseen[NT]
-        cdef int left[NT]
-        cdef int avail[NT]
-        cdef int eligible[NT]
-        cdef int hands[MAXP][NT]
-        cdef int free_[MAXP]
-        cdef int need[MAXP]
-        cdef int seats[MAXP]
-        cdef int order[MAXP]
-        cdef int chosen[128]
-        cdef int start_cards[128]
-        cdef int rest[128]
-        cdef int nseats = 0, p, t, r, h, i, j, tmp, b, attempt, must, got, ssum
-        cdef int start_demand, nstart, hidden_hangar = 0, slots, nrest, top_total
-        cdef int si = 0, ri = 0
-        cdef bint ok
-        for t in range(NT):
-            unseen[t] = st.top_pool[t] + st.main_pool[t]
-        for p in range(n):
-            if p == observer or p == kept:
-                continue
-            seats[nseats] = p
-            nseats += 1
-            for t in range(NT):
-                unseen[t] += st.hands[p][t] - st.known[p][t]
-        for r in range(NR):
-            for h in range(MAXH):
-                for i in range(st.hlen[r][h]):
-                    b = st.hcards[r][h][i]
-                    if not (b & 16) and (b >> 5) != observer:
-                        unseen[b & 15] += 1
-                        hidden_hangar += 1
-        # 1. Soft cards still held.
-        for attempt in range(MAX_TRIES + 1):
-            for t in range(NT):
-                left[t] = unseen[t]
-            for i in range(nseats):
-                p = seats[i]
-                order[i] = p
-                for t in range(NT):
-                    hands[p][t] = st.known[p][t]
-            for i in range(nseats - 1, 0, -1):
-                j = rng_below(rng, i + 1)
-                tmp = order[i]
-                order[i] = order[j]
-                order[j] = tmp
-            ok = True
-            for i in range(nseats):
-                p = order[i]
-                ssum = _sum16(st.soft[p])
-                must = ssum - st.slack[p]
-                if must < 0:
-                    must = 0
-                for t in range(NT):
-                    if attempt < MAX_TRIES:
-                        avail[t] = st.soft[p][t] if st.soft[p][t] < left[t] else left[t]
-                    else:
-                        b = st.hands[p][t] - st.known[p][t]
-                        avail[t] = st.soft[p][t] if st.soft[p][t] < b else b
-                got = _sample_counts(rng, avail, must, chosen)
-                ok = ok and got == must
-                b = 0
-                for j in range(got):
-                    hands[p][chosen[j]] += 1
-                    left[chosen[j]] -= 1
-                    if START[chosen[j]] == 0:
-                        b += 1
-                # Soft cards are unseen hand cards too: main-deck-only ones count against anyc.
-                ok = ok and b <= st.anyc[p]
-            if ok:
-                break
-        for t in range(NT):
-            unseen[t] = left[t]
-        # 2. Start-class slots.
-        start_demand = _sum16(st.top_pool)
-        top_total = start_demand
-        for i in range(nseats):
-            p = seats[i]
-            ssum = 0
-            for t in range(NT):
-                ssum += hands[p][t]
-            free_[p] = _sum16(st.hands[p]) - ssum
-            b = 0  # soft cards chosen that can only be main-deck cards
-            for t in range(NT):
-                if START[t] == 0:
-                    b += hands[p][t] - st.known[p][t]
-            need[p] = free_[p] - (st.anyc[p] - b)
-            if need[p] < 0:
-                need[p] = 0
-            start_demand += need[p]
-        for t in range(NT):
-            eligible[t] = unseen[t] if unseen[t] < START[t] else START[t]
-        nstart = _sample_counts(rng, eligible, start_demand, start_cards)
-        for i in range(nstart):
-            unseen[start_cards[i]] -= 1
-        # 3. Everything else.
-        slots = hidden_hangar + start_demand - nstart
-        for i in range(nseats):
-            p = seats[i]
-            slots += free_[p] - need[p]
-        for t in range(NT):
-            left[t] = unseen[t]
-        nrest = _sample_counts(rng, left, slots, rest)
-        for i in range(nrest):
-            unseen[rest[i]] -= 1
-        # Deal: start_cards and rest are consumed from the front (any order is as random).
-        for t in range(NT):
-            st.top_pool[t] = 0
-        for i in range(top_total):
-            if si < nstart:
-                t = start_cards[si]
-                si += 1
-            else:
-                t = rest[ri]
-                ri += 1
-            st.top_pool[t] += 1
-        for j in range(nseats):
-            p = seats[j]
-            for i in range(free_[p]):
-                if i < need[p] and si < nstart:
-                    t = start_cards[si]
-                    si += 1
-                else:
-                    t = rest[ri]
-                    ri += 1
-                hands[p][t] += 1
-            for t in range(NT):
-                st.hands[p][t] = <uint8_t>hands[p][t]
-        for r in range(NR):
-            for h in range(MAXH):
-                for i in range(st.hlen[r][h]):
-                    b = st.hcards[r][h][i]
-                    if not (b & 16) and (b >> 5) != observer:
-                        st.hcards[r][h][i] = <uint8_t>((b & 0xF0) | rest[ri])
-                        ri += 1
-        for t in range(NT):
-            st.main_pool[t] = <uint8_t>unseen[t]
-        while ri < nrest:
-            st.main_pool[rest[ri]] += 1
-            ri += 1
-        while si < nstart:
-            st.main_pool[start_cards[si]] += 1
-            si += 1
+        # The reference engine's sampler (knowledge.determinize), fed from this Rng: exact and
+        # canonical, and equal between engines by construction.
+        cdef uint64_t seed = rng_next(rng)
+        with gil:
+            self._determinize_py(s, observer, seed)
+
+    cdef void _determinize_py(self, void* s, int observer, uint64_t seed) noexcept:
+        cdef NativeState tmp
+        try:
+            tmp = NativeState.create(self, None)
+            memcpy(tmp.data, s, sizeof(A51))
+            world = self._ref_game.state_from_dict(self.to_dict(tmp)).determinize(observer, _Random(seed))
+            self.load_dict(tmp, world.to_dict())
+            memcpy(s, tmp.data, sizeof(A51))
+        except BaseException as exc:  # nogil callers cannot take an exception: report it loudly
+            import sys
+            import traceback
+            print("area51 kernel: determinize failed; the state is left unchanged", file=sys.stderr)
+            traceback.print_exception(exc, file=sys.stderr)
 
     # -- the reference engine's dict form -----------------------------------------------
     cpdef dict to_dict(self, NativeState state):
@@ -1335,7 +1257,10 @@ cdef class Area51Kernel(Kernel):
             "hands": [[st.hands[p][i] for i in range(NT)] for p in range(n)],
             "known": [[st.known[p][i] for i in range(NT)] for p in range(n)],
             "soft": [[st.soft[p][i] for i in range(NT)] for p in range(n)],
-            "slack": [st.slack[p] for p in range(n)],
+            "linked_from": [[[st.linked_from[p][r][h] for h in range(self.hangars_in[r])] for r in range(NR)]
+                            for p in range(n)],
+            "deck_bound": [st.deck_bound[i] for i in range(NT)],
+            "start_seen": [st.start_seen[i] for i in range(NT)],
             "anyc": [st.anyc[p] for p in range(n)],
             "pile": [st.pile[i] for i in range(NT)],
             "pile_region": st.pile_region,
@@ -1343,78 +1268,161 @@ cdef class Area51Kernel(Kernel):
         }
 
     cpdef void load_dict(self, NativeState state, dict data) except *:
-        cdef A51* st = <A51*>state.data
-        cdef int r, s, h, i, v, p, t
-        self.init_state(state.data)
-        st.phase = PHASE_NAMES.index(data["phase"])
-        st.step = STEP_NAMES.index(data["step"])
-        st.cur = data["current"]
-        st.turn = data["turn"]
-        st.extra_left = data["extra_left"]
-        for key, value in data["context"].items():
-            self._set_ctx(st, CTX_NAMES.index(key), value)
-        st.taken = data["taken"]
-        st.refreshed = 1 if data["refreshed"] else 0
-        st.qlen = 0
+        """Load the reference engine's dict form (validated there first).
+
+        Defence in depth: every value is checked against the C array it is
+        written to (type, range, size) before it is written, so no dict can
+        write out of bounds; a bad one raises InvalidStateError naming the field.
+        The state is loaded into a scratch copy and only copied in when whole.
+        """
+        cdef A51 tmp
+        cdef A51* st = &tmp
+        cdef int r, s, h, i, v, p, t, n = self.n, owners = self.num_owners
+        self.init_state(st)
+        st.qlen = 0  # init_state queued the set-up deal
         memset(st.q_dest, 0, QCAP)
         memset(st.q_seat, 0, QCAP)
-        queue = data["queue"]
+        st.phase = _choice(_get(data, "phase"), PHASE_NAMES, "phase")
+        st.step = _choice(_get(data, "step"), STEP_NAMES, "step")
+        st.cur = _ival(_get(data, "current"), "current", 0, n - 1)
+        st.turn = _ival(_get(data, "turn"), "turn", 0, 2_000_000_000)
+        st.extra_left = _ival(_get(data, "extra_left"), "extra_left", 0, n)
+        ctx = _get(data, "context")
+        if not isinstance(ctx, dict):
+            raise InvalidStateError("state.context", "must be an object")
+        for key, value in ctx.items():
+            self._set_ctx(st, _choice(key, CTX_NAMES, f"context.{key}"), _ival(value, f"context.{key}", 0, 127))
+        st.taken = _ival(_get(data, "taken"), "taken", 0, 3)
+        st.refreshed = 1 if _get(data, "refreshed") is True else 0
+        queue = _lst(_get(data, "queue"), "queue", -1)
         if len(queue) > QCAP:
-            raise ValueError("area51 kernel: queue too long")
-        for dest, seat in queue:
-            self._push_queue(st, QUEUE_NAMES.index(dest), seat)
-        for t in range(NT):
-            st.row[t] = data["row"][t]
-            st.discards[t] = data["discards"][t]
-            st.top_pool[t] = data["deck_start_pool"][t]
-            st.main_pool[t] = data["deck_main_pool"][t]
-            st.pile[t] = data["pile"][t]
-        st.top_left = data["deck_top_left"]
+            raise InvalidStateError("state.queue", f"at most {QCAP} pending draws")
+        for i, item in enumerate(queue):
+            item = _lst(item, f"queue[{i}]", 2)
+            t = _choice(item[0], QUEUE_NAMES, f"queue[{i}][0]")
+            self._push_queue(st, t, _ival(item[1], f"queue[{i}][1]", -1 if t == Q_ROW else 0,
+                                          -1 if t == Q_ROW else n - 1))
+        _counts_into(st.row, _get(data, "row"), "row")
+        _counts_into(st.discards, _get(data, "discards"), "discards")
+        _counts_into(st.top_pool, _get(data, "deck_start_pool"), "deck_start_pool")
+        _counts_into(st.main_pool, _get(data, "deck_main_pool"), "deck_main_pool")
+        _counts_into(st.pile, _get(data, "pile"), "pile")
+        _counts_into(st.deck_bound, _get(data, "deck_bound"), "deck_bound")
+        _counts_into(st.start_seen, _get(data, "start_seen"), "start_seen")
+        st.top_left = _ival(_get(data, "deck_top_left"), "deck_top_left", 0, 40)
+        markers = _lst(_get(data, "markers"), "markers", NR)
+        spaces = _lst(_get(data, "spaces"), "spaces", NR)
+        hangars = _lst(_get(data, "hangars"), "hangars", NR)
         for r in range(NR):
-            st.markers[r] = data["markers"][r]
+            st.markers[r] = _ival(markers[r], f"markers[{r}]", 0, self.markers_in[r])
+            reg = _lst(spaces[r], f"spaces[{r}]", self.spaces_in[r])
             for s in range(self.spaces_in[r]):
-                b = data["spaces"][r][s]
+                b = reg[s]
                 if b is not None:
-                    st.sp_colour[r][s] = b[0]
-                    st.sp_owner[r][s] = b[1]
-                    st.sp_level[r][s] = b[2]
+                    b = _lst(b, f"spaces[{r}][{s}]", 3)
+                    st.sp_colour[r][s] = _ival(b[0], f"spaces[{r}][{s}][0]", 0, 3)
+                    st.sp_owner[r][s] = _ival(b[1], f"spaces[{r}][{s}][1]", 0, owners - 1)
+                    st.sp_level[r][s] = _ival(b[2], f"spaces[{r}][{s}][2]", 1, self.markers_in[r])
+            reg = _lst(hangars[r], f"hangars[{r}]", self.hangars_in[r])
             for h in range(self.hangars_in[r]):
-                cards = data["hangars"][r][h]
+                cards = _lst(reg[h], f"hangars[{r}][{h}]", -1)
                 if len(cards) > HCAP:
-                    raise ValueError("area51 kernel: hangar too full")
-                for i, (t, up, by) in enumerate(cards):
-                    st.hcards[r][h][i] = <uint8_t>(t | (up << 4) | (by << 5))
+                    raise InvalidStateError(f"state.hangars[{r}][{h}]", f"at most {HCAP} cards")
+                for i, card in enumerate(cards):
+                    card = _lst(card, f"hangars[{r}][{h}][{i}]", 3)
+                    st.hcards[r][h][i] = <uint8_t>(_ival(card[0], f"hangars[{r}][{h}][{i}][0]", 0, NT - 1)
+                                                   | (_ival(card[1], f"hangars[{r}][{h}][{i}][1]", 0, 1) << 4)
+                                                   | (_ival(card[2], f"hangars[{r}][{h}][{i}][2]", 0, n - 1) << 5))
                 st.hlen[r][h] = len(cards)
+        towers = _lst(_get(data, "towers"), "towers", 4)
+        supply = _lst(_get(data, "supply"), "supply", 4)
         for i in range(4):
-            st.towers[i] = data["towers"][i]
-            st.supply[i] = data["supply"][i]
-        for i in range(self.num_owners):
-            st.caps[i] = data["caps"][i]
-            st.scores[i] = data["scores"][i]
-            st.bonus[i] = data["bonus"][i]
+            st.towers[i] = _ival(towers[i], f"towers[{i}]", 0, 5)
+            st.supply[i] = _ival(supply[i], f"supply[{i}]", 0, MARKER_COPIES[i])
+        caps = _lst(_get(data, "caps"), "caps", owners)
+        scores = _lst(_get(data, "scores"), "scores", owners)
+        bonus = _lst(_get(data, "bonus"), "bonus", owners)
+        for i in range(owners):
+            st.caps[i] = _ival(caps[i], f"caps[{i}]", 0, 5)
+            st.scores[i] = _ival(scores[i], f"scores[{i}]", 0, 32767)
+            st.bonus[i] = _ival(bonus[i], f"bonus[{i}]", 0, 32767)
+        vehicles = _lst(_get(data, "vehicles"), "vehicles", NV)
         for v in range(NV):
-            veh = data["vehicles"][v]
+            veh = vehicles[v]
             if veh is not None:
-                st.veh_route[v] = veh[0]
-                st.veh_n[v] = len(veh[1])
-                for i, (kind, val) in enumerate(veh[1]):
-                    st.veh_kind[v][i] = kind
-                    st.veh_val[v][i] = val
-        for p in range(self.n):
-            for t in range(NT):
-                st.hands[p][t] = data["hands"][p][t]
-                st.known[p][t] = data["known"][p][t]
-                st.soft[p][t] = data["soft"][p][t]
-            st.slack[p] = data["slack"][p]
-            st.anyc[p] = data["anyc"][p]
-        st.pile_region = data["pile_region"]
-        used = data["used"]
+                veh = _lst(veh, f"vehicles[{v}]", 2)
+                st.veh_route[v] = _ival(veh[0], f"vehicles[{v}][0]", 0, NROUTES - 1)
+                ms = _lst(veh[1], f"vehicles[{v}][1]", -1)
+                if not 1 <= len(ms) <= 2:
+                    raise InvalidStateError(f"state.vehicles[{v}][1]", "one or two markers")
+                st.veh_n[v] = len(ms)
+                for i, m in enumerate(ms):
+                    m = _lst(m, f"vehicles[{v}][1][{i}]", 2)
+                    st.veh_kind[v][i] = _ival(m[0], f"vehicles[{v}][1][{i}][0]", 0, 3)
+                    st.veh_val[v][i] = _ival(m[1], f"vehicles[{v}][1][{i}][1]", 1, 8)
+        hands = _lst(_get(data, "hands"), "hands", n)
+        known = _lst(_get(data, "known"), "known", n)
+        soft = _lst(_get(data, "soft"), "soft", n)
+        linked = _lst(_get(data, "linked_from"), "linked_from", n)
+        anyc = _lst(_get(data, "anyc"), "anyc", n)
+        for p in range(n):
+            _counts_into(st.hands[p], hands[p], f"hands[{p}]")
+            _counts_into(st.known[p], known[p], f"known[{p}]")
+            _counts_into(st.soft[p], soft[p], f"soft[{p}]")
+            st.anyc[p] = _ival(anyc[p], f"anyc[{p}]", 0, 104)
+            lf = _lst(linked[p], f"linked_from[{p}]", NR)
+            for r in range(NR):
+                reg = _lst(lf[r], f"linked_from[{p}][{r}]", self.hangars_in[r])
+                for h in range(self.hangars_in[r]):
+                    st.linked_from[p][r][h] = _ival(reg[h], f"linked_from[{p}][{r}][{h}]", 0, st.hlen[r][h])
+        st.pile_region = _ival(_get(data, "pile_region"), "pile_region", -1, NR - 1)
+        used = _lst(_get(data, "used"), "used", -1)
         if len(used) > UCAP:
-            raise ValueError("area51 kernel: too many used bunkers")
-        for i, (r, s) in enumerate(used):
+            raise InvalidStateError("state.used", f"at most {UCAP} bunkers")
+        for i, u in enumerate(used):
+            u = _lst(u, f"used[{i}]", 2)
+            r = _ival(u[0], f"used[{i}][0]", 0, NR - 1)
             st.used_r[i] = r
-            st.used_s[i] = s
+            st.used_s[i] = _ival(u[1], f"used[{i}][1]", 0, self.spaces_in[r] - 1)
         st.nused = len(used)
+        memcpy(state.data, st, sizeof(A51))
+
+
+cdef object _get(dict data, str key):
+    if key not in data:
+        raise InvalidStateError(f"state.{key}", "missing")
+    return data[key]
+
+
+cdef int _ival(object value, str field, int low, int high) except? -2147483647:
+    """``value`` as a C int in [low, high], else InvalidStateError naming the field."""
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise InvalidStateError(f"state.{field}", f"must be an integer, got {value!r}")
+    if not low <= value <= high:
+        raise InvalidStateError(f"state.{field}", f"must be between {low} and {high}, got {value}")
+    return value
+
+
+cdef list _lst(object value, str field, Py_ssize_t length):
+    if not isinstance(value, list):
+        raise InvalidStateError(f"state.{field}", f"must be a list, got {value!r}")
+    if length >= 0 and len(value) != length:
+        raise InvalidStateError(f"state.{field}", f"must have {length} entries, got {len(value)}")
+    return value
+
+
+cdef int _choice(object value, tuple names, str field) except -1:
+    if not isinstance(value, str) or value not in names:
+        raise InvalidStateError(f"state.{field}", f"must be one of {list(names)}, got {value!r}")
+    return names.index(value)
+
+
+cdef int _counts_into(uint8_t* out, object value, str field) except -1:
+    cdef int t
+    value = _lst(value, field, NT)
+    for t in range(NT):
+        out[t] = <uint8_t>_ival(value[t], f"{field}[{t}]", 0, 104)
+    return 0
 
 
 def make_kernel(reference_game):

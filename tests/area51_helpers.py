@@ -74,8 +74,11 @@ def position(game: Area51Game, *, spaces: Optional[Dict[Tuple[int, int], Tuple[i
         "markers": markers, "spaces": sp, "hangars": hg, "towers": towers, "caps": caps, "vehicles": vs,
         "supply": supply, "scores": list(scores) if scores else [0] * game.num_owners,
         "bonus": [0] * game.num_owners, "hands": hand_counts, "known": [counts(known.get(p, ())) for p in range(n)],
-        "soft": [[0] * NUM_TYPES for _ in range(n)], "slack": [0] * n,
-        "anyc": [sum(hand_counts[p]) - len(known.get(p, ())) for p in range(n)], "pile": [0] * NUM_TYPES, "pile_region": -1, "used": [],
+        "soft": [[0] * NUM_TYPES for _ in range(n)],
+        "linked_from": [[[0] * game.hangars_in[r] for r in range(3)] for _ in range(n)], "deck_bound": [0] * NUM_TYPES,
+        "start_seen": [0] * NUM_TYPES,
+        "anyc": [sum(hand_counts[p]) - len(known.get(p, ())) for p in range(n)], "pile": [0] * NUM_TYPES,
+        "pile_region": -1, "used": [],
     }
     return game.state_from_dict(data)
 

@@ -404,11 +404,10 @@ def check_consistent(state, world, observer):
     for p in range(g.players):
         assert world.hand_size(p) == state.hand_size(p)
         assert all(h >= k for h, k in zip(world.hands[p], state.known[p]))
-        unseen = [h - k for h, k in zip(world.hands[p], world.known[p])]
-        assert sum(max(0, s - u) for s, u in zip(state.soft[p], unseen)) <= state.slack[p]
         main_only = sum(world.hands[p][t] - world.known[p][t] for t in range(16) if not START_COUNTS[t])
         assert main_only <= world.anyc[p]
     assert all(world.top_pool[t] <= START_COUNTS[t] for t in range(16))
+    assert world.knowledge_violations(observer) == [] and state.knowledge_violations(observer) == []
     for r, reg in enumerate(state.hangars):
         for h, pile in enumerate(reg):
             for a, b in zip(pile, world.hangars[r][h]):
@@ -531,14 +530,18 @@ def test_what_others_know_of_a_hand():
     assert state.current_player() == 0
     play(state, "build", "create orange bunker in R2", "face-up orange 1 to hangar 1")
     assert state.known[0] == counts(["green 2", "blue 1"])  # the rest is still known to be there
-    # ... and a face-down card: it may have been a known one, so that knowledge is dropped.
+    # ... and a face-down card: it may have been a known one, so that knowledge becomes soft,
+    # linked to the face-down card: the two known cards are in the hand or that card.
     play(state, "face-down green 1 to hangar 2")
-    # All but one of the two cards are still there.
     assert state.known[0] == [0] * 16
-    assert state.soft[0] == counts(["green 2", "blue 1"]) and state.slack[0] == 1
+    assert state.soft[0] == counts(["green 2", "blue 1"])
+    assert state.linked_from[0][2] == [1, 0]  # the face-up card before it is not linked
     worlds = [state.determinize(1, random.Random(seed)) for seed in range(30)]
     for world in worlds:
-        assert world.hands[0][T("green 2")] + world.hands[0][T("blue 1")] >= 1
+        linked = world.hangars[2][1][0][0]
+        held = [world.hands[0][t] + (t == linked) for t in range(16)]
+        assert held[T("green 2")] >= 1 and held[T("blue 1")] >= 1
+        assert world.knowledge_violations(1) == []
     assert state.view(1)["hangars"][2][1] == [[None, 0, 0]]
 
 

@@ -1,164 +1,427 @@
 """What each Area 51 player knows, and sampling worlds consistent with it (determinization).
 
-Knowledge is tracked in the state itself (see ``Area51State``): the face-up row,
-discards, face-up hangar cards and the pile being loaded are public; each hand's
-size is public, and so are the cards everyone saw entering it (``known``: taken
-from the face-up row or left over after a pick-up). When the hand's owner plays
-a card face down, it may have been a known one: the known cards become
-``soft``, of which the hand still holds all but ``slack`` (one per face-down
-card since); a card played face up leaves the known (else soft) record, which
-keeps it exact. ``anyc`` bounds how many unseen hand cards may be main-deck cards (the
-rest were dealt or drawn from the start cards on top of the deck). A player
-also knows the face-down cards they played. Nobody knows the deck order or the
-split of the start remainder between the top layer and the main deck.
+The model (every record is public, kept in the state, shown by ``view`` and part
+of every information state; the spec's "Information" section lists what is
+hidden):
 
-:func:`determinize` deals every card the observer cannot see afresh:
+* **Seen cards.** The face-up row, the discards, the pile being loaded and the
+  face-up hangar cards are public; each seat sees its own hand and the types
+  of the face-down cards it played; every hand's size, the deck layers' sizes
+  and the position of every hangar card are public.
+* **known[p]** -- cards everyone saw entering p's hand (taken from the row,
+  or left over after a pick-up: spec, "Pick up and load": "face up to
+  everyone"). They are in the hand. A card p plays face up of a known type is
+  taken to be the known one (copies of a type are interchangeable).
+* **soft[p] and linked face-down cards.** When p plays a card face down,
+  nobody sees which: the known cards become ``soft``. The record says: soft
+  is contained (as a multiset) in p's unseen hand cards plus p's *linked*
+  face-down cards -- those played since the record started, i.e. the cards
+  of p at index >= ``linked_from[p][r][h]`` in hangar (r, h). A soft type
+  played face up leaves the record (S <= X + {t} iff S - {t} <= X); a picked-up
+  hangar shows its cards (rulebook 000, "Pick up and load": the pile is
+  turned face up), and each revealed linked card leaves the record the same
+  way. So a face-down card from a hand the observer fully knew is always one
+  of the cards that hand held, and once revealed it tells which remain.
+* **anyc[p]** -- at most ``anyc[p]`` of p's unseen hand cards are of a type
+  with no start copies (blue, brown and orange 4). Cards dealt and drawn blind
+  from the top layer are start cards (spec, "Artifact cards": the start deck
+  has no 4 but the green 4, which does not exist); a blind draw from the main
+  deck, or a known 4 becoming unseen, raises the bound.
+* **Deck layers** (spec set-up; rules.py module docstring). While start cards
+  remain on top (``deck_top_left > 0``) nothing was drawn from the main deck,
+  so its composition is public: exactly the 64 main cards. Every card not in
+  the main deck is then a start card. Once the top layer is used up the start
+  remainder is in the main deck and ``deck_start_pool`` is empty.
+* **deck_bound** -- after a reshuffle (spec: "An empty deck is replaced by the
+  shuffled discards at once") everyone knows the new deck's composition; cards
+  revealed from it leave the bound, blind draws do not (nobody saw them), so
+  the deck is contained in ``deck_bound``. It is cleared (all zero) when the
+  deck is empty.
+* **Commitments of the seat to act.** A decision kind is offered only when it
+  can be completed (rules.py), so mid-turn the acting seat holds a card of the
+  colour it must play face up (steps play_face_up and vehicle_number: the
+  context's colour) or, at build_target and vehicle_route, a colour for which
+  some target exists on the public board (:func:`commitment_colours`).
 
-* the unseen multiset is the true one (the observer can compute it: every card
-  minus what they see), so deck sizes, hand sizes and hangar piles keep their
-  sizes and the card total stays 104;
-* each other hand keeps its known cards and all but ``slack`` of its soft ones;
-* slots that must hold start cards (the start remainder of the deck, and the
-  unseen hand cards beyond ``anyc``) are filled first, from types that exist
-  as start cards, at most the number of start copies of each type;
-* known hand cards and the observer's own cards never move.
+Documented relaxations (a sampled world satisfies every record above, but the
+records are coarser than perfect recall): which hands drew blind from a
+reshuffled deck is not tracked (only the deck's bound); after the layers have
+merged, the start copies of a type are not counted against copies seen
+elsewhere; and face-up plays are matched to known cards first.
 
-One exception, a known limit: when another seat is to act, its hand is kept.
-Mid-turn, that seat has committed to an action it must be able to finish (a
-bunker of a colour it must pay for, say), which constrains its hand in ways
-not tracked here; a fresh deal could leave it no legal decision. Searchers
-determinize for the player to act, so no search sees a hand it should not; a
-caller determinizing for another observer does see the acting seat's hand.
-
-Limits (documented relaxations: samples never contradict the tracked
-knowledge, but the tracked knowledge is coarser than perfect recall): after
-several face-down plays the soft record keeps only "all but k of these"; the
-composition of a deck rebuilt from the discards is not tracked; and start
-cards are told apart only in the deck's top layer and in hands (``anyc``).
+:func:`determinize` samples, for observer o, every card o cannot see, as a
+function of o's information set and the rng only (never of the true hidden
+cards, so twins give equal worlds): the hidden multiset is every card minus
+what o sees; the main deck is fixed (top layer left) or drawn first within its
+bound; each other seat's group (unseen hand slots plus linked cards) receives
+its soft cards and then free cards, with the acting seat's commitment and
+every ``anyc`` bound kept feasible by counting; the remaining face-down cards
+and the top layer take the rest. Every step checks feasibility, so no redraw
+is needed in practice; a world is still checked with
+:func:`knowledge_violations` and, should the counting ever fall short, redrawn
+(at most ``MAX_TRIES`` times) before an :class:`~aiplay.errors.AiplayError`.
+The true hidden cards are never read.
 """
 
 from __future__ import annotations
 
 import random
-from typing import TYPE_CHECKING, List
+from typing import TYPE_CHECKING, Dict, List, Optional, Sequence, Set, Tuple
 
-from .components import NUM_TYPES, START_COUNTS
+from aiplay.errors import AiplayError
+
+from .components import MAIN_COUNTS, NUM_REGIONS, NUM_TYPES, START_COUNTS, TOTAL_COUNTS, type_name
 
 if TYPE_CHECKING:  # pragma: no cover
     from .rules import Area51State
 
-#: Random redraws of the soft cards before falling back on the ones actually held.
-MAX_TRIES = 20
+#: Redraws of a whole world before giving up (the sampler is exact by counting; this is a safety net).
+MAX_TRIES = 50
+
+#: Types without start copies ("main-only": blue, brown and orange 4).
+MAIN_ONLY: Tuple[int, ...] = tuple(t for t in range(NUM_TYPES) if TOTAL_COUNTS[t] and not START_COUNTS[t])
+_IS_M = [bool(TOTAL_COUNTS[t] and not START_COUNTS[t]) for t in range(NUM_TYPES)]
 
 
-def unseen_counts(state: "Area51State", observer: int, kept: int = -1) -> List[int]:
-    """The multiset of cards ``observer`` cannot see (excluding seat ``kept``'s hand)."""
-    out = [0] * NUM_TYPES
-    for p in range(state.game.players):
-        if p in (observer, kept):
-            continue
-        for t in range(NUM_TYPES):
-            out[t] += state.hands[p][t] - state.known[p][t]
-    for reg in state.hangars:
-        for h in reg:
-            for t, up, by in h:
-                if not up and by != observer:
-                    out[t] += 1
-    for t in range(NUM_TYPES):
-        out[t] += state.top_pool[t] + state.main_pool[t]
+class DeterminizationError(AiplayError, RuntimeError):
+    """No world consistent with the observer's knowledge could be sampled (a bug, or an inconsistent state)."""
+
+
+# -- the records ---------------------------------------------------------------------
+def linked_positions(state: "Area51State", p: int) -> List[Tuple[int, int, int]]:
+    """(region, hangar, index) of seat ``p``'s linked face-down cards (empty without a soft record)."""
+    if not any(state.soft[p]):
+        return []
+    out = []
+    for r in range(NUM_REGIONS):
+        for h, pile in enumerate(state.hangars[r]):
+            for i in range(state.linked_from[p][r][h], len(pile)):
+                _, up, by = pile[i]
+                if by == p and not up:
+                    out.append((r, h, i))
     return out
 
 
-def _sample_counts(rng: random.Random, pool: List[int], k: int) -> List[int]:
-    """``k`` cards drawn without replacement from the multiset ``pool`` (counts), as a list of types."""
-    cards = [t for t in range(NUM_TYPES) for _ in range(pool[t])]
-    return rng.sample(cards, min(k, len(cards)))
+def commitment_colours(state: "Area51State") -> Optional[Set[int]]:
+    """Colours of which the seat to act must hold a card to finish its decision, or None.
+
+    Derived from public data only (the step, the context, hand sizes and the
+    board): the rules offer a kind only when it can be completed.
+    """
+    from .rules import S_BUILD, S_FACE_UP, S_NUMBER, S_ROUTE
+
+    if state.queue or state.phase == "over":
+        return None
+    step, p, ctx = state.step, state.cur, state.ctx
+    if step in (S_FACE_UP, S_NUMBER):
+        return {ctx["colour"]}
+    if step not in (S_BUILD, S_ROUTE):
+        return None
+    # Which colours would give a target if the hand held them (the rest of the test is public).
+    probe = state.clone()
+    out: Set[int] = set()
+    size = state.hand_size(p)
+    for c in range(4):
+        hand = [0] * NUM_TYPES
+        hand[4 * c] = size  # a hand of that size holding colour c
+        probe.hands[p] = hand
+        if (probe._build_targets(p) if step == S_BUILD else probe._route_targets(p)):
+            out.add(c)
+    return out
+
+
+def _has_colour(counts: Sequence[int], colours: Set[int]) -> bool:
+    return any(counts[t] for t in range(NUM_TYPES) if t // 4 in colours)
+
+
+def _max_flow(cap: List[List[int]], src: int, sink: int) -> int:
+    """Maximum flow on a small dense graph (augmenting paths; the graphs here have < 30 nodes)."""
+    n = len(cap)
+    flow = 0
+    while True:
+        parent = [-1] * n
+        parent[src] = src
+        queue = [src]
+        for u in queue:
+            for v in range(n):
+                if parent[v] < 0 and cap[u][v] > 0:
+                    parent[v] = u
+                    queue.append(v)
+        if parent[sink] < 0:
+            return flow
+        push, v = 1 << 30, sink
+        while v != src:
+            push = min(push, cap[parent[v]][v])
+            v = parent[v]
+        v = sink
+        while v != src:
+            cap[parent[v]][v] -= push
+            cap[v][parent[v]] += push
+            v = parent[v]
+        flow += push
+
+
+def start_capacity(state: "Area51State") -> List[int]:
+    """Start copies of each type that may still fill hidden start places: all, minus the top layer and those seen."""
+    return [START_COUNTS[t] - state.top_pool[t] - state.start_seen[t] for t in range(NUM_TYPES)]
+
+
+def _start_feasible(state: "Area51State") -> bool:
+    """Each hand's unseen cards include ``unseen - anyc`` start cards, within the start copies left."""
+    n = state.game.players
+    cap_t = start_capacity(state)
+    if min(cap_t) < 0:
+        return False
+    size = 2 + n + NUM_TYPES
+    src, sink = 0, size - 1
+    cap = [[0] * size for _ in range(size)]
+    demand = 0
+    for p in range(n):
+        unseen = [state.hands[p][t] - state.known[p][t] for t in range(NUM_TYPES)]
+        need = max(0, sum(unseen) - state.anyc[p])
+        demand += need
+        cap[src][1 + p] = need
+        for t in range(NUM_TYPES):
+            if START_COUNTS[t]:
+                cap[1 + p][1 + n + t] = max(0, unseen[t])
+    for t in range(NUM_TYPES):
+        cap[1 + n + t][sink] = cap_t[t]
+    return _max_flow(cap, src, sink) == demand
+
+
+def knowledge_violations(state: "Area51State", observer: int) -> List[Tuple[str, str]]:
+    """(field, readable line) for every record that the actual cards contradict.
+
+    The records are public, so the answer is the same for every observer; the
+    observer's own cards are the contents themselves and cannot contradict it.
+    """
+    out: List[Tuple[str, str]] = []
+    n = state.game.players
+    for p in range(n):
+        hand, known, soft = state.hands[p], state.known[p], state.soft[p]
+        for t in range(NUM_TYPES):
+            if known[t] > hand[t]:
+                out.append((f"known[{p}][{t}]", f"seat {p} is known to hold {known[t]} {type_name(t)} but holds "
+                                                f"{hand[t]}"))
+        unseen = [max(0, hand[t] - known[t]) for t in range(NUM_TYPES)]
+        m = sum(unseen[t] for t in MAIN_ONLY)
+        if m > state.anyc[p]:
+            out.append((f"anyc[{p}]", f"seat {p} holds {m} unseen cards without start copies, more than the "
+                                      f"{state.anyc[p]} it can have drawn from the main deck"))
+        linked = list(unseen)
+        for r, h, i in linked_positions(state, p):
+            linked[state.hangars[r][h][i][0]] += 1
+        for t in range(NUM_TYPES):
+            if soft[t] > linked[t]:
+                out.append((f"soft[{p}][{t}]", f"seat {p}'s hand and linked face-down cards hold {linked[t]} "
+                                               f"{type_name(t)}, fewer than the {soft[t]} known to be there"))
+    if not _start_feasible(state):
+        out.append(("anyc", "the hands' start cards (unseen cards beyond anyc), the deck's start remainder and "
+                            "the start cards seen exceed the start copies of some type"))
+    if state.top_left > 0 and state.main_pool != MAIN_COUNTS:
+        out.append(("deck_main_pool", "while start cards remain on top, nothing was drawn from the main deck: "
+                                      "it must hold exactly the 64 main cards"))
+    if state.top_left == 0 and any(state.top_pool):
+        out.append(("deck_start_pool", "with no start card left on top, the start remainder is in the main deck"))
+    if any(state.deck_bound):
+        for t in range(NUM_TYPES):
+            if state.main_pool[t] > state.deck_bound[t]:
+                out.append((f"deck_main_pool[{t}]", f"the reshuffled deck can hold at most {state.deck_bound[t]} "
+                                                    f"{type_name(t)}, not {state.main_pool[t]}"))
+    colours = commitment_colours(state)
+    if colours is not None and not _has_colour(state.hands[state.cur], colours):
+        out.append((f"hands[{state.cur}]", f"seat {state.cur} is mid-turn and must hold a card of colour "
+                                           f"{sorted(colours)}"))
+    return out
+
+
+# -- sampling ---------------------------------------------------------------------------
+def _draw(rng: random.Random, pool: List[int], allowed) -> int:
+    """A type drawn from ``pool`` (counts) weighted by copies, among types for which ``allowed(t)``."""
+    weights = [pool[t] if pool[t] > 0 and allowed(t) else 0 for t in range(NUM_TYPES)]
+    total = sum(weights)
+    if total <= 0:
+        raise DeterminizationError("no card type fits the knowledge records here")
+    x = rng.randrange(total)
+    for t in range(NUM_TYPES):
+        if x < weights[t]:
+            return t
+        x -= weights[t]
+    raise AssertionError("unreachable")  # pragma: no cover
 
 
 def determinize(state: "Area51State", observer: int, rng: random.Random) -> "Area51State":
     """A full state ``observer`` cannot tell from ``state``, its unseen cards dealt from ``rng``.
 
-    Order of the deal: for each other hand, the soft cards it must still hold
-    (all but ``slack`` of them, chosen at random); then the slots that must
-    hold start cards (the start remainder of the deck, the unseen hand cards
-    beyond ``anyc``); then everything else, uniformly. Each step takes only
-    what is still unseen and unassigned, so the card total never changes; the
-    true deal is always one possible outcome.
+    A function of the observer's information set and ``rng`` only (see the
+    module docstring for the model and the order of the deal).
     """
-    world = state.clone()
-    n = state.game.players
-    acting = state.current_player()
-    kept = acting if 0 <= acting < n and acting != observer else -1
-    unseen = unseen_counts(state, observer, kept)
-    seats = [p for p in range(n) if p not in (observer, kept)]
+    for _ in range(MAX_TRIES):
+        world = _sample(state, observer, rng)
+        if world is not None and not knowledge_violations(world, observer):
+            return world
+    raise DeterminizationError(f"no world consistent with seat {observer}'s knowledge after {MAX_TRIES} tries")
 
-    # 1. Soft cards still in each hand. Hands can compete for the same unseen
-    # copies, so a random choice can fall short; it is redrawn, and after
-    # MAX_TRIES the soft cards actually held are chosen from (always possible).
-    for attempt in range(MAX_TRIES + 1):
-        left = list(unseen)
-        hands = {p: list(state.known[p]) for p in seats}
-        ok = True
-        for p in rng.sample(seats, len(seats)):
-            soft = state.soft[p]
-            must = max(0, sum(soft) - state.slack[p])
-            if attempt < MAX_TRIES:
-                avail = [min(soft[t], left[t]) for t in range(NUM_TYPES)]
-            else:
-                avail = [min(soft[t], state.hands[p][t] - state.known[p][t]) for t in range(NUM_TYPES)]
-            chosen = _sample_counts(rng, avail, must)
-            # Soft cards are unseen hand cards too: main-deck-only ones count against ``anyc``.
-            ok = ok and len(chosen) == must and sum(1 for t in chosen if not START_COUNTS[t]) <= state.anyc[p]
-            for t in chosen:
-                hands[p][t] += 1
-                left[t] -= 1
-        if ok:
-            break
-    unseen = left
-    free = {p: state.hand_size(p) - sum(hands[p]) for p in seats}  # unseen hand slots still to fill
 
-    # 2. Start-class slots, from the unseen cards that can be start cards.
-    # The unseen cards beyond ``anyc`` must be start cards; the soft cards chosen
-    # above that can only be main-deck cards already use part of ``anyc``.
-    main_only_soft = {p: sum(hands[p][t] - state.known[p][t] for t in range(NUM_TYPES) if not START_COUNTS[t])
-                      for p in seats}
-    need_start = {p: max(0, free[p] - (state.anyc[p] - main_only_soft[p])) for p in seats}
-    start_demand = sum(state.top_pool) + sum(need_start.values())
-    eligible = [min(unseen[t], START_COUNTS[t]) for t in range(NUM_TYPES)]
-    # Never short for a state reached by play; a hand-made position may ask
-    # too much, and then the rest is filled freely.
-    start_cards = _sample_counts(rng, eligible, start_demand)
-    for t in start_cards:
-        unseen[t] -= 1
+def _sample(state: "Area51State", o: int, rng: random.Random) -> Optional["Area51State"]:
+    g = state.game
+    n = g.players
+    # What o sees; the hidden multiset is everything else.
+    seen = [0] * NUM_TYPES
+    for t in range(NUM_TYPES):
+        seen[t] = state.row[t] + state.discards[t] + state.pile[t] + state.hands[o][t]
+        for p in range(n):
+            if p != o:
+                seen[t] += state.known[p][t]
+    free_hangar: List[Tuple[int, int, int]] = []
+    linked_of: Dict[int, List[Tuple[int, int, int]]] = {p: [] for p in range(n) if p != o}
+    linked_set = {p: set(linked_positions(state, p)) for p in linked_of}
+    for r in range(NUM_REGIONS):
+        for h, pile in enumerate(state.hangars[r]):
+            for i, (t, up, by) in enumerate(pile):
+                if up or by == o:
+                    seen[t] += 1
+                elif (r, h, i) in linked_set[by]:
+                    linked_of[by].append((r, h, i))
+                else:
+                    free_hangar.append((r, h, i))
+    hidden = [TOTAL_COUNTS[t] - seen[t] for t in range(NUM_TYPES)]
+    acting = state.cur if not state.queue and state.phase != "over" else -1
+    seats = sorted((p for p in range(n) if p != o), key=lambda p: (p != acting, p))  # acting seat first
+    colours = commitment_colours(state) if acting in seats else None
+    if colours is not None and _has_colour(state.known[acting], colours):
+        colours = None  # a known card already fulfils it
 
-    # 3. Everything else: only hand and hangar slots need cards one by one; the
-    # main deck is whatever is left (a multiset).
-    hidden_hangar = sum(1 for reg in state.hangars for h in reg for _, up, by in h if not up and by != observer)
-    slots = sum(free.values()) - sum(need_start.values()) + hidden_hangar + start_demand - len(start_cards)
-    rest = _sample_counts(rng, unseen, slots)
-    for t in rest:
-        unseen[t] -= 1
-    start_cards.reverse()  # popped from the end, in sampled order
-
-    def deal(start_class: bool) -> int:
-        return start_cards.pop() if start_class and start_cards else rest.pop()
-
-    top_pool = [0] * NUM_TYPES
-    for _ in range(sum(state.top_pool)):
-        top_pool[deal(True)] += 1
+    # Slots: each hand's unseen cards are ``must`` start cards plus ``maybe`` cards of any deck
+    # (anyc); the group of a seat is its maybe slots plus its linked face-down cards.
+    reserved = [0] * NUM_TYPES
+    maybe, must, k_free = {}, {}, {}
     for p in seats:
-        hand = hands[p]
-        for i in range(free[p]):
-            hand[deal(i < need_start[p])] += 1
-        world.hands[p] = hand
-    for reg in world.hangars:
-        for h in reg:
-            for card in h:
-                if not card[1] and card[2] != observer:
-                    card[0] = rest.pop()
-    main_pool = list(unseen)
-    for t in rest + start_cards:  # only left over when a hand-made position over-asked
-        main_pool[t] += 1
-    assert sum(main_pool) == sum(state.main_pool)
-    world.top_pool, world.main_pool = top_pool, main_pool
+        for t in range(NUM_TYPES):
+            reserved[t] += state.soft[p][t]
+        unseen = state.hand_size(p) - sum(state.known[p])
+        maybe[p] = min(state.anyc[p], unseen)
+        must[p] = unseen - maybe[p]
+        k_free[p] = maybe[p] + len(linked_of[p]) - sum(state.soft[p])
+        if k_free[p] < 0:
+            return None  # soft cards would need the start slots: redraw (see the module docstring)
+    free = [hidden[t] - reserved[t] for t in range(NUM_TYPES)]
+    if min(free) < 0:
+        raise DeterminizationError("the soft records ask for more cards than are hidden")
+    top_slots = sum(state.top_pool)
+    other_slots = len(free_hangar) + top_slots  # take anything
+    main: List[int]
+    if state.top_left > 0:
+        main = list(MAIN_COUNTS)  # nothing drawn from the main deck yet: public
+        free = [free[t] - main[t] for t in range(NUM_TYPES)]
+        if min(free) < 0:
+            raise DeterminizationError("the main deck is not intact while start cards remain on top")
+
+    # Where the acting seat's committed card goes: a start slot if it has no other slot.
+    commit_in_must = colours is not None and maybe[acting] == 0
+    commit_in_group = colours is not None and not commit_in_must and not any(
+        state.soft[acting][t] for t in range(NUM_TYPES) if t // 4 in colours)
+
+    # 1. The start slots of every hand, within the start copies left.
+    # (The top layer's own start cards are not subtracted: its composition is hidden, and while
+    # it exists every card outside the main deck is a start card, which the pool already says.)
+    # The observer's own unseen-to-others cards beyond its anyc are start cards too and use
+    # start copies. Which of them is o's to choose (its hand is part of its information):
+    # first where a type has more start copies left than hidden cards (it costs nothing).
+    cap_t = [START_COUNTS[t] - state.start_seen[t] for t in range(NUM_TYPES)]
+    own_need = max(0, sum(state.hands[o]) - sum(state.known[o]) - state.anyc[o])
+    for t in sorted((u for u in range(NUM_TYPES) if START_COUNTS[u]), key=lambda u: (free[u] - cap_t[u], u)):
+        take = min(own_need, state.hands[o][t] - state.known[o][t], max(0, cap_t[t]))
+        cap_t[t] -= take
+        own_need -= take
+    if own_need:
+        return None
+    # The deck, once the top layer is gone, competes with the start slots for the free cards:
+    # both demands are checked together (a two-sink transportation problem: for each set of
+    # sinks, the cards that can reach it must cover its demand).
+    deck_need = sum(state.main_pool) if state.top_left == 0 else 0
+    bound = state.deck_bound if state.top_left == 0 and any(state.deck_bound) else None
+    ys: Dict[int, List[int]] = {}
+    demand = sum(must.values())
+
+    def start_room(skip: int) -> bool:
+        """After one more start card of type ``skip``, can the other start slots and the deck still be filled?"""
+        a_sum = b_sum = ab_sum = 0
+        for u in range(NUM_TYPES):
+            fr = free[u] - (u == skip)
+            a = min(fr, cap_t[u] - (u == skip)) if START_COUNTS[u] else 0
+            b = min(fr, bound[u]) if bound else fr
+            a_sum += max(0, a)
+            b_sum += max(0, b)
+            ab_sum += max(0, min(fr, a + b))
+        return a_sum >= demand and b_sum >= deck_need and ab_sum >= demand + deck_need
+
+    for p in seats:
+        y = [0] * NUM_TYPES
+        for j in range(must[p]):
+            demand -= 1
+            force = commit_in_must and p == acting and j == 0
+
+            def ok(t: int, force=force) -> bool:
+                if not START_COUNTS[t] or cap_t[t] <= 0 or (force and t // 4 not in colours):
+                    return False
+                return start_room(t)
+
+            t = _draw(rng, free, ok)
+            free[t] -= 1
+            cap_t[t] -= 1
+            y[t] += 1
+        ys[p] = y
+
+    # 2. The main deck (once the top layer is gone): within its bound, leaving
+    #    room for the committed card when it must come from the free cards.
+    if state.top_left == 0:
+        m = sum(state.main_pool)
+        bound = state.deck_bound if any(state.deck_bound) else None
+        avail = [min(free[t], bound[t]) if bound else free[t] for t in range(NUM_TYPES)]
+        main = [0] * NUM_TYPES
+        for k in range(m, 0, -1):  # k cards still to draw, this one included
+            c_left = sum(free[t] - main[t] for t in range(NUM_TYPES) if t // 4 in colours) if commit_in_group else 9
+
+            def ok(t: int) -> bool:
+                if sum(avail) - sum(main) - 1 < k - 1:
+                    return False
+                return not (commit_in_group and t // 4 in colours and c_left <= 1)
+
+            pool = [avail[t] - main[t] for t in range(NUM_TYPES)]
+            main[_draw(rng, pool, ok)] += 1
+        free = [free[t] - main[t] for t in range(NUM_TYPES)]
+
+    # 3. Each group: its soft cards, then free cards (the committed card first).
+    world = state.clone()
+    for p in seats:
+        cnt = list(state.soft[p])
+        for j in range(k_free[p]):
+            force = commit_in_group and p == acting and j == 0
+            t = _draw(rng, free, lambda u, force=force: not force or u // 4 in colours)
+            free[t] -= 1
+            cnt[t] += 1
+        # Split: the committed card (if any) to the hand, linked cards at random, the rest to the hand.
+        hand = [a + b for a, b in zip(state.known[p], ys[p])]
+        if p == acting and colours is not None and not commit_in_must:
+            t = _draw(rng, cnt, lambda u: u // 4 in colours)
+            cnt[t] -= 1
+            hand[t] += 1
+        for r, h, i in linked_of[p]:
+            t = _draw(rng, cnt, lambda u: True)
+            cnt[t] -= 1
+            world.hangars[r][h][i][0] = t
+        world.hands[p] = [a + b for a, b in zip(hand, cnt)]
+
+    # 4. The other face-down cards, then the top layer: the rest.
+    for r, h, i in free_hangar:
+        t = _draw(rng, free, lambda u: True)
+        free[t] -= 1
+        world.hangars[r][h][i][0] = t
+    if sum(free) != top_slots:
+        raise DeterminizationError("the hidden cards do not fill the hidden places")
+    world.top_pool = list(free) if top_slots else [0] * NUM_TYPES
+    world.main_pool = main
     return world
+
+

@@ -71,6 +71,11 @@ from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
 
 from aiplay.game import CHANCE, TERMINAL, Game, ReferenceState, int_option
 
+try:  # being added to aiplay.errors by another change; the same ValueError-compatible AiplayError until then
+    from aiplay.errors import InvalidPlayerError
+except ImportError:  # pragma: no cover
+    from aiplay.errors import InvalidOptionError as InvalidPlayerError
+
 from . import actions as A
 from .heuristic import policy, static_values
 from .components import (
@@ -208,7 +213,7 @@ class Area51State(ReferenceState):
 
     __slots__ = ("game", "phase", "step", "cur", "turn", "extra_left", "markers", "spaces", "hangars",
                  "towers", "caps", "vehicles", "supply", "row", "discards", "top_left", "top_pool",
-                 "main_pool", "hands", "known", "soft", "slack", "anyc", "scores_", "queue", "ctx", "taken",
+                 "main_pool", "hands", "known", "soft", "linked_from", "deck_bound", "start_seen", "anyc", "scores_", "queue", "ctx", "taken",
                  "refreshed", "pile", "pile_region", "used", "bonus", "_public")
 
     def __init__(self, game: Area51Game):
@@ -240,10 +245,16 @@ class Area51State(ReferenceState):
         # cannot have left it unseen; ``anyc`` bounds how many of the other
         # (unseen) cards may be main-deck cards (the rest are start cards).
         self.known: List[List[int]] = [[0] * NUM_TYPES for _ in range(n)]
-        # Cards once known that may have left unseen: the hand still holds all
-        # but at most ``slack`` of ``soft`` (one per face-down card played since).
+        # Cards once known that may have left unseen, face down: ``soft`` is
+        # contained in the unseen hand plus the seat's *linked* face-down cards
+        # (those at index >= linked_from[p][r][h] in each hangar); see knowledge.py.
         self.soft: List[List[int]] = [[0] * NUM_TYPES for _ in range(n)]
-        self.slack: List[int] = [0] * n
+        self.linked_from: List[List[List[int]]] = [[[0] * game.hangars_in[r] for r in range(NUM_REGIONS)]
+                                                   for _ in range(n)]
+        # Upper bound of the deck's composition after a reshuffle (all zero: none).
+        self.deck_bound: List[int] = [0] * NUM_TYPES
+        # Public cards of each type known to be start cards (a lower bound; knowledge.py).
+        self.start_seen: List[int] = [0] * NUM_TYPES
         self.anyc: List[int] = [0] * n
         self.scores_: List[int] = [0] * game.num_owners
         self.bonus: List[int] = [0] * game.num_owners  # highest-bunker points (end of game)
@@ -292,6 +303,9 @@ class Area51State(ReferenceState):
         if self.top_left == 0 and not any(self.main_pool) and any(self.discards):
             self.main_pool = self.discards
             self.discards = [0] * NUM_TYPES
+            # Everyone saw the discards: the new deck's composition is public.
+            self.deck_bound = list(self.main_pool)
+            self._forget_start_marks()
 
     def _can_draw(self) -> bool:
         return any(self._draw_pool())
@@ -437,6 +451,8 @@ class Area51State(ReferenceState):
         pool = self._draw_pool()
         pool[t] -= 1
         from_main = False
+        if dest == Q_ROW and self.top_left > 0:
+            self.start_seen[t] += 1  # revealed from the top layer: a start card, in public view
         if dest != Q_DEAL:
             if self.top_left > 0:
                 self.top_left -= 1
@@ -446,6 +462,11 @@ class Area51State(ReferenceState):
                     self.top_pool = [0] * NUM_TYPES
             else:
                 from_main = True
+        if from_main and any(self.deck_bound):
+            if dest == Q_ROW:
+                self.deck_bound[t] -= 1  # revealed: that copy surely left the deck
+            if not any(self.main_pool):
+                self.deck_bound = [0] * NUM_TYPES  # an empty deck needs no bound (canonical)
         if dest == Q_ROW:
             self.row[t] += 1
         else:
@@ -493,6 +514,7 @@ class Area51State(ReferenceState):
                 self._complete_build(p)
         elif kind == "pick":
             r, h = args
+            self._reveal_hangar(r, h)
             for t, _, _ in self.hangars[r][h]:
                 self.pile[t] += 1
             self.hangars[r][h] = []
@@ -528,11 +550,11 @@ class Area51State(ReferenceState):
     def _lose_card(self, p: int, t: int, face_up: bool) -> None:
         """Remove a card from ``p``'s hand and update what the others know of that hand.
 
-        The others know the hand is ``known`` plus unseen cards among which at
-        most ``slack`` cards of ``soft`` are missing. Face up, everyone sees the
-        type: a known (else soft) card of that type leaves the record, which
-        stays exact. Face down, nobody sees it: it may have been any known card,
-        so the known cards become soft and the slack grows by one.
+        The others know ``known`` is in the hand, and that ``soft`` is contained
+        in the unseen rest of the hand plus the seat's linked face-down cards
+        (knowledge.py). Face up, everyone sees the type: a known (else soft)
+        card of that type leaves the record, which stays exact. Face down,
+        nobody sees it: the known cards become soft and the card is linked.
         """
         hand, known, soft = self.hands[p], self.known[p], self.soft[p]
         hand[t] -= 1
@@ -542,25 +564,52 @@ class Area51State(ReferenceState):
         if face_up:
             if soft[t]:
                 soft[t] -= 1
+                if not any(soft):
+                    self._clear_links(p)
             if START_COUNTS[t] == 0 and self.anyc[p]:
                 self.anyc[p] -= 1  # certainly a main-deck card left the unseen part
         else:
-            self.anyc[p] += sum(known)
+            if any(known) and not any(soft):
+                # The record starts: this card (appended next) and later ones are linked.
+                self.linked_from[p] = [[len(h) for h in reg] for reg in self.hangars]
+            self.anyc[p] += sum(known)  # the known cards join the unseen ones, of any deck
             for u in range(NUM_TYPES):
                 soft[u] += known[u]
                 known[u] = 0
-            self.slack[p] += 1
-        # A type cannot be soft more times than the unseen part of the hand holds
-        # cards: the excess has surely left (the record stays equivalent, and bounded).
-        unseen = sum(hand) - sum(known)
-        for u in range(NUM_TYPES):
-            if soft[u] > unseen:
-                self.slack[p] -= soft[u] - unseen
-                soft[u] = unseen
-        if self.slack[p] >= sum(soft):  # no constraint left: keep the record canonical
-            self.soft[p] = [0] * NUM_TYPES
-            self.slack[p] = 0
+            self._forget_start_marks()
         self.anyc[p] = min(self.anyc[p], sum(hand) - sum(known))
+
+    def public_counts(self) -> List[int]:
+        """Cards of each type in everyone's view: row, discards, pile, face-up hangar cards, known hand cards."""
+        out = [a + b + c for a, b, c in zip(self.row, self.discards, self.pile)]
+        for reg in self.hangars:
+            for h in reg:
+                for t, up, _ in h:
+                    out[t] += up
+        for k in self.known:
+            for t in range(NUM_TYPES):
+                out[t] += k[t]
+        return out
+
+    def _forget_start_marks(self) -> None:
+        """Cards left everyone's view: the start cards still seen are at most the cards still seen."""
+        public = self.public_counts()
+        self.start_seen = [min(a, b) for a, b in zip(self.start_seen, public)]
+
+    def _clear_links(self, p: int) -> None:
+        self.linked_from[p] = [[0] * len(reg) for reg in self.hangars]
+
+    def _reveal_hangar(self, r: int, h: int) -> None:
+        """A picked-up hangar shows its cards: linked ones leave the soft records (knowledge.py)."""
+        for p in range(self.game.players):
+            soft = self.soft[p]
+            if any(soft):
+                for t, up, by in self.hangars[r][h][self.linked_from[p][r][h]:]:
+                    if by == p and not up and soft[t]:
+                        soft[t] -= 1  # soft <= unseen + linked + {t}  <=>  soft - {t} <= unseen + linked
+                if not any(soft):
+                    self._clear_links(p)
+            self.linked_from[p][r][h] = 0
 
     def _play_card(self, p: int, t: int, h: int, face_up: bool) -> None:
         self._lose_card(p, t, face_up)
@@ -705,7 +754,9 @@ class Area51State(ReferenceState):
         o.hands = [list(h) for h in self.hands]
         o.known = [list(k) for k in self.known]
         o.soft = [list(k) for k in self.soft]
-        o.slack = list(self.slack)
+        o.linked_from = [[list(reg) for reg in lf] for lf in self.linked_from]
+        o.deck_bound = list(self.deck_bound)
+        o.start_seen = list(self.start_seen)
         o.anyc = list(self.anyc)
         o.scores_, o.bonus = list(self.scores_), list(self.bonus)
         o.queue = [list(q) for q in self.queue]
@@ -764,6 +815,13 @@ class Area51State(ReferenceState):
         return render(self, None)
 
     # -- hidden information ------------------------------------------------
+    def _seat(self, player: Any) -> int:
+        """``player`` if it is a seat (0..n-1), else :class:`InvalidPlayerError` (never Python's negative indexing)."""
+        n = self.game.players
+        if isinstance(player, bool) or not isinstance(player, int) or not 0 <= player < n:
+            raise InvalidPlayerError(f"player {player!r} does not exist; seats are 0..{n - 1}")
+        return player
+
     def view(self, player: int) -> Dict[str, Any]:
         """Everything ``player`` knows, JSON-ready: hidden cards are ``None``.
 
@@ -772,6 +830,7 @@ class Area51State(ReferenceState):
         the seat that played them; the deck shows only its layer sizes.
         """
         g = self.game
+        player = self._seat(player)
         return {
             "observer": player,
             "players": g.players,
@@ -802,7 +861,9 @@ class Area51State(ReferenceState):
             "hand_sizes": [self.hand_size(p) for p in range(g.players)],
             "known": [list(k) for k in self.known],
             "soft": [list(k) for k in self.soft],
-            "slack": list(self.slack),
+            "linked_from": [[list(reg) for reg in lf] for lf in self.linked_from],
+            "deck_bound": list(self.deck_bound),
+            "start_seen": list(self.start_seen),
             "anyc": list(self.anyc),
             "hand": list(self.hands[player]),
             "pile": list(self.pile),
@@ -818,6 +879,7 @@ class Area51State(ReferenceState):
         once per position and cached until the next action, because searchers
         and tests ask for it for every seat; count vectors are hex-packed.
         """
+        player = self._seat(player)
         public = self._public
         if public is None:
             public = self._public = self._public_text()
@@ -848,13 +910,22 @@ class Area51State(ReferenceState):
             hexed(flat), hexed(self.towers), hexed(self.caps), vehicles, hexed(self.supply),
             ",".join(map(str, self.scores_)), ",".join(map(str, self.bonus)),
             ",".join(str(sum(h)) for h in self.hands), ",".join(hexed(k) for k in self.known),
-            ",".join(hexed(k) for k in self.soft), hexed(self.slack), hexed(self.anyc),
+            ",".join(hexed(k) for k in self.soft),
+            ",".join(hexed([x for reg in lf for x in reg]) for lf in self.linked_from), hexed(self.deck_bound),
+            hexed(self.start_seen), hexed(self.anyc),
             hexed(self.pile), str(self.pile_region), ",".join(f"{r}.{x}" for r, x in self.used)))
 
     def determinize(self, observer: int, rng: random.Random) -> "Area51State":
+        """A world ``observer`` cannot tell from this one (see :mod:`.knowledge` for the exact model)."""
         from .knowledge import determinize
 
-        return determinize(self, observer, rng)
+        return determinize(self, self._seat(observer), rng)
+
+    def knowledge_violations(self, observer: int) -> List[str]:
+        """Every knowledge record the actual cards contradict (see :mod:`.knowledge`); ``[]`` when none."""
+        from .knowledge import knowledge_violations
+
+        return [text for _, text in knowledge_violations(self, self._seat(observer))]
 
     # -- serialization -----------------------------------------------------
     def to_dict(self) -> Dict[str, Any]:
@@ -885,7 +956,9 @@ class Area51State(ReferenceState):
             "hands": [list(h) for h in self.hands],
             "known": [list(k) for k in self.known],
             "soft": [list(k) for k in self.soft],
-            "slack": list(self.slack),
+            "linked_from": [[list(reg) for reg in lf] for lf in self.linked_from],
+            "deck_bound": list(self.deck_bound),
+            "start_seen": list(self.start_seen),
             "anyc": list(self.anyc),
             "pile": list(self.pile),
             "pile_region": self.pile_region,

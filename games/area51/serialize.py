@@ -17,19 +17,23 @@ from aiplay.errors import InvalidStateError
 from aiplay.game import reject_unknown_fields, require_int, require_int_list
 
 from .components import (
-    CAPS_PER_OWNER, FACE_UP, MARKER_COPIES, MARKER_KINDS, MAX_VEHICLE_NUMBER, NUM_CARDS, NUM_COLOURS,
+    CAPS_PER_OWNER, FACE_UP, HIGHEST_BUNKER_POINTS, MARKER_COPIES, MARKER_KINDS, MAX_VEHICLE_NUMBER, NUM_CARDS, NUM_COLOURS,
     NUM_REGIONS, NUM_TYPES, NUM_VEHICLES, ROUTES, START_COUNTS, TOTAL_COUNTS, type_name,
 )
 
 if TYPE_CHECKING:  # pragma: no cover
     from .rules import Area51Game, Area51State
 
-FIELDS = ("anyc", "bonus", "caps", "context", "current", "deck_main_pool", "deck_start_pool", "deck_top_left",
-          "discards", "extra_left", "hangars", "hands", "known", "markers", "phase", "pile", "pile_region",
-          "queue", "refreshed", "row", "scores", "slack", "soft", "spaces", "step", "supply", "taken", "towers", "turn", "used",
-          "vehicles")
+FIELDS = ("anyc", "bonus", "caps", "context", "current", "deck_bound", "deck_main_pool", "deck_start_pool",
+          "deck_top_left", "discards", "extra_left", "hangars", "hands", "known", "linked_from", "markers", "phase",
+          "pile", "pile_region", "queue", "refreshed", "row", "scores", "soft", "spaces", "start_seen", "step", "supply", "taken",
+          "towers", "turn", "used", "vehicles")
 CONTEXT_KEYS = ("build", "colour", "region", "owner", "space", "down", "vehicle", "route", "number")
+#: Scores grow with every stored artifact (value <= 4) and cards recycle through the
+#: discards, so no rule caps them; this bound keeps them far inside the kernel's int16.
 BIG = 10_000
+#: Pending draws never exceed the set-up deal (5 per seat, 6 seats).
+MAX_QUEUE = 30
 
 
 def _err(field: str, problem: str) -> InvalidStateError:
@@ -58,9 +62,7 @@ def _counts(data: Mapping[str, Any], key: str) -> List[int]:
 
 def state_from_dict(game: "Area51Game", data: Mapping[str, Any]) -> "Area51State":
     """Build and validate a state from ``Area51State.to_dict`` data."""
-    from .rules import (
-        OVER, PHASES, Q_DEAL, Q_DRAW, Q_ROW, S_FACE_DOWN, S_FACE_UP, S_LOAD, S_NUMBER, STEPS, Area51State,
-    )
+    from .rules import OVER, PHASES, Q_DEAL, Q_DRAW, Q_ROW, STEPS, Area51State
 
     reject_unknown_fields(data, FIELDS)
     for key in FIELDS:  # sorted: the first missing field is the one named
@@ -75,7 +77,9 @@ def state_from_dict(game: "Area51Game", data: Mapping[str, Any]) -> "Area51State
         raise _err("step", f"must be one of {list(STEPS)}, got {data['step']!r}")
     s.phase, s.step = data["phase"], data["step"]
     s.cur = require_int(data, "current", 0, n - 1)
-    s.turn = require_int(data, "turn", 0, game.max_turns)
+    # The end is triggered at the latest when ``turn`` reaches max_turns; then every
+    # seat plays one more regular turn (rulebook "End of the game"), so turn <= max_turns + n.
+    s.turn = require_int(data, "turn", 0, game.max_turns + n)
     s.extra_left = require_int(data, "extra_left", 0, n)
     s.taken = require_int(data, "taken", 0, 3)
     if not isinstance(data["refreshed"], bool):
@@ -87,16 +91,25 @@ def state_from_dict(game: "Area51Game", data: Mapping[str, Any]) -> "Area51State
     for key, value in ctx.items():
         if key not in CONTEXT_KEYS:
             raise _err(f"context.{key}", f"unknown field; expected {sorted(CONTEXT_KEYS)}")
-        _int(value, f"context.{key}", 0, max(owners, MAX_VEHICLE_NUMBER, len(ROUTES), NUM_VEHICLES))
+        # Loose range here (down: an upgrade to level L plays L face-down cards, L up to a
+        # large region's 17 markers); _check_context checks each key against the board.
+        _int(value, f"context.{key}", 0, max(owners, MAX_VEHICLE_NUMBER, len(ROUTES), NUM_VEHICLES,
+                                              max(game.markers_in)))
     s.ctx = dict(ctx)
 
     queue = data["queue"]
     if not isinstance(queue, list):
         raise _err("queue", f"must be a list, got {queue!r}")
+    if len(queue) > MAX_QUEUE:
+        raise _err("queue", f"at most {MAX_QUEUE} draws are ever pending, got {len(queue)}")
     for i, item in enumerate(queue):
         if (not isinstance(item, list) or len(item) != 2 or item[0] not in (Q_DEAL, Q_DRAW, Q_ROW)):
             raise _err(f"queue[{i}]", f"must be [\"deal\"|\"draw\"|\"row\", seat], got {item!r}")
-        _int(item[1], f"queue[{i}][1]", -1, n - 1)
+        if item[0] == Q_ROW:
+            if item[1] != -1 or type(item[1]) is not int:
+                raise _err(f"queue[{i}][1]", f"a face-up card goes to no seat: must be -1, got {item[1]!r}")
+        else:
+            _int(item[1], f"queue[{i}][1]", 0, n - 1)
     s.queue = [list(q) for q in queue]
 
     s.row = _counts(data, "row")
@@ -108,7 +121,7 @@ def state_from_dict(game: "Area51Game", data: Mapping[str, Any]) -> "Area51State
     for t in range(NUM_TYPES):
         if s.top_pool[t] > START_COUNTS[t]:
             raise _err(f"deck_start_pool[{t}]", f"only {START_COUNTS[t]} start cards are {type_name(t)}")
-    s.top_left = require_int(data, "deck_top_left", 0, sum(s.top_pool))
+    s.top_left = require_int(data, "deck_top_left", 0, min(sum(s.top_pool), game.top_after_setup))
     s.pile = _counts(data, "pile")
     s.pile_region = require_int(data, "pile_region", -1, NUM_REGIONS - 1)
 
@@ -116,8 +129,7 @@ def state_from_dict(game: "Area51Game", data: Mapping[str, Any]) -> "Area51State
     known = _list(data["known"], "known", n)
     soft = _list(data["soft"], "soft", n)
     s.anyc = require_int_list(data, "anyc", n, 0, NUM_CARDS)
-    # slack < sum(soft), and soft may hold each type up to a hand's size: more than 104 in long games.
-    s.slack = require_int_list(data, "slack", n, 0, NUM_CARDS * NUM_TYPES)
+    linked = _list(data["linked_from"], "linked_from", n)
     for p in range(n):
         s.hands[p] = _count_list(hands[p], f"hands[{p}]")
         s.known[p] = _count_list(known[p], f"known[{p}]")
@@ -126,17 +138,8 @@ def state_from_dict(game: "Area51Game", data: Mapping[str, Any]) -> "Area51State
                 raise _err(f"known[{p}][{t}]", f"seat {p} is known to hold {s.known[p][t]} {type_name(t)}, "
                                                f"more than its hand's {s.hands[p][t]}")
         s.soft[p] = _count_list(soft[p], f"soft[{p}]")
-        if s.slack[p] and s.slack[p] >= sum(s.soft[p]):
-            raise _err(f"slack[{p}]", "must be below the number of soft cards (or 0 with none)")
-        missing = sum(max(0, s.soft[p][t] - (s.hands[p][t] - s.known[p][t])) for t in range(NUM_TYPES))
-        if missing > s.slack[p]:
-            raise _err(f"soft[{p}]", f"the hand lacks {missing} of these cards; at most {s.slack[p]} may be gone")
         if s.anyc[p] > sum(s.hands[p]) - sum(s.known[p]):
             raise _err(f"anyc[{p}]", "exceeds the number of unseen cards in the hand")
-        main_only = sum(s.hands[p][t] - s.known[p][t] for t in range(NUM_TYPES) if not START_COUNTS[t])
-        if s.anyc[p] < main_only:
-            raise _err(f"anyc[{p}]", f"seat {p} holds {main_only} unseen main-deck-only cards, "
-                                     f"more than the {s.anyc[p]} it may hold")
 
     hangars = _list(data["hangars"], "hangars", NUM_REGIONS)
     for r in range(NUM_REGIONS):
@@ -158,6 +161,26 @@ def state_from_dict(game: "Area51Game", data: Mapping[str, Any]) -> "Area51State
                     raise _err(f"{f}[0]", f"{type_name(t)} does not exist")
                 cards.append([t, _int(card[1], f"{f}[1]", 0, 1), _int(card[2], f"{f}[2]", 0, n - 1)])
             s.hangars[r][h] = cards
+
+    for p in range(n):
+        lf = _list(linked[p], f"linked_from[{p}]", NUM_REGIONS)
+        rows = []
+        for r in range(NUM_REGIONS):
+            reg = _list(lf[r], f"linked_from[{p}][{r}]", game.hangars_in[r])
+            rows.append([_int(x, f"linked_from[{p}][{r}][{h}]", 0, len(s.hangars[r][h]))
+                         for h, x in enumerate(reg)])
+        if not any(s.soft[p]) and any(x for reg in rows for x in reg):
+            raise _err(f"linked_from[{p}]", "must be all 0 without soft cards (canonical form)")
+        s.linked_from[p] = rows
+    s.deck_bound = _counts(data, "deck_bound")
+    s.start_seen = _counts(data, "start_seen")
+    public = s.public_counts()
+    for t in range(NUM_TYPES):
+        if s.start_seen[t] > min(public[t], START_COUNTS[t]):
+            raise _err(f"start_seen[{t}]", f"at most the {min(public[t], START_COUNTS[t])} {type_name(t)} in view "
+                                           "(and start copies) can be known start cards")
+    if any(s.deck_bound) and not any(s.main_pool):
+        raise _err("deck_bound", "must be all 0 when the deck is empty (canonical form)")
 
     spaces = _list(data["spaces"], "spaces", NUM_REGIONS)
     levels_in = [0] * NUM_REGIONS
@@ -227,7 +250,11 @@ def state_from_dict(game: "Area51Game", data: Mapping[str, Any]) -> "Area51State
                                        f"must be in the supply, not {s.supply[k]}")
 
     s.scores_ = require_int_list(data, "scores", owners, 0, BIG)
-    s.bonus = require_int_list(data, "bonus", owners, 0, BIG)
+    # Highest-bunker points come only at the end: 5 + 3 + 2 at most per region (one owner
+    # may hold all three highest bunkers of a region).
+    s.bonus = require_int_list(data, "bonus", owners, 0, NUM_REGIONS * sum(HIGHEST_BUNKER_POINTS))
+    if s.phase != OVER and any(s.bonus):
+        raise _err("bonus", "highest-bunker points are only scored at the end")
     used = data["used"]
     if not isinstance(used, list):
         raise _err("used", f"must be a list, got {used!r}")
@@ -237,6 +264,8 @@ def state_from_dict(game: "Area51Game", data: Mapping[str, Any]) -> "Area51State
         sp = _int(u[1], f"used[{i}][1]", 0, game.spaces_in[r] - 1)
         if s.spaces[r][sp] is None:
             raise _err(f"used[{i}]", "no bunker there")
+        if [r, sp] in used[:i]:
+            raise _err(f"used[{i}]", "a bunker takes at most one artifact per action")
     s.used = [list(u) for u in used]
 
     # Every card is somewhere, once.
@@ -248,34 +277,166 @@ def state_from_dict(game: "Area51Game", data: Mapping[str, Any]) -> "Area51State
             raise _err("deck_main_pool", f"the game has {TOTAL_COUNTS[t]} {type_name(t)} cards ({NUM_CARDS} in "
                                          f"all), this state places {total}")
 
-    # The decision in progress must be complete enough to go on.
-    if s.step in (S_FACE_UP, S_FACE_DOWN, S_NUMBER):
-        build = ctx.get("build")
-        needed = {0: ("colour", "region", "owner", "down"), 1: ("colour", "region", "space", "down"),
-                  2: ("colour", "region", "vehicle", "route") + (() if s.step == S_NUMBER else ("number", "down"))}
-        if build not in needed or (s.step == S_NUMBER and build != 2):
-            raise _err("context.build", f"step {s.step!r} needs a build kind (0 create, 1 upgrade, 2 vehicle)")
-        for key in needed[build]:
-            if key not in ctx:
-                raise _err(f"context.{key}", f"missing: step {s.step!r} needs it")
-        if s.step != S_NUMBER:
-            cards_needed = ctx["down"] + (1 if s.step == S_FACE_UP else 0)
-            if sum(s.hands[s.cur]) < cards_needed or ctx["down"] < 1:
-                raise _err("context.down", f"seat {s.cur} must still play {cards_needed} cards and holds "
-                                           f"{sum(s.hands[s.cur])}")
-        if ctx["region"] >= NUM_REGIONS or ctx["colour"] >= NUM_COLOURS:
-            raise _err("context.region", "no such region or colour")
+    _check_flow(game, s)
+    _check_context(game, s)
+    from .knowledge import knowledge_violations
+
+    problems = knowledge_violations(s, 0)  # the records are public: the same for every observer
+    if problems:
+        raise _err(*problems[0])
     # The step must be able to go on.
-    if s.step == S_LOAD and s.pile_region < 0:
-        raise _err("pile_region", "loading needs the region of the pile")
     if s.phase != OVER and not s.queue:
         try:
             ok = bool(s._legal_actions())
-        except (KeyError, IndexError, TypeError, AssertionError) as exc:
+        except (KeyError, IndexError, TypeError, AssertionError) as exc:  # pragma: no cover - checked above
             raise _err("context", f"does not fit step {s.step!r}: {exc!r}") from None
         if not ok:
             raise _err("step", f"no legal decision at step {s.step!r}")
     return s
+
+
+def _check_flow(game: "Area51Game", s: "Area51State") -> None:
+    """Phase, step, turn counters, pending draws, the pile and the deck layers fit together (rules.py)."""
+    from .rules import (
+        LAST, OVER, PICKUP, PLAY, Q_DEAL, Q_DRAW, Q_ROW, S_COLLECT, S_DEAL, S_KIND, S_LOAD, S_PICK, S_REFILL, SETUP,
+    )
+
+    n = game.players
+    steps = {SETUP: (S_DEAL, S_REFILL), PICKUP: (S_PICK, S_LOAD), OVER: (S_KIND,)}
+    if s.phase in steps and s.step not in steps[s.phase]:
+        raise _err("step", f"phase {s.phase!r} has no step {s.step!r}; expected one of {list(steps[s.phase])}")
+    if s.phase in (PLAY, LAST) and s.step == S_DEAL:
+        raise _err("step", "cards are dealt only during the set-up")
+    # Turn counters (rules.py _end_action).
+    if s.phase == SETUP and (s.turn or s.extra_left or s.cur):
+        raise _err("turn", "the set-up has no turns: turn, extra_left and current must be 0")
+    if s.phase == PLAY and (s.turn >= game.max_turns or s.extra_left):
+        raise _err("turn", f"during play turn < max_turns ({game.max_turns}) and extra_left is 0")
+    if s.phase == LAST and (s.extra_left < 1 or s.turn + s.extra_left > game.max_turns + n):
+        raise _err("extra_left", f"the last turns leave 1..{n} turns, ending by turn {game.max_turns + n}")
+    if s.phase in (PICKUP, OVER) and s.extra_left:
+        raise _err("extra_left", "must be 0 once the last turns are over")
+    # Pending draws: which ones each step can have (rules.py _decide and _settle).
+    kinds = [q[0] for q in s.queue]
+    if s.phase == SETUP:
+        if s.step == S_DEAL:
+            deal_order = [p for _ in range(5) for p in range(n)]
+            if not s.queue or kinds != [Q_DEAL] * len(kinds) or [q[1] for q in s.queue] != deal_order[-len(kinds):]:
+                raise _err("queue", "during the deal the queue is the rest of the deal, seat by seat")
+            for p in range(n):
+                if sum(s.hands[p]) != 5 - sum(1 for q in s.queue if q[1] == p):
+                    raise _err(f"hands[{p}]", "during the deal each hand holds the cards dealt so far")
+        else:
+            if not s.queue or kinds != [Q_ROW] * len(kinds) or sum(s.row) + len(kinds) != 6:
+                raise _err("queue", "after the deal the queue reveals the rest of the row")
+    elif s.queue:
+        if s.step == S_REFILL:
+            if kinds != [Q_ROW] * len(kinds) or sum(s.row) + len(kinds) > 6:
+                raise _err("queue", "refilling the row: face-up draws up to 6 cards")
+        elif s.step == S_COLLECT:
+            if s.queue == [[Q_DRAW, s.cur]]:
+                if not 1 <= s.taken <= 3:
+                    raise _err("taken", "a pending deck draw was taken: taken must be 1..3")
+            elif not (kinds == [Q_ROW] * len(kinds) and s.refreshed and s.taken == 0
+                      and sum(s.row) + len(kinds) <= 6):
+                raise _err("queue", "collecting: one deck draw for the player, or the refreshed row's draws")
+        else:
+            raise _err("queue", f"no draw is pending at step {s.step!r}")
+    elif s.step in (S_REFILL, S_DEAL):
+        raise _err("step", f"step {s.step!r} needs pending draws")
+    if s.step not in (S_COLLECT, S_REFILL) and (s.taken or s.refreshed):
+        raise _err("taken", "taken and refreshed belong to a collect action")
+    if s.step == S_COLLECT and not s.queue and s.taken >= 3:
+        raise _err("taken", "three cards taken: the collect action is over")
+    if s.step == S_LOAD:
+        if s.pile_region < 0:
+            raise _err("pile_region", "loading needs the region of the pile")
+    elif s.pile_region >= 0 or any(s.pile) or s.used:
+        raise _err("pile", "a pile, its region and the used bunkers exist only while loading")
+    # Deck layers (spec set-up): the top layer's start cards plus the start cards shuffled into
+    # the main deck (and, during the deal, the cards still to deal) form the start remainder.
+    if s.top_left > 0:
+        deals = sum(1 for q in s.queue if q[0] == Q_DEAL)
+        if sum(s.top_pool) - s.top_left != game.start_to_main + deals:
+            raise _err("deck_start_pool", f"the start remainder is the {s.top_left} cards on top plus "
+                                          f"{game.start_to_main} shuffled into the main deck"
+                                          + (f" and {deals} to deal" if deals else ""))
+        if any(s.deck_bound):
+            raise _err("deck_bound", "the deck has not been reshuffled while start cards remain on top")
+    elif any(q[0] == Q_DEAL for q in s.queue):
+        raise _err("deck_top_left", "the deal comes from the start cards: some remain on top while dealing")
+
+
+def _check_context(game: "Area51Game", s: "Area51State") -> None:
+    """The decision in progress (rules.py _decide) names things that exist and can be finished."""
+    from .rules import S_FACE_DOWN, S_FACE_UP, S_NUMBER, markers_for, shown_number
+
+    ctx, p = s.ctx, s.cur
+    if s.step not in (S_FACE_UP, S_FACE_DOWN, S_NUMBER):
+        if ctx:
+            raise _err("context", f"step {s.step!r} has no decision in progress; must be empty")
+        return
+    build = ctx.get("build")
+    if build not in (0, 1, 2) or (s.step == S_NUMBER and build != 2):
+        raise _err("context.build", f"step {s.step!r} needs a build kind (0 create, 1 upgrade, 2 vehicle)")
+    needed = {0: ("build", "colour", "region", "owner", "down"), 1: ("build", "colour", "region", "space", "down"),
+              2: ("build", "colour", "region", "vehicle", "route") + (() if s.step == S_NUMBER else ("number", "down"))}
+    for key in needed[build]:
+        if key not in ctx:
+            raise _err(f"context.{key}", f"missing: step {s.step!r} needs it")
+    for key in ctx:
+        if key not in needed[build]:
+            raise _err(f"context.{key}", f"not part of this decision (build {build} at step {s.step!r})")
+    c, r = ctx["colour"], ctx["region"]
+    if c >= NUM_COLOURS:
+        raise _err("context.colour", f"no colour {c}")
+    if r >= NUM_REGIONS:
+        raise _err("context.region", f"no region {r}")
+    if build == 0:
+        o = ctx["owner"]
+        if o >= game.num_owners or game.seat_of[o] != p:
+            raise _err("context.owner", f"seat {p} owns caps {game.owners_of[p]}, not {o}")
+        if not (s.towers[c] and s.caps[o] and s.markers[r] and None in s.spaces[r]):
+            raise _err("context", "the new bunker needs a tower, a cap, a security marker and a free space")
+        full = 1
+    elif build == 1:
+        sp = ctx["space"]
+        if sp >= game.spaces_in[r] or s.spaces[r][sp] is None:
+            raise _err("context.space", f"no bunker at R{r} space {sp}")
+        bc, bo, level = s.spaces[r][sp]
+        if bc != c or game.seat_of[bo] != p:
+            raise _err("context.space", f"the bunker is not seat {p}'s {c} bunker")
+        if not s.markers[r]:
+            raise _err("context", "upgrading needs a security marker in the region")
+        full = level + 1
+    else:
+        v, route = ctx["vehicle"], ctx["route"]
+        if v >= NUM_VEHICLES or v // 2 != c:
+            raise _err("context.vehicle", f"vehicle {v} is not of colour {c}")
+        if route >= len(ROUTES) or ROUTES[route][0] != r:
+            raise _err("context.route", f"route {route} does not leave region {r}")
+        if s.step != S_NUMBER:
+            k = ctx["number"]
+            supply = list(s.supply)
+            old = s.vehicles[v]
+            low = 1
+            if old is not None:
+                low = shown_number(old[1]) + 1
+                for kind, _ in old[1]:
+                    supply[kind] += 1
+            if not low <= k <= MAX_VEHICLE_NUMBER or markers_for(k, supply) is None:
+                raise _err("context.number", f"vehicle {v} cannot be given number {k}")
+            full = k
+    if s.step != S_NUMBER:
+        down = ctx["down"]
+        if s.step == S_FACE_UP and down != full:
+            raise _err("context.down", f"before the face-up card all {full} face-down cards are still due")
+        if not 1 <= down <= full:
+            raise _err("context.down", f"must be 1..{full}")
+        cards_needed = down + (1 if s.step == S_FACE_UP else 0)
+        if sum(s.hands[p]) < cards_needed:
+            raise _err("context.down", f"seat {p} must still play {cards_needed} cards and holds "
+                                       f"{sum(s.hands[p])}")
 
 
 def _count_list(value: Any, field: str) -> List[int]:
