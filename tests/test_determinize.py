@@ -53,7 +53,7 @@ CANONICAL_SEEDS = (11, 12)
 
 
 def sampled_states(game, seed: int) -> List[Tuple[State, int]]:
-    """(state, decisions made so far) at the DEPTHS of one seeded random game, terminal states left out."""
+    """(state, decisions made so far) at the DEPTHS of one seeded random game, and its final state."""
     rng = random.Random(seed)
     state = game.new_initial_state()
     history: List[Tuple[State, int]] = []
@@ -66,7 +66,8 @@ def sampled_states(game, seed: int) -> List[Tuple[State, int]]:
             state.apply_action(rng.choice(state.legal_actions()))
             decisions += 1
     picks = sorted({min(len(history) - 1, int(f * len(history))) for f in DEPTHS})
-    return [history[i] for i in picks]
+    # The end too: a showdown's worlds must keep what it revealed (who won).
+    return [history[i] for i in picks] + [(state, decisions)]
 
 
 def play_out(state: State, rng: random.Random) -> None:
