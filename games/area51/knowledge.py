@@ -257,7 +257,10 @@ def determinize(state: "Area51State", observer: int, rng: random.Random) -> "Are
     module docstring for the model and the order of the deal).
     """
     for _ in range(MAX_TRIES):
-        world = _sample(state, observer, rng)
+        try:
+            world = _sample(state, observer, rng)
+        except DeterminizationError:
+            world = None  # a draw found no fitting card: redraw (never seen for states reached by play)
         if world is not None and not knowledge_violations(world, observer):
             return world
     raise DeterminizationError(f"no world consistent with seat {observer}'s knowledge after {MAX_TRIES} tries")
@@ -295,16 +298,13 @@ def _sample(state: "Area51State", o: int, rng: random.Random) -> Optional["Area5
     # Slots: each hand's unseen cards are ``must`` start cards plus ``maybe`` cards of any deck
     # (anyc); the group of a seat is its maybe slots plus its linked face-down cards.
     reserved = [0] * NUM_TYPES
-    maybe, must, k_free = {}, {}, {}
+    maybe, must = {}, {}
     for p in seats:
         for t in range(NUM_TYPES):
             reserved[t] += state.soft[p][t]
         unseen = state.hand_size(p) - sum(state.known[p])
         maybe[p] = min(state.anyc[p], unseen)
         must[p] = unseen - maybe[p]
-        k_free[p] = maybe[p] + len(linked_of[p]) - sum(state.soft[p])
-        if k_free[p] < 0:
-            return None  # soft cards would need the start slots: redraw (see the module docstring)
     free = [hidden[t] - reserved[t] for t in range(NUM_TYPES)]
     if min(free) < 0:
         raise DeterminizationError("the soft records ask for more cards than are hidden")
@@ -321,6 +321,7 @@ def _sample(state: "Area51State", o: int, rng: random.Random) -> Optional["Area5
     commit_in_must = colours is not None and maybe[acting] == 0
     commit_in_group = colours is not None and not commit_in_must and not any(
         state.soft[acting][t] for t in range(NUM_TYPES) if t // 4 in colours)
+    k_free: Dict[int, int] = {}
 
     # 1. The start slots of every hand, within the start copies left.
     # (The top layer's own start cards are not subtracted: its composition is hidden, and while
@@ -341,14 +342,14 @@ def _sample(state: "Area51State", o: int, rng: random.Random) -> Optional["Area5
     # sinks, the cards that can reach it must cover its demand).
     deck_need = sum(state.main_pool) if state.top_left == 0 else 0
     bound = state.deck_bound if state.top_left == 0 and any(state.deck_bound) else None
-    ys: Dict[int, List[int]] = {}
-    demand = sum(must.values())
+    demand = sum(must.values()) - sum(min(must[p], max(0, sum(state.soft[p]) - maybe[p] - len(linked_of[p])))
+                                      for p in seats)
 
-    def start_room(skip: int) -> bool:
+    def start_room(skip: int, from_free: bool = True) -> bool:
         """After one more start card of type ``skip``, can the other start slots and the deck still be filled?"""
         a_sum = b_sum = ab_sum = 0
         for u in range(NUM_TYPES):
-            fr = free[u] - (u == skip)
+            fr = free[u] - (u == skip and from_free)
             a = min(fr, cap_t[u] - (u == skip)) if START_COUNTS[u] else 0
             b = min(fr, bound[u]) if bound else fr
             a_sum += max(0, a)
@@ -356,22 +357,33 @@ def _sample(state: "Area51State", o: int, rng: random.Random) -> Optional["Area5
             ab_sum += max(0, min(fr, a + b))
         return a_sum >= demand and b_sum >= deck_need and ab_sum >= demand + deck_need
 
+    # Soft cards go to the maybe slots and linked cards; only those that cannot fit there
+    # take start slots, and they are placed first (they can only be of their own types).
+    soft_left = {p: list(state.soft[p]) for p in seats}  # soft cards not placed yet
+    ys = {p: [0] * NUM_TYPES for p in seats}
+    forced = {p: min(must[p], max(0, sum(state.soft[p]) - maybe[p] - len(linked_of[p]))) for p in seats}
+    for from_soft in (True, False):
+        for p in seats:
+            y = ys[p]
+            for j in range(forced[p] if from_soft else must[p] - forced[p]):
+                if not from_soft:
+                    demand -= 1
+                force = commit_in_must and p == acting and sum(y) == 0
+
+                def ok(t: int, force=force, from_soft=from_soft) -> bool:
+                    if not START_COUNTS[t] or cap_t[t] <= 0 or (force and t // 4 not in colours):
+                        return False
+                    return start_room(t, not from_soft)
+
+                pool = soft_left[p] if from_soft else free
+                t = _draw(rng, pool, ok)
+                pool[t] -= 1
+                cap_t[t] -= 1
+                y[t] += 1
     for p in seats:
-        y = [0] * NUM_TYPES
-        for j in range(must[p]):
-            demand -= 1
-            force = commit_in_must and p == acting and j == 0
-
-            def ok(t: int, force=force) -> bool:
-                if not START_COUNTS[t] or cap_t[t] <= 0 or (force and t // 4 not in colours):
-                    return False
-                return start_room(t)
-
-            t = _draw(rng, free, ok)
-            free[t] -= 1
-            cap_t[t] -= 1
-            y[t] += 1
-        ys[p] = y
+        k_free[p] = maybe[p] + len(linked_of[p]) - sum(soft_left[p])
+        if k_free[p] < 0:
+            return None  # more soft cards than places: not a state reached by play
 
     # 2. The main deck (once the top layer is gone): within its bound, leaving
     #    room for the committed card when it must come from the free cards.
@@ -395,7 +407,7 @@ def _sample(state: "Area51State", o: int, rng: random.Random) -> Optional["Area5
     # 3. Each group: its soft cards, then free cards (the committed card first).
     world = state.clone()
     for p in seats:
-        cnt = list(state.soft[p])
+        cnt = list(soft_left[p])
         for j in range(k_free[p]):
             force = commit_in_group and p == acting and j == 0
             t = _draw(rng, free, lambda u, force=force: not force or u // 4 in colours)
