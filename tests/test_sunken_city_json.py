@@ -13,7 +13,7 @@ from __future__ import annotations
 import copy
 import json
 import random
-from typing import Any, Callable, Dict, Iterator, List
+from typing import Any, Callable, Dict, Iterator
 
 import pytest
 
