@@ -27,6 +27,7 @@ from aiplay._ext.kernel cimport (K_CHANCE, K_MAX_PLAYERS, K_TERMINAL, Kernel, Na
 from random import Random as _Random
 
 from aiplay.errors import InvalidStateError
+from aiplay.games.area51.serialize import state_from_dict_trusted as _trusted
 
 from aiplay.games.area51 import components as _C
 
@@ -1191,7 +1192,8 @@ cdef class Area51Kernel(Kernel):
         try:
             tmp = NativeState.create(self, None)
             memcpy(tmp.data, s, sizeof(A51))
-            world = self._ref_game.state_from_dict(self.to_dict(tmp)).determinize(observer, _Random(seed))
+            # Trusted load: the kernel only holds states validated on the way in and reached by play.
+            world = _trusted(self._ref_game, self.to_dict(tmp)).determinize(observer, _Random(seed))
             self.load_dict(tmp, world.to_dict())
             memcpy(s, tmp.data, sizeof(A51))
         except BaseException as exc:  # nogil callers cannot take an exception: report it loudly

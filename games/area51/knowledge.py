@@ -1,66 +1,84 @@
 """What each Area 51 player knows, and sampling worlds consistent with it (determinization).
 
-The model (every record is public, kept in the state, shown by ``view`` and part
-of every information state; the spec's "Information" section lists what is
-hidden):
+Sources: the rulebook (seeds 000, English) and the spec's rulings (spec/area51.md),
+whose "Information" section lists what is hidden: every hand (its size is
+public), the face-down hangar cards (known to the seat that played them) and
+the deck order. Everything below is *public*: kept in the state, shown by
+``view`` and part of every information state, so two states one observer cannot
+tell apart hold the same records.
 
-* **Seen cards.** The face-up row, the discards, the pile being loaded and the
-  face-up hangar cards are public; each seat sees its own hand and the types
-  of the face-down cards it played; every hand's size, the deck layers' sizes
-  and the position of every hangar card are public.
-* **known[p]** -- cards everyone saw entering p's hand (taken from the row,
-  or left over after a pick-up: spec, "Pick up and load": "face up to
-  everyone"). They are in the hand. A card p plays face up of a known type is
-  taken to be the known one (copies of a type are interchangeable).
-* **soft[p] and linked face-down cards.** When p plays a card face down,
-  nobody sees which: the known cards become ``soft``. The record says: soft
-  is contained (as a multiset) in p's unseen hand cards plus p's *linked*
-  face-down cards -- those played since the record started, i.e. the cards
-  of p at index >= ``linked_from[p][r][h]`` in hangar (r, h). A soft type
-  played face up leaves the record (S <= X + {t} iff S - {t} <= X); a picked-up
-  hangar shows its cards (rulebook 000, "Pick up and load": the pile is
-  turned face up), and each revealed linked card leaves the record the same
-  way. So a face-down card from a hand the observer fully knew is always one
-  of the cards that hand held, and once revealed it tells which remain.
-* **anyc[p]** -- at most ``anyc[p]`` of p's unseen hand cards are of a type
-  with no start copies (blue, brown and orange 4). Cards dealt and drawn blind
-  from the top layer are start cards (spec, "Artifact cards": the start deck
-  has no 4 but the green 4, which does not exist); a blind draw from the main
-  deck, or a known 4 becoming unseen, raises the bound.
-* **Deck layers** (spec set-up; rules.py module docstring). While start cards
-  remain on top (``deck_top_left > 0``) nothing was drawn from the main deck,
-  so its composition is public: exactly the 64 main cards. Every card not in
-  the main deck is then a start card. Once the top layer is used up the start
-  remainder is in the main deck and ``deck_start_pool`` is empty.
-* **deck_bound** -- after a reshuffle (spec: "An empty deck is replaced by the
-  shuffled discards at once") everyone knows the new deck's composition; cards
-  revealed from it leave the bound, blind draws do not (nobody saw them), so
-  the deck is contained in ``deck_bound``. It is cleared (all zero) when the
-  deck is empty.
-* **Commitments of the seat to act.** A decision kind is offered only when it
-  can be completed (rules.py), so mid-turn the acting seat holds a card of the
-  colour it must play face up (steps play_face_up and vehicle_number: the
-  context's colour) or, at build_target and vehicle_route, a colour for which
-  some target exists on the public board (:func:`commitment_colours`).
+The records, each a fact that every state reached by play satisfies
+(:func:`knowledge_violations` lists the ones a state contradicts):
 
-Documented relaxations (a sampled world satisfies every record above, but the
-records are coarser than perfect recall): which hands drew blind from a
-reshuffled deck is not tracked (only the deck's bound); after the layers have
-merged, the start copies of a type are not counted against copies seen
-elsewhere; and face-up plays are matched to known cards first.
+* **Seen cards.** The face-up row, the discards, the pile being loaded (rulebook
+  000, "Pick up a pile of artifacts and load them": "Turn all the artifacts
+  facing up"), the face-up hangar cards, and the cards everyone saw entering a
+  hand are public; each seat also sees its own hand and the face-down cards it
+  played. Sizes of hands and deck layers, and the place of every hangar card,
+  are public.
+* **known[p]** -- cards everyone saw entering p's hand (taken from the row, or
+  left over after loading: spec, "Pick up and load", "face up to everyone").
+  They are in the hand. A face-up play of a known type is matched to a known
+  card (copies of a type are interchangeable).
+* **soft[p], linked face-down cards.** A face-down play hides which card left:
+  the known cards become ``soft``. Record: soft is contained, as a multiset, in
+  p's unseen hand cards plus p's *linked* face-down cards -- p's face-down cards
+  at index >= ``linked_from[p][r][h]`` in hangar (r, h), i.e. played since the
+  record started. This is exact for the plays it describes: S <= X + D before a
+  face-down play of d with known K gives S + K <= X' + (D + d). A face-up play
+  of a soft type t removes one t (S <= X + {t} iff S - {t} <= X); a picked-up
+  hangar reveals its cards and each revealed linked card leaves the record the
+  same way. So a face-down card from a hand the observer fully knew is always
+  one of that hand's cards, and once revealed it tells which cards remain.
+* **anyc[p]** -- at most ``anyc[p]`` of p's unseen hand cards may be main-deck
+  cards; the others are start cards (dealt, or drawn blind from the top layer:
+  rulebook 000, "Artifact cards" set-up; spec, "Artifact cards"). A blind draw
+  from the main deck and known cards turning unseen raise it; a face-up play of
+  a type with no start copies (the 4s) lowers it. Hence the unseen 4s in a hand
+  are at most ``anyc``.
+* **start_seen[t]** -- public cards of type t known to be start cards: a card
+  revealed from the top layer is one (+1); when cards leave everyone's view (a
+  face-down play, a reshuffle) it is cut to the public count, so it stays a
+  lower bound. With the hands' start cards (unseen minus anyc) and the start
+  remainder of the deck, they never exceed a type's start copies (checked
+  exactly as a transportation problem).
+* **Deck layers** (spec, "Artifact cards": the start remainder on top of the
+  main deck). While start cards remain on top (``deck_top_left > 0``) nothing
+  was drawn from the main deck, so its composition is public: exactly the 64
+  main cards, and every card elsewhere is a start card. When the top layer is
+  used up, the start remainder joins the main deck (rules.py module docstring).
+* **deck_bound** -- after a reshuffle (rulebook 000, "Collect three new artifacts": "If the deck runs
+  out, shuffle the discards"; spec: at once) the new deck's composition is
+  public; cards revealed from it leave the bound, blind draws do not, so the
+  deck is contained in ``deck_bound``. Cleared (all 0) when the deck is empty.
+* **The acting seat's commitment.** A kind is offered only when it can be
+  completed (rules.py), so mid-turn the seat to act holds a card of the colour it
+  must play face up (steps play_face_up and vehicle_number: the context's
+  colour) or, at build_target and vehicle_route, of a colour for which some
+  target exists on the public board (:func:`commitment_colours`).
 
-:func:`determinize` samples, for observer o, every card o cannot see, as a
-function of o's information set and the rng only (never of the true hidden
-cards, so twins give equal worlds): the hidden multiset is every card minus
-what o sees; the main deck is fixed (top layer left) or drawn first within its
-bound; each other seat's group (unseen hand slots plus linked cards) receives
-its soft cards and then free cards, with the acting seat's commitment and
-every ``anyc`` bound kept feasible by counting; the remaining face-down cards
-and the top layer take the rest. Every step checks feasibility, so no redraw
-is needed in practice; a world is still checked with
-:func:`knowledge_violations` and, should the counting ever fall short, redrawn
-(at most ``MAX_TRIES`` times) before an :class:`~aiplay.errors.AiplayError`.
-The true hidden cards are never read.
+Documented relaxations (samples satisfy every record above; the records are
+coarser than perfect recall): which hands drew blind from a reshuffled deck is
+not tracked (only the deck's bound); whether a face-down card or a card in the
+discards is a start card is not tracked once it leaves view (``start_seen`` is
+a lower bound); and face-up plays are matched to known cards first.
+
+:func:`determinize` deals every card observer o cannot see, as a function of
+o's information set and the rng only -- it never reads the true hidden cards,
+so twins (equal ``information_state_key(o)``) give equal worlds. The hidden
+multiset is every card minus what o sees. Every other seat, the acting one
+included, is redealt. In order: the main deck is fixed while the top layer
+lasts; each hand's start slots are drawn from start types within the start
+copies left (soft cards that fit nowhere else first; o's own start cards are
+counted, o choosing the least constraining); a reshuffled deck is drawn within
+its bound (the start slots are drawn only while the deck stays fillable, a
+two-sink transportation check); each seat's remaining unseen slots and linked
+cards receive its soft cards, then free cards (the acting seat's committed
+colour first when no other card provides it); then the other face-down cards,
+the top layer, and the rest of the deck. Every step checks feasibility by
+counting; the world is still checked with :func:`knowledge_violations` and,
+should a step ever reach a dead end, redrawn (at most ``MAX_TRIES`` times)
+before a :class:`DeterminizationError` (an :class:`~aiplay.errors.AiplayError`).
 """
 
 from __future__ import annotations
@@ -385,23 +403,23 @@ def _sample(state: "Area51State", o: int, rng: random.Random) -> Optional["Area5
         if k_free[p] < 0:
             return None  # more soft cards than places: not a state reached by play
 
-    # 2. The main deck (once the top layer is gone): within its bound, leaving
+    # 2. A reshuffled deck, within its bound (before the groups, which can take anything), leaving
     #    room for the committed card when it must come from the free cards.
-    if state.top_left == 0:
+    if bound:  # else the deck is simply what is left at the end
         m = sum(state.main_pool)
-        bound = state.deck_bound if any(state.deck_bound) else None
-        avail = [min(free[t], bound[t]) if bound else free[t] for t in range(NUM_TYPES)]
+        avail = [min(free[t], bound[t]) for t in range(NUM_TYPES)]
         main = [0] * NUM_TYPES
-        for k in range(m, 0, -1):  # k cards still to draw, this one included
-            c_left = sum(free[t] - main[t] for t in range(NUM_TYPES) if t // 4 in colours) if commit_in_group else 9
-
-            def ok(t: int) -> bool:
-                if sum(avail) - sum(main) - 1 < k - 1:
-                    return False
-                return not (commit_in_group and t // 4 in colours and c_left <= 1)
-
-            pool = [avail[t] - main[t] for t in range(NUM_TYPES)]
-            main[_draw(rng, pool, ok)] += 1
+        pool = list(avail)
+        if sum(pool) < m:
+            raise DeterminizationError("the reshuffled deck's bound leaves too few cards")
+        c_left = sum(free[t] for t in range(NUM_TYPES) if t // 4 in colours) if commit_in_group else 0
+        for _ in range(m):
+            # Leave one card of the committed colour outside the deck when it must come from the free cards.
+            t = _draw(rng, pool, lambda u: not (commit_in_group and u // 4 in colours and c_left <= 1))
+            pool[t] -= 1
+            main[t] += 1
+            if commit_in_group and t // 4 in colours:
+                c_left -= 1
         free = [free[t] - main[t] for t in range(NUM_TYPES)]
 
     # 3. Each group: its soft cards, then free cards (the committed card first).
@@ -430,7 +448,9 @@ def _sample(state: "Area51State", o: int, rng: random.Random) -> Optional["Area5
         t = _draw(rng, free, lambda u: True)
         free[t] -= 1
         world.hangars[r][h][i][0] = t
-    if sum(free) != top_slots:
+    if state.top_left == 0 and not bound:
+        main, free = free, [0] * NUM_TYPES  # the deck: the rest
+    if sum(free) != top_slots or sum(main) != sum(state.main_pool):
         raise DeterminizationError("the hidden cards do not fill the hidden places")
     world.top_pool = list(free) if top_slots else [0] * NUM_TYPES
     world.main_pool = main

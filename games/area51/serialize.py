@@ -439,6 +439,34 @@ def _check_context(game: "Area51Game", s: "Area51State") -> None:
                                        f"{sum(s.hands[p])}")
 
 
+def state_from_dict_trusted(game: "Area51Game", data: Mapping[str, Any]) -> "Area51State":
+    """The state of ``data`` *without* validation: only for dicts the engines wrote themselves
+    (the native kernel's ``to_dict`` of a state it reached from a validated one)."""
+    from .rules import Area51State
+
+    s = Area51State(game)
+    s.phase, s.step, s.cur, s.turn, s.extra_left = (data["phase"], data["step"], data["current"], data["turn"],
+                                                     data["extra_left"])
+    s.ctx, s.taken, s.refreshed = dict(data["context"]), data["taken"], data["refreshed"]
+    s.queue = [list(q) for q in data["queue"]]
+    s.row, s.discards, s.pile = list(data["row"]), list(data["discards"]), list(data["pile"])
+    s.top_pool, s.main_pool, s.top_left = (list(data["deck_start_pool"]), list(data["deck_main_pool"]),
+                                           data["deck_top_left"])
+    s.markers, s.towers, s.caps, s.supply = (list(data["markers"]), list(data["towers"]), list(data["caps"]),
+                                             list(data["supply"]))
+    s.spaces = [[None if b is None else list(b) for b in reg] for reg in data["spaces"]]
+    s.hangars = [[[list(c) for c in h] for h in reg] for reg in data["hangars"]]
+    s.vehicles = [None if v is None else [v[0], [list(m) for m in v[1]]] for v in data["vehicles"]]
+    s.scores_, s.bonus = list(data["scores"]), list(data["bonus"])
+    s.hands = [list(h) for h in data["hands"]]
+    s.known = [list(k) for k in data["known"]]
+    s.soft = [list(k) for k in data["soft"]]
+    s.linked_from = [[list(reg) for reg in lf] for lf in data["linked_from"]]
+    s.deck_bound, s.start_seen, s.anyc = list(data["deck_bound"]), list(data["start_seen"]), list(data["anyc"])
+    s.pile_region, s.used = data["pile_region"], [list(u) for u in data["used"]]
+    return s
+
+
 def _count_list(value: Any, field: str) -> List[int]:
     _list(value, field, NUM_TYPES)
     # Fast path (loading is on the hot path of tests and tools); the slow one names the entry.
