@@ -25,6 +25,7 @@ the same generators with a shrinkable ``st.randoms()`` generator.
 
 from __future__ import annotations
 
+import copy
 import json
 import math
 import operator
@@ -121,7 +122,8 @@ def weird_float(rng: random.Random) -> float:
 def weird_text(rng: random.Random) -> str:
     """A string likely to trip a parser: empty, non-ASCII digits, surrogates, huge."""
     text = rng.choice(_TEXTS)
-    if rng.random() < 0.1:
+    if rng.random() < 0.1 and len(text) <= 100:
+        # Up to about 1 MB: long enough to find quadratic work, short enough for a case.
         text = text * rng.choice([2, 100, 10_000])
     return text
 
@@ -277,7 +279,13 @@ def mutate_document(doc: Any, rng: random.Random, mutations: int = 1) -> Any:
             node[key] = weird_value(rng)
         elif roll == 4 and isinstance(node, list) and node:
             size = rng.choice([len(node) + 1, 2 * len(node) + 1, 1000, 50_000])
-            node.extend(node[i % len(node)] for i in range(len(node), size))
+            # Keep the document within a few MB: growing a list of already grown lists
+            # multiplies sizes, and a case must stay cheap (a 1 GB text is no better input).
+            entry = len(json.dumps(node[0], allow_nan=True))
+            size = max(len(node) + 1, min(size, 400_000 // (entry + 2)))
+            # Copies, not references: a later edit must change one entry only, and a swap
+            # of aliased subtrees could make the document circular.
+            node.extend(copy.deepcopy(node[i % len(node)]) for i in range(len(node), size))
         elif roll == 5 and isinstance(node, list) and node:
             action = rng.randrange(3)
             if action == 0:
@@ -291,7 +299,7 @@ def mutate_document(doc: Any, rng: random.Random, mutations: int = 1) -> Any:
         elif roll == 7 and path:
             other = rng.choice(paths)
             if other and not (other[:len(path)] == path or path[:len(other)] == other):
-                a, b = _get(doc, path), _get(doc, other)
+                a, b = copy.deepcopy(_get(doc, path)), copy.deepcopy(_get(doc, other))
                 doc = _set(doc, path, b)
                 doc = _set(doc, other, a)
         elif roll == 8 and isinstance(node, list):
@@ -544,6 +552,14 @@ def case_from_seed(name: str, options: Mapping[str, Any], kind: Optional[str], s
 
 # -- running cases ------------------------------------------------------------------------
 
+def _describe(result: Any) -> str:
+    """``str(result)`` cut short; a state whose ``str`` fails is itself reported, not a crash here."""
+    try:
+        return str(result)[:200]
+    except Exception as exc:  # noqa: BLE001 - the loaded state may be broken: that is the finding
+        return f"<str() of the {type(result).__name__} raised {type(exc).__name__}: {exc}>"
+
+
 def _load_all(case: Case, text: Any) -> Dict[str, Any]:
     """``state_from_json(text)`` on every engine: a state, or the InvalidStateError it raised."""
     results: Dict[str, Any] = {}
@@ -559,7 +575,7 @@ def _load_all(case: Case, text: Any) -> Dict[str, Any]:
     kinds = {b: isinstance(r, InvalidStateError) for b, r in results.items()}
     if len(set(kinds.values())) > 1:
         raise FuzzFailure(f"engines disagree on the document: rejected={kinds}; "
-                          f"{ {b: str(r)[:200] for b, r in results.items()} }")
+                          f"{ {b: _describe(r) for b, r in results.items()} }")
     return results
 
 
