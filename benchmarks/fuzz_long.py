@@ -229,7 +229,7 @@ class Runner:
                 where = f"{Path(frames[-1][0]).name}:{frames[-1][1]}" if frames else ""
                 signature = f"{exc_type}:{where}"
             self.write_reproducer(f"error-{exc_type}", game, options, index,
-                                  f"{exc_type}: {text}\n\n{tb}", signature)
+                                  f"{exc_type}: {text}\n\n{tb}", f"{game}:{signature}")
         elif message[0] == "done":
             self.account(w, w.slots[SLOT_DONE], message[1])
             w.task = None
