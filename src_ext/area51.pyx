@@ -1,4 +1,4 @@
-# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True
+# cython: language_level=3
 """Native kernel of Area 51; the rules are those of ``games/area51/rules.py``.
 
 Every rule mirrors the reference engine step for step (same action ids and

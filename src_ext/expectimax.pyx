@@ -1,4 +1,4 @@
-# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
+# cython: language_level=3
 """Native expectimax over any kernel: max^n, paranoid, Star1 and Star2 pruning.
 
 Depth counts decisions only; chance nodes are expanded exactly and do not use

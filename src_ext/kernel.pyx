@@ -1,4 +1,4 @@
-# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True
+# cython: language_level=3
 """Generic parts of the kernel interface, and the Python-facing native state.
 
 :class:`NativeState` implements the same Python API as the reference

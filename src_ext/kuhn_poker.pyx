@@ -1,4 +1,4 @@
-# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True
+# cython: language_level=3
 """Native kernel of Kuhn poker; the rules are those of ``aiplay.games.kuhn_poker.rules``.
 
 Every rule here mirrors the reference engine (``games/kuhn_poker/rules.py``,

@@ -1,4 +1,4 @@
-# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
+# cython: language_level=3
 """Native tree search over any kernel: MCTS with chance nodes, SO-ISMCTS and MO-ISMCTS.
 
 The whole iteration loop runs without the GIL: nodes live in one preallocated

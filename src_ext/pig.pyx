@@ -1,4 +1,4 @@
-# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True
+# cython: language_level=3
 """Native kernel of Pig; the rules are those of ``aiplay.games.pig.rules``.
 
 Every rule here mirrors the reference engine line for line (the differential
