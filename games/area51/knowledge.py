@@ -336,9 +336,12 @@ def _sample(state: "Area51State", o: int, rng: random.Random) -> Optional["Area5
             raise DeterminizationError("the main deck is not intact while start cards remain on top")
 
     # Where the acting seat's committed card goes: a start slot if it has no other slot.
-    commit_in_must = colours is not None and maybe[acting] == 0
-    commit_in_group = colours is not None and not commit_in_must and not any(
-        state.soft[acting][t] for t in range(NUM_TYPES) if t // 4 in colours)
+    # (In a start slot when the hand has no other unseen slot, or when its soft cards fill
+    # those and provide no card of the colour; else a free card or a soft one.)
+    soft_has_c = colours is not None and any(state.soft[acting][t] for t in range(NUM_TYPES) if t // 4 in colours)
+    commit_in_must = colours is not None and (maybe[acting] == 0 or (
+        not soft_has_c and maybe[acting] + len(linked_of[acting]) - sum(state.soft[acting]) <= 0))
+    commit_in_group = colours is not None and not commit_in_must and not soft_has_c
     k_free: Dict[int, int] = {}
 
     # 1. The start slots of every hand, within the start copies left.
@@ -424,6 +427,10 @@ def _sample(state: "Area51State", o: int, rng: random.Random) -> Optional["Area5
 
     # 3. Each group: its soft cards, then free cards (the committed card first).
     world = state.clone()
+
+    def hand_slots_of(p: int) -> int:
+        return state.hand_size(p) - sum(state.known[p])
+
     for p in seats:
         cnt = list(soft_left[p])
         for j in range(k_free[p]):
@@ -433,7 +440,9 @@ def _sample(state: "Area51State", o: int, rng: random.Random) -> Optional["Area5
             cnt[t] += 1
         # Split: the committed card (if any) to the hand, linked cards at random, the rest to the hand.
         hand = [a + b for a, b in zip(state.known[p], ys[p])]
-        if p == acting and colours is not None and not commit_in_must:
+        if p == acting and colours is not None and not _has_colour(hand, colours):
+            if not _has_colour(cnt, colours) or sum(hand) - sum(state.known[p]) >= hand_slots_of(p):
+                return None  # the committed card went elsewhere: redraw
             t = _draw(rng, cnt, lambda u: u // 4 in colours)
             cnt[t] -= 1
             hand[t] += 1
