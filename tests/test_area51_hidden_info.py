@@ -398,3 +398,105 @@ def test_the_native_searcher_runs_on_determinized_worlds():
     state = game(4, "native").state_from_json(decision_state(4, seed=8, steps=80).to_json())
     action = ISMCTSBot(iterations=60, seed=1).choose(state)
     assert action in state.legal_actions()
+
+
+def test_the_committed_card_can_only_be_a_start_card():
+    # Found by tests/test_contract.py (6 players, seed 8): the acting seat's only unseen slot
+    # that may hold a main-deck card holds its soft card, so the blue card it must play face up
+    # is one of its dealt (start) cards; the sampler used to look for it among the free cards.
+    g = game(4)
+    state = position(g, hands={1: ["blue 1", "blue 1", "green 2", "orange 1", "orange 2", "brown 1"]}, current=1)
+    data = state.to_dict()
+    data["anyc"][1] = 1
+    data["soft"][1] = counts(["orange 2"])
+    state = g.state_from_dict(data)
+    play(state, "vehicle", "blue truck R0->R1")
+    assert state.step == "vehicle_number"
+    for backend in ("reference", "native"):
+        s = state if backend == "reference" else game(4, "native").state_from_json(state.to_json())
+        for seed in range(50):
+            world = s.determinize(0, random.Random(seed))
+            assert world.knowledge_violations(0) == []
+            hand = world.to_dict()["hands"][1]
+            assert any(hand[4:8]) and hand[T("orange 2")] >= 1
+            assert world.legal_actions()
+
+
+# -- the mutation fuzzer's checks, in process (the long runs use worker processes) -------------
+def mutated_positions(count, seed):
+    """(players, max_turns, JSON text) of mutated positions reached by play."""
+    from aiplay import fuzzing
+
+    rng = random.Random(seed)
+    bases = {}
+    for _ in range(count):
+        players, max_turns = rng.choice([2, 3, 4, 5, 6]), rng.choice([300, 40, 3])
+        if (players, max_turns) not in bases:
+            states = playthrough(game(players, max_turns=max_turns), players + max_turns)
+            bases[players, max_turns] = [s.to_json() for s in states[::max(1, len(states) // 12)]]
+        base = rng.choice(bases[players, max_turns])
+        doc = json.loads(base)
+        st = doc["state"]
+        roll = rng.randrange(4)
+        if roll == 0:  # one card moved between two count vectors (conservation kept)
+            fields = ["row", "discards", "deck_main_pool", "deck_start_pool", "pile"]
+            a, b = rng.sample(fields, 2)
+            t = rng.randrange(NUM_TYPES)
+            if st[a][t]:
+                st[a][t] -= 1
+                st[b][rng.randrange(NUM_TYPES)] += 1
+            text = json.dumps(doc)
+        elif roll == 1:  # a counter or a name changed
+            key = rng.choice(["turn", "extra_left", "taken", "current", "deck_top_left", "step", "phase"])
+            st[key] = rng.choice([-1, 0, 1, 9, 127, 255, 2 ** 31, "deal", "load", "refill", "over", "setup"])
+            text = json.dumps(doc)
+        elif roll == 2:  # a queue entry
+            st["queue"].append([rng.choice(["deal", "draw", "row"]), rng.choice([-1, 0, 5, 6, 99])])
+            text = json.dumps(doc)
+        else:
+            text = fuzzing.mutated_json(base, rng)
+        yield players, max_turns, text
+
+
+def test_mutated_positions_are_rejected_alike_or_play_to_the_end_in_both_engines():
+    from aiplay._ext.kernel import NativeState
+
+    accepted = 0
+    for players, max_turns, text in mutated_positions(400, seed=5):
+        ref, nat = game(players, max_turns=max_turns), game(players, "native", max_turns=max_turns)
+        loaded = []
+        for g in (ref, nat):
+            try:
+                loaded.append(g.state_from_json(text))
+            except InvalidStateError:
+                loaded.append(None)
+        assert (loaded[0] is None) == (loaded[1] is None), text[:300]
+        try:
+            data = json.loads(text)
+        except (ValueError, RecursionError):  # the fuzzer's deep nesting is not for this reader
+            data = None
+        data = data.get("state") if isinstance(data, dict) else None
+        if isinstance(data, dict):
+            try:  # the kernel's own loader never fails otherwise, whatever it gets
+                nat.kernel.load_dict(NativeState.create(nat.kernel, nat), data)
+            except InvalidStateError:
+                pass
+        if loaded[0] is None:
+            continue
+        accepted += 1
+        r, n = loaded
+        rng = random.Random(accepted)
+        for o in range(players):
+            assert r.knowledge_violations(o) == []
+            assert n.determinize(o, random.Random(o)).knowledge_violations(o) == []
+        for step in range(5000):
+            assert r.to_json() == n.to_json()
+            if r.is_terminal():
+                break
+            legal = r.legal_actions()
+            assert legal == n.legal_actions() and legal
+            action = sample_chance_outcome(r, rng) if r.is_chance_node() else rng.choice(legal)
+            r.apply_action(action)
+            n.apply_action(action)
+        assert r.is_terminal() and n.is_terminal()
+    assert accepted >= 20  # the check means something: some mutants are valid positions

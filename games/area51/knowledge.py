@@ -98,7 +98,6 @@ MAX_TRIES = 50
 
 #: Types without start copies ("main-only": blue, brown and orange 4).
 MAIN_ONLY: Tuple[int, ...] = tuple(t for t in range(NUM_TYPES) if TOTAL_COUNTS[t] and not START_COUNTS[t])
-_IS_M = [bool(TOTAL_COUNTS[t] and not START_COUNTS[t]) for t in range(NUM_TYPES)]
 
 
 class DeterminizationError(AiplayError, RuntimeError):

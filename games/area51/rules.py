@@ -213,7 +213,8 @@ class Area51State(ReferenceState):
 
     __slots__ = ("game", "phase", "step", "cur", "turn", "extra_left", "markers", "spaces", "hangars",
                  "towers", "caps", "vehicles", "supply", "row", "discards", "top_left", "top_pool",
-                 "main_pool", "hands", "known", "soft", "linked_from", "deck_bound", "start_seen", "anyc", "scores_", "queue", "ctx", "taken",
+                 "main_pool", "hands", "known", "soft", "linked_from", "deck_bound", "start_seen", "anyc", "scores_",
+                 "queue", "ctx", "taken",
                  "refreshed", "pile", "pile_region", "used", "bonus", "_public")
 
     def __init__(self, game: Area51Game):

@@ -17,7 +17,8 @@ from aiplay.errors import InvalidStateError
 from aiplay.game import reject_unknown_fields, require_int, require_int_list
 
 from .components import (
-    CAPS_PER_OWNER, FACE_UP, HIGHEST_BUNKER_POINTS, MARKER_COPIES, MARKER_KINDS, MAX_VEHICLE_NUMBER, NUM_CARDS, NUM_COLOURS,
+    CAPS_PER_OWNER, FACE_UP, HIGHEST_BUNKER_POINTS, MARKER_COPIES, MARKER_KINDS, MAX_VEHICLE_NUMBER, NUM_CARDS,
+    NUM_COLOURS,
     NUM_REGIONS, NUM_TYPES, NUM_VEHICLES, ROUTES, START_COUNTS, TOTAL_COUNTS, type_name,
 )
 
@@ -26,8 +27,8 @@ if TYPE_CHECKING:  # pragma: no cover
 
 FIELDS = ("anyc", "bonus", "caps", "context", "current", "deck_bound", "deck_main_pool", "deck_start_pool",
           "deck_top_left", "discards", "extra_left", "hangars", "hands", "known", "linked_from", "markers", "phase",
-          "pile", "pile_region", "queue", "refreshed", "row", "scores", "soft", "spaces", "start_seen", "step", "supply", "taken",
-          "towers", "turn", "used", "vehicles")
+          "pile", "pile_region", "queue", "refreshed", "row", "scores", "soft", "spaces", "start_seen", "step",
+          "supply", "taken", "towers", "turn", "used", "vehicles")
 CONTEXT_KEYS = ("build", "colour", "region", "owner", "space", "down", "vehicle", "route", "number")
 #: Scores grow with every stored artifact (value <= 4) and cards recycle through the
 #: discards, so no rule caps them; this bound keeps them far inside the kernel's int16.
