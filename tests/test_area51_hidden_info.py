@@ -500,3 +500,14 @@ def test_mutated_positions_are_rejected_alike_or_play_to_the_end_in_both_engines
             n.apply_action(action)
         assert r.is_terminal() and n.is_terminal()
     assert accepted >= 20  # the check means something: some mutants are valid positions
+
+
+def test_a_float_marker_value_is_rejected_by_both_engines():
+    # Found by the mutation fuzzer: 4.0 passed the reference's ``in (3, 4)`` check, the kernel
+    # rejected it, so the engines disagreed.
+    g = game(4)
+    state = position(g, vehicles={0: (0, 4)}, hands={0: ["green 1", "blue 1"]})
+    data = state.to_dict()
+    assert data["vehicles"][0] == [0, [[1, 4]]]
+    data["vehicles"][0][1][0][1] = 4.0
+    assert reject(data) == "state.vehicles[0][1][0][1]"

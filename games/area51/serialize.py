@@ -236,6 +236,7 @@ def state_from_dict(game: "Area51Game", data: Mapping[str, Any]) -> "Area51State
         for i, m in enumerate(ms):
             _list(m, f"{f}[1][{i}]", 2)
             kind = _int(m[0], f"{f}[1][{i}][0]", 0, len(MARKER_KINDS) - 1)
+            _int(m[1], f"{f}[1][{i}][1]", 1, MAX_VEHICLE_NUMBER)  # an int first: 4.0 == 4 would pass ``in``
             if m[1] not in MARKER_KINDS[kind][0]:
                 raise _err(f"{f}[1][{i}][1]", f"a {MARKER_KINDS[kind][0]} marker cannot show {m[1]!r}")
             markers_used[kind] += 1
