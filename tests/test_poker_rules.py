@@ -387,3 +387,21 @@ def test_determinize_matches_the_deal_frequencies():
 def test_terminal_and_player_ids_follow_openspiel():
     assert kuhn(2, 0, PASS, PASS).current_player() == TERMINAL == -4
     assert kuhn().current_player() == CHANCE == -1
+
+
+def test_float_betting_actions_are_rejected_on_both_engines():
+    """`1.0 in (0, 1)` is true in Python; a float in the history must not load (the engines wrote it back differently)."""
+    import json
+
+    kuhn = {"format": "aiplay-state", "version": 1, "game": "kuhn_poker", "options": {"players": 2},
+            "state": {"betting": [0, 1.0], "cards": [0, 1], "pot": 3}}
+    leduc_game = aiplay.load("leduc_poker", players=3)
+    leduc = {"format": "aiplay-state", "version": 1, "game": "leduc_poker", "options": leduc_game.options,
+             "state": {"contributions": [3, 1, 1], "pot": 5, "private_cards": [7, 5, 6], "public_card": None,
+                       "round1": [2.0], "round2": []}}
+    for doc, options, field in ((kuhn, {}, "state.betting[1]"), (leduc, {"players": 3}, "state.round1[0]")):
+        for backend in ("reference", "native"):
+            game = aiplay.load(doc["game"], backend=backend, **options)
+            with pytest.raises(aiplay.InvalidStateError) as error:
+                game.state_from_json(json.dumps(doc))
+            assert error.value.field == field

@@ -128,7 +128,8 @@ class KuhnPokerGame(Game):
             state._apply(card)
         for i, action in enumerate(betting):
             field = f"state.betting[{i}]"
-            if isinstance(action, bool) or action not in (PASS, BET):
+            # `1.0 in (0, 1)` holds in Python: ints only, or the float would be stored as is.
+            if isinstance(action, bool) or not isinstance(action, int) or action not in (PASS, BET):
                 raise InvalidStateError(field, f"must be 0 (pass) or 1 (bet), got {action!r}")
             if state.dealt < n:
                 raise InvalidStateError(field, "no betting before every player has a card")

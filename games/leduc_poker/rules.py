@@ -207,7 +207,8 @@ class LeducPokerGame(Game):
 
     def _check_bet(self, state: "LeducPokerState", field: str, action: Any) -> None:
         """Raise unless ``action`` is strictly legal (recorded sequences never hold mapped actions)."""
-        if isinstance(action, bool) or action not in (FOLD, CALL, RAISE):
+        # `2.0 in (0, 1, 2)` holds in Python: ints only, or the float would be stored as is.
+        if isinstance(action, bool) or not isinstance(action, int) or action not in (FOLD, CALL, RAISE):
             raise InvalidStateError(field, f"must be 0 (fold), 1 (call) or 2 (raise), got {action!r}")
         if action == FOLD and not state.facing_raise():
             raise InvalidStateError(field, "fold is not legal with nothing to call")
