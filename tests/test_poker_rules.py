@@ -391,8 +391,6 @@ def test_terminal_and_player_ids_follow_openspiel():
 
 def test_float_betting_actions_are_rejected_on_both_engines():
     """`1.0 in (0, 1)` is true in Python; a float in the history must not load (the engines wrote it back differently)."""
-    import json
-
     kuhn = {"format": "aiplay-state", "version": 1, "game": "kuhn_poker", "options": {"players": 2},
             "state": {"betting": [0, 1.0], "cards": [0, 1], "pot": 3}}
     leduc_game = aiplay.load("leduc_poker", players=3)
