@@ -1,7 +1,7 @@
 """Area 51 component data: the 104 artifact cards, the boards, towers, caps and number markers.
 
-Everything here comes from ``/work/shared/spec/area51.md`` (which settles what the
-rulebook leaves to pictures and the reference card). Rules live in ``rules.py``;
+Everything here comes from ``../shared/spec/area51.md`` (relative to the repository
+root; it settles what the rulebook leaves to pictures and the reference card). Rules live in ``rules.py``;
 this module only holds tables and tiny lookups over them.
 
 Card *types* are ``(colour, value)`` pairs, numbered ``colour * 4 + value - 1``

@@ -1,6 +1,7 @@
 """What each Area 51 player knows, and sampling worlds consistent with it (determinization).
 
-Sources: the rulebook (seeds 000, English) and the spec's rulings (spec/area51.md),
+Sources: the rulebook (``../shared/seeds/000_8e8bfcec0eb24bec.txt``, English) and the
+spec's rulings (``../shared/spec/area51.md``; paths relative to the repository root),
 whose "Information" section lists what is hidden: every hand (its size is
 public), the face-down hangar cards (known to the seat that played them) and
 the deck order. Everything below is *public*: kept in the state, shown by

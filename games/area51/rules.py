@@ -1,8 +1,9 @@
 """Area 51 (Stefan Alexander, Mücke Spiele): the reference engine, 2 to 6 players.
 
-Sources: the rulebook (``/work/shared/seeds/000_8e8bfcec0eb24bec.txt``; the French
-``002_...`` says the same) and the rulings in ``/work/shared/spec/area51.md``, which
-take precedence. Section names below ("Collect", "End of the game"...) are the
+Sources (paths relative to the repository root): the rulebook
+(``../shared/seeds/000_8e8bfcec0eb24bec.txt``; the French
+``../shared/seeds/002_f043b478ed6e364d.txt`` says the same) and the rulings in
+``../shared/spec/area51.md``, which take precedence. Section names below ("Collect", "End of the game"...) are the
 rulebook's; "spec:" cites a ruling.
 
 How the turn is cut into atomic decisions (action numbers: :mod:`.actions`):

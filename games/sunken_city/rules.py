@@ -5,9 +5,9 @@ adventurer from building to building to find treasures, carry them home to
 their village, and move Neptune, who sinks every piece he leaves and sends
 home any adventurer on it. The player with the most treasures secured wins.
 
-Sources: the English rulebook (``shared/seeds/001_...txt``, cited as "RB,
-<section>") and the rulings file ``shared/spec/sunken_city.md`` (cited as
-"spec, <section>"), which wins where they differ. The board itself is in
+Sources (paths relative to the repository root): the English rulebook
+(``../shared/seeds/001_fb382808bb8bff26.txt``, cited as "RB, <section>") and the
+rulings file ``../shared/spec/sunken_city.md`` (cited as "spec, <section>"), which wins where they differ. The board itself is in
 :mod:`.board`.
 
 The rules in brief, with the rule each follows:
