@@ -3,6 +3,7 @@
 Examples::
 
     aiplay games
+    aiplay games --all
     aiplay play pig --bots mcts,random --seed 1
     aiplay play leduc_poker --players 2 --bots ismcts,random --seed 7 --iterations 2000
     aiplay play pig --option winscore=30 --bots expectimax,mcts --seed 3
@@ -92,12 +93,14 @@ def _bot_name(bot: Any) -> str:
 
 
 def cmd_games(args: argparse.Namespace) -> int:
-    """Print the registered games and their engines."""
+    """Print the registered games and their engines (hidden example games with ``--all``)."""
     rows = []
-    for name in aiplay.games_available():
+    # None: the registry's default (hidden games only when AIPLAY_SHOW_HIDDEN_GAMES=1).
+    for name in aiplay.games_available(include_hidden=True if getattr(args, "all", False) else None):
         entry = game_entry(name)
         engine = "native + reference" if has_native(name) else "reference"
-        rows.append((name, engine, entry.title))
+        title = entry.title + ("" if entry.listed else " [example]")
+        rows.append((name, engine, title))
     width = max(len(r[0]) for r in rows)
     for name, engine, title in rows:
         print(f"{name:<{width}}  {engine:<18}  {title}")
@@ -156,6 +159,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     games = sub.add_parser("games", help="list the available games",
                            description="List the registered games and their engines.")
+    games.add_argument("--all", action="store_true",
+                       help="also list the hidden example games (the template of docs/adding_a_game.md)")
     games.set_defaults(func=cmd_games)
 
     play = sub.add_parser("play", help="play a seeded bot-versus-bot game",

@@ -1,31 +1,108 @@
 """The game registry: ``aiplay.load(name)`` and ``aiplay.games_available()``.
 
-Each game folder in ``aiplay.games`` registers its reference engine and, when
-it has one, the module of its native kernel. ``load`` returns the native
-engine when it is built and the reference engine otherwise; both implement the
-same API and behave identically (the differential tests check it).
+A game is registered in exactly one place: its own folder. Each
+``games/<game>/__init__.py`` calls :func:`register` with everything the generic
+machinery needs (the reference class, the kernel module, the option sets of
+the generic tests, the differential cases, the golden playthroughs, the
+benchmark configuration). ``aiplay.games`` discovers the folders and imports
+them; nothing else lists games. ``load`` returns the native engine when it is
+built and the reference engine otherwise; both implement the same API and
+behave identically (the differential tests check it).
+
+Hidden games (``listed=False``, e.g. the ``template`` example game) are left
+out of :func:`games_available` and ``aiplay games`` unless asked for
+(``include_hidden=True``, ``aiplay games --all``, or the environment variable
+``AIPLAY_SHOW_HIDDEN_GAMES=1``, which the test suite sets so that every
+generic test covers them). They can always be loaded by name.
 """
 
 from __future__ import annotations
 
 import importlib
+import os
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Dict, List, Optional, Type
+from typing import Any, Callable, Dict, Iterator, List, Mapping, Optional, Sequence, Tuple, Type
 
 from aiplay.errors import InvalidOptionError, SetupError, UnknownGameError
 from aiplay.game import Game
 
+#: The engines ``aiplay.load`` accepts (also the searchers' ``backend`` option).
 BACKENDS = ("auto", "native", "reference")
+
+#: Environment variable that makes hidden (example) games visible by default.
+SHOW_HIDDEN_ENV = "AIPLAY_SHOW_HIDDEN_GAMES"
+
+
+@dataclass(frozen=True)
+class DifferentialCase:
+    """One option set of the native-against-reference lockstep test and its number of seeded games.
+
+    ``full_games`` is the count of the long run (``AIPLAY_FULL_DIFFERENTIAL=1``);
+    None means the same as ``games``.
+    """
+
+    options: Mapping[str, Any]
+    games: int
+    full_games: Optional[int] = None
+
+
+@dataclass(frozen=True)
+class PlaythroughSpec:
+    """One golden playthrough file ``tests/playthroughs/<stem>.txt``: a seeded random game.
+
+    Short games record everything at every step. Long games (board games) set
+    ``state_every`` = k: every step still records the player, every legal
+    action count, the action taken and its name, and hashes of the state and of
+    every information state; the full state JSON is written every k steps and
+    at the end (so the file stays reviewable while every step is still checked).
+    ``max_steps`` stops the transcript after that many steps (None: the whole game).
+    """
+
+    stem: str
+    options: Mapping[str, Any]
+    seed: int
+    state_every: int = 1
+    max_steps: Optional[int] = None
 
 
 @dataclass(frozen=True)
 class GameEntry:
-    """One registered game: its reference engine class and its kernel module, if any."""
+    """One registered game: everything the generic tests, tools and the CLI need to know.
+
+    Attributes:
+        name: the registry name (``reference.name``).
+        reference: the reference engine's :class:`Game` subclass.
+        kernel_module: import path of the native kernel (a module with
+            ``make_kernel(reference_game)``), or None.
+        no_kernel: when ``kernel_module`` is None, the reason why (a game with
+            neither fails ``tests/test_registry.py``).
+        no_heuristic: when the game has no ``heuristic_policy``, the reason why.
+        no_kernel_policy: when the game has a heuristic but its kernel's
+            ``policy_action`` is the generic uniform-random one, the reason why.
+        contract_options: the option sets every generic test (contract,
+            roundtrip, determinize, fuzz, metadata) runs over.
+        differential: the lockstep cases of ``tests/test_differential.py``.
+        playthroughs: the golden playthrough files.
+        benchmark: options for ``benchmarks/board_games.py``, or None (not benchmarked there).
+        max_game_length: ``f(game) -> int``, an upper bound on the number of
+            moves (decisions and chance outcomes) of any game with those
+            options, or None when the game declares none.
+        listed: False for example/hidden games (left out of ``games_available()``).
+    """
 
     name: str
     reference: Type[Game]
     kernel_module: Optional[str] = None
+    no_kernel: Optional[str] = None
+    no_heuristic: Optional[str] = None
+    no_kernel_policy: Optional[str] = None
+    contract_options: Tuple[Mapping[str, Any], ...] = ({},)
+    differential: Tuple[DifferentialCase, ...] = ()
+    playthroughs: Tuple[PlaythroughSpec, ...] = ()
+    benchmark: Optional[Mapping[str, Any]] = None
+    max_game_length: Optional[Callable[[Game], int]] = None
+    listed: bool = True
 
     @property
     def title(self) -> str:
@@ -36,18 +113,43 @@ _REGISTRY: Dict[str, GameEntry] = {}
 _loaded = False
 
 
-def register(reference: Type[Game], kernel_module: Optional[str] = None) -> None:
-    """Register a game. ``kernel_module`` is the import path of its native kernel."""
+def register(reference: Type[Game], kernel_module: Optional[str] = None, *,
+             no_kernel: Optional[str] = None, no_heuristic: Optional[str] = None,
+             no_kernel_policy: Optional[str] = None,
+             contract_options: Sequence[Mapping[str, Any]] = ({},),
+             differential: Sequence[DifferentialCase] = (),
+             playthroughs: Sequence[PlaythroughSpec] = (),
+             benchmark: Optional[Mapping[str, Any]] = None,
+             max_game_length: Optional[Callable[[Game], int]] = None,
+             listed: bool = True) -> GameEntry:
+    """Register a game (see :class:`GameEntry` for the fields); returns its entry.
+
+    Registering a name again replaces the entry (a game folder re-imported, or a
+    test registering a copy at run time).
+    """
     if not reference.name:
         raise ValueError(f"{reference.__name__} has no name")
-    _REGISTRY[reference.name] = GameEntry(reference.name, reference, kernel_module)
+    entry = GameEntry(
+        name=reference.name, reference=reference, kernel_module=kernel_module, no_kernel=no_kernel,
+        no_heuristic=no_heuristic, no_kernel_policy=no_kernel_policy,
+        contract_options=tuple(dict(o) for o in contract_options),
+        differential=tuple(differential), playthroughs=tuple(playthroughs),
+        benchmark=None if benchmark is None else dict(benchmark),
+        max_game_length=max_game_length, listed=listed)
+    _REGISTRY[reference.name] = entry
+    return entry
+
+
+def unregister(name: str) -> None:
+    """Remove ``name`` from the registry (for tests that register a game at run time)."""
+    _REGISTRY.pop(name, None)
 
 
 def _ensure_loaded() -> None:
     global _loaded
     if not _loaded:
         try:
-            importlib.import_module("aiplay.games")  # each game registers itself on import
+            importlib.import_module("aiplay.games")  # discovers and imports every game folder
         except ModuleNotFoundError as exc:
             if exc.name != "aiplay.games":
                 raise
@@ -62,10 +164,26 @@ def _ensure_loaded() -> None:
         _loaded = True
 
 
-def games_available() -> List[str]:
-    """The names of every registered game, sorted."""
+def hidden_games_shown() -> bool:
+    """True when ``AIPLAY_SHOW_HIDDEN_GAMES`` asks for hidden games by default (the test suite sets it)."""
+    return os.environ.get(SHOW_HIDDEN_ENV, "").strip() not in ("", "0")
+
+
+def game_entries(include_hidden: Optional[bool] = None) -> List[GameEntry]:
+    """The registry entries, sorted by name; hidden ones as :func:`games_available` decides."""
     _ensure_loaded()
-    return sorted(_REGISTRY)
+    if include_hidden is None:
+        include_hidden = hidden_games_shown()
+    return [_REGISTRY[n] for n in sorted(_REGISTRY) if include_hidden or _REGISTRY[n].listed]
+
+
+def games_available(include_hidden: Optional[bool] = None) -> List[str]:
+    """The names of the registered games, sorted.
+
+    Hidden (example) games are included when ``include_hidden`` is True, or
+    when it is None and ``AIPLAY_SHOW_HIDDEN_GAMES=1`` is set.
+    """
+    return [e.name for e in game_entries(include_hidden)]
 
 
 def game_entry(name: str) -> GameEntry:
@@ -74,8 +192,42 @@ def game_entry(name: str) -> GameEntry:
     try:
         return _REGISTRY[name]
     except KeyError:
-        known = ", ".join(sorted(_REGISTRY))
+        known = ", ".join(games_available())
         raise UnknownGameError(f"unknown game {name!r}; available games: {known}") from None
+
+
+def contract_options(include_hidden: Optional[bool] = None) -> Dict[str, List[dict]]:
+    """``{name: [options, ...]}``: the option sets of the generic tests, per game."""
+    return {e.name: [dict(o) for o in e.contract_options] for e in game_entries(include_hidden)}
+
+
+def benchmark_configs(include_hidden: Optional[bool] = None) -> Dict[str, dict]:
+    """``{name: options}`` of every game with a benchmark configuration."""
+    return {e.name: dict(e.benchmark) for e in game_entries(include_hidden) if e.benchmark is not None}
+
+
+class LiveTable(Mapping[str, Any]):
+    """A read-only ``{game name: value}`` mapping recomputed from the registry at every access.
+
+    Module-level tables built from the registry (the tests' option sets, the
+    benchmarks' game list) use it, so that a game registered at run time is
+    seen by every reader without re-importing anything.
+    """
+
+    def __init__(self, compute: Callable[[], Mapping[str, Any]]):
+        self._compute = compute
+
+    def __getitem__(self, name: str) -> Any:
+        return self._compute()[name]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._compute())
+
+    def __len__(self) -> int:
+        return len(self._compute())
+
+    def __repr__(self) -> str:
+        return f"LiveTable({dict(self._compute())!r})"
 
 
 def has_native(name: str) -> bool:

@@ -1,20 +1,24 @@
 """The games shipped with aiplay, one folder each (installed as ``aiplay.games``).
 
-Importing this package registers every game with :mod:`aiplay.registry`.
+Importing this package imports every game folder (every subpackage, found on
+disk, in name order); each folder's ``__init__.py`` registers its game with
+:func:`aiplay.registry.register`. No list of games is kept here: adding a
+folder adds the game (see docs/adding_a_game.md).
 """
 
-from aiplay.registry import register
+from __future__ import annotations
 
-from .area51 import Area51Game
-from .kuhn_poker import KuhnPokerGame
-from .leduc_poker import LeducPokerGame
-from .pig import PigGame
-from .sunken_city import SunkenCityGame
+import importlib
+import pkgutil
+from typing import List
 
-register(PigGame, kernel_module="aiplay._ext.pig")
-register(Area51Game, kernel_module="aiplay._ext.area51")
-register(KuhnPokerGame, kernel_module="aiplay._ext.kuhn_poker")
-register(LeducPokerGame, kernel_module="aiplay._ext.leduc_poker")
-register(SunkenCityGame, kernel_module="aiplay._ext.sunken_city")
 
-__all__ = ["Area51Game", "KuhnPokerGame", "LeducPokerGame", "PigGame", "SunkenCityGame"]
+def _discover() -> List[str]:
+    """Import every game folder of this package; return their module names."""
+    names = sorted(info.name for info in pkgutil.iter_modules(__path__) if info.ispkg)
+    for name in names:
+        importlib.import_module(f"{__name__}.{name}")
+    return names
+
+
+GAME_PACKAGES: List[str] = _discover()

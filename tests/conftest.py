@@ -1,21 +1,27 @@
-"""Shared fixtures: every registered game, on every engine it has."""
+"""Shared fixtures: every registered game, on every engine it has.
+
+The games and their option sets come from the registry (each game folder's
+``register(...)`` call); nothing here names a game. Hidden example games (the
+``template`` game) are made visible for the whole test session, so that every
+generic test that iterates ``aiplay.games_available()`` covers them too.
+"""
 
 from __future__ import annotations
 
-from typing import Dict, List, Tuple
+import os
+from typing import List, Mapping, Tuple
 
-import aiplay
-from aiplay.registry import has_native
+# Before anything asks the registry: hidden games are part of every generic test.
+os.environ.setdefault("AIPLAY_SHOW_HIDDEN_GAMES", "1")
 
-# Small option sets keep the generic tests fast while still exercising variants.
-CONTRACT_OPTIONS: Dict[str, List[dict]] = {
-    "pig": [{"winscore": 20}, {"players": 3, "winscore": 15, "diceoutcomes": 4}, {"piglet": True, "winscore": 8}],
-    "kuhn_poker": [{}, {"players": 3}],
-    "leduc_poker": [{}, {"players": 3}],
-    "area51": [{"players": 2}, {"players": 3}, {"players": 4}, {"players": 6}],
-    "sunken_city": [{"players": 2}, {"players": 3}, {"players": 4, "short": True},
-                    {"players": 2, "no_neptune_chips": True}],
-}
+import aiplay  # noqa: E402
+from aiplay.registry import LiveTable, contract_options, has_native  # noqa: E402
+
+
+#: Small option sets keep the generic tests fast while still exercising variants.
+#: A live view of the registry (not a dict built once), so that a game registered at
+#: run time (tests/test_template_game.py does) is seen by every test that reads it.
+CONTRACT_OPTIONS: Mapping[str, List[dict]] = LiveTable(lambda: contract_options(include_hidden=True))
 
 
 def game_variants() -> List[Tuple[str, str, dict]]:

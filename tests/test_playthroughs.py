@@ -1,4 +1,8 @@
-"""Stored playthroughs must replay identically, on the reference and on the native engine."""
+"""Stored playthroughs must replay identically, on the reference and on the native engine.
+
+The list of files comes from the games' registry entries; every registered
+game (hidden example games included) must declare at least one.
+"""
 
 from __future__ import annotations
 
@@ -7,17 +11,37 @@ from pathlib import Path
 
 import pytest
 
-from aiplay.playthrough import PLAYTHROUGHS, playthrough
-from aiplay.registry import has_native
+from aiplay.playthrough import playthrough, playthrough_cases
+from aiplay.registry import game_entries, has_native
+
+CASES = playthrough_cases()
+FOLDER = Path(__file__).parent / "playthroughs"
 
 
-@pytest.mark.parametrize("stem,name,options,seed", PLAYTHROUGHS, ids=[p[0] for p in PLAYTHROUGHS])
-def test_playthrough_replays(stem, name, options, seed):
-    stored = (Path(__file__).parent / "playthroughs" / f"{stem}.txt").read_text()
+@pytest.mark.parametrize("name,spec", CASES, ids=[spec.stem for _, spec in CASES])
+def test_playthrough_replays(name, spec):
+    path = FOLDER / f"{spec.stem}.txt"
+    assert path.exists(), (f"{path} is missing: the registry entry of {name!r} declares it; "
+                           f"write it with `python -m aiplay.playthrough --update`")
+    stored = path.read_text()
     for backend in ["reference"] + (["native"] if has_native(name) else []):
-        fresh = playthrough(name, options, seed, backend=backend)
+        fresh = playthrough(name, spec.options, spec.seed, backend=backend,
+                            state_every=spec.state_every, max_steps=spec.max_steps)
         if fresh != stored:
             diff = "".join(list(difflib.unified_diff(stored.splitlines(True), fresh.splitlines(True),
                                                      "stored", backend, n=1))[:40])
-            pytest.fail(f"{stem} ({backend}) differs from the stored playthrough; if the change is "
+            pytest.fail(f"{spec.stem} ({backend}) differs from the stored playthrough; if the change is "
                         f"intended, run `python -m aiplay.playthrough --update`\n{diff}")
+
+
+@pytest.mark.parametrize("entry", game_entries(include_hidden=True), ids=lambda e: e.name)
+def test_every_game_declares_a_playthrough(entry):
+    assert entry.playthroughs, (f"{entry.name!r} declares no golden playthrough: add "
+                                f"playthroughs=[PlaythroughSpec(...)] to its register() call")
+
+
+def test_playthrough_stems_are_unique_and_every_stored_file_is_declared():
+    stems = [spec.stem for _, spec in CASES]
+    assert len(stems) == len(set(stems)), f"two playthroughs share a file: {stems}"
+    orphans = sorted(p.stem for p in FOLDER.glob("*.txt") if p.stem not in stems)
+    assert not orphans, f"stored playthroughs that no registry entry declares (stale?): {orphans}"
