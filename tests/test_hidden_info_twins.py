@@ -102,8 +102,8 @@ def usable(kind: str, options: Dict[str, Any], game: aiplay.Game) -> bool:
     if kind == "heuristic" or options.get("rollout") == "policy":
         if game.heuristic_policy is None:
             return False
-    if game.backend == "reference" and (options.get("variant") == "mo" or "workers" in options
-                                        or "max_nodes" in options):
+    native_only = ("workers", "max_nodes", "reuse_tree")
+    if game.backend == "reference" and (options.get("variant") == "mo" or any(k in options for k in native_only)):
         return False
     return True
 

@@ -184,3 +184,21 @@ def test_every_bot_plays_every_game_on_its_default_engine(name):
             assert analysis.action in state.legal_actions()
             assert [s.action for s in analysis.stats] == state.legal_actions()
             assert set(COMMON_COUNTERS) <= set(analysis.counters)
+
+
+@pytest.mark.parametrize("kind,options", [
+    ("mcts", {"workers": 2}), ("mcts", {"reuse_tree": False}), ("mcts", {"max_nodes": 100}),
+    ("ismcts", {"variant": "mo"}), ("ismcts", {"workers": 1}), ("ismcts", {"max_nodes": 10**6}),
+])
+def test_native_only_options_are_refused_by_the_reference_loop(kind, options):
+    """An option that the reference loop does not have is an error there, never silently ignored."""
+    state = aiplay.load("pig", backend="reference").new_initial_state()
+    bot = make_bot(kind, iterations=20, seed=1, **options)
+    with pytest.raises(InvalidOptionError, match="only on the native search path"):
+        bot.choose(state)
+    # The same bot on a native state runs them.
+    native = aiplay.load("pig", backend="native").new_initial_state()
+    assert make_bot(kind, iterations=20, seed=1, **options).analyse(native).counters["backend"] == "native"
+    # And backend='reference' on a native state is the reference loop: refused too.
+    with pytest.raises(InvalidOptionError, match="only on the native search path"):
+        make_bot(kind, iterations=20, seed=1, backend="reference", **options).choose(native)

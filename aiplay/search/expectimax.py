@@ -51,7 +51,8 @@ from aiplay.rng import SeedLike
 from aiplay.search.base import (
     MAX_C_INT, ActionStats, Analysis, Bot, Budget, Meter, check_bool, check_positive_int,
 )
-from aiplay.search.native_path import check_backend, native_kernel
+from aiplay.search.native_path import native_kernel
+from aiplay.search.tree_config import check_backend
 
 try:
     from aiplay._ext.expectimax import ExpectimaxSearch

@@ -42,16 +42,11 @@ from typing import Dict, List, Optional
 
 from aiplay.game import CHANCE, TERMINAL, State, sample_chance_outcome
 from aiplay.rng import SeedLike, branch
-from aiplay.errors import InvalidOptionError
-from aiplay.search.base import (
-    MAX_C_INT, ActionStats, Analysis, Bot, Budget, Meter, check_bool, check_nonnegative_float,
-    check_positive_int, most_visited,
-)
-from aiplay.search.native_path import (
-    DEFAULT_MAX_NODES, TreeSearchPool, check_backend, check_workers, native_kernel,
-)
-from aiplay.search.mcts import DEFAULT_ITERATIONS, DEFAULT_UCT_C, back_up
-from aiplay.search.rollout import Rollout, playout
+from aiplay.search.base import ActionStats, Analysis, Bot, Meter, most_visited
+from aiplay.search.mcts import back_up
+from aiplay.search.native_path import TreeSearchPool, native_kernel
+from aiplay.search.rollout import playout
+from aiplay.search.tree_config import DEFAULT_UCT_C, TreeSearchConfig
 
 #: Branch stream numbers of one search call (see the module docstring).
 _DETERMINIZATION_STREAM = 1
@@ -116,8 +111,8 @@ class ISMCTSBot(Bot):
 
     def __init__(self, *, iterations: Optional[int] = None, seconds: Optional[float] = None,
                  nodes: Optional[int] = None, seed: SeedLike = None, uct_c: float = DEFAULT_UCT_C,
-                 variant: str = "so", workers: int = 1, reuse_tree: bool = True,
-                 max_nodes: int = DEFAULT_MAX_NODES, backend: str = "auto", rollout: str = "random",
+                 variant: str = "so", workers: Optional[int] = None, reuse_tree: Optional[bool] = None,
+                 max_nodes: Optional[int] = None, backend: str = "auto", rollout: str = "random",
                  rollout_epsilon: float = 0.0, rollout_cutoff: Optional[int] = None):
         """Build the bot; raises :class:`~aiplay.errors.InvalidOptionError` for a bad option.
 
@@ -130,19 +125,12 @@ class ISMCTSBot(Bot):
         ``workers``, ``reuse_tree``, ``max_nodes``, ``backend``: see the class.
         """
         super().__init__(seed)
-        budget = Budget(iterations=iterations, seconds=seconds, nodes=nodes)
-        if budget.unlimited:
-            budget = Budget(iterations=DEFAULT_ITERATIONS)
-        self.budget = budget
-        self.uct_c = check_nonnegative_float("uct_c", uct_c)
-        if variant not in ("so", "mo"):
-            raise InvalidOptionError(f"option variant={variant!r} is invalid; it accepts 'so' or 'mo'")
-        self.variant = variant
-        self.workers = check_workers(workers)
-        self.reuse_tree = check_bool("reuse_tree", reuse_tree)
-        self.max_nodes = check_positive_int("max_nodes", max_nodes, allow_none=False, maximum=MAX_C_INT)
-        self.backend = check_backend(backend)
-        self.rollout = Rollout(rollout, rollout_epsilon, rollout_cutoff)
+        self.config = TreeSearchConfig.from_options(
+            iterations=iterations, seconds=seconds, nodes=nodes, uct_c=uct_c, rollout=rollout,
+            rollout_epsilon=rollout_epsilon, rollout_cutoff=rollout_cutoff, backend=backend,
+            variant=variant, workers=workers, reuse_tree=reuse_tree, max_nodes=max_nodes)
+        self.budget, self.uct_c, self.rollout = self.config.budget, self.config.uct_c, self.config.rollout
+        self.backend, self.variant = self.config.backend, self.config.variant
         self._pool: Optional[TreeSearchPool] = None
 
     def _analyse(self, state: State) -> Analysis:
@@ -152,10 +140,7 @@ class ISMCTSBot(Bot):
         call_rng = branch(self._rng)
         if native_kernel(state, self.backend) is not None:
             return self._analyse_native(state, root_player, call_rng)
-        if self.variant == "mo":
-            raise InvalidOptionError(
-                "option variant='mo' needs a native engine: MO-ISMCTS runs only in the native "
-                "search core; load the game with a kernel or use variant='so'")
+        self.config.check_reference_path("ISMCTSBot")
         det_rng = branch(call_rng, _DETERMINIZATION_STREAM)
         rng = branch(call_rng, _SIMULATION_STREAM)
         num_players = state.game.num_players
@@ -245,8 +230,7 @@ class ISMCTSBot(Bot):
     def _analyse_native(self, state: State, player: int, rng: random.Random) -> Analysis:
         if self._pool is None:
             mode = "so-ismcts" if self.variant == "so" else "mo-ismcts"
-            self._pool = TreeSearchPool(mode, self.uct_c, self.workers, self.max_nodes, self.reuse_tree,
-                                        self.rollout, cancel=self._cancel)
+            self._pool = TreeSearchPool(mode, self.config, cancel=self._cancel)
         return self._pool.analyse(self.kind, state, player, self.budget, rng)
 
     @staticmethod

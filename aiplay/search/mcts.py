@@ -35,25 +35,16 @@ from __future__ import annotations
 
 import math
 import random
-from typing import Any, Dict, List, Optional, Tuple
+from typing import Any, Dict, List, Optional
 
 from aiplay.game import CHANCE, TERMINAL, State, sample_chance_outcome
 from aiplay.rng import SeedLike, branch
-from aiplay.search.base import (
-    MAX_C_INT, ActionStats, Analysis, Bot, Budget, Meter, check_bool, check_nonnegative_float,
-    check_positive_int, most_visited,
+from aiplay.search.base import ActionStats, Analysis, Bot, Meter, check_bool, most_visited
+from aiplay.search.native_path import TreeSearchPool, native_kernel
+from aiplay.search.rollout import playout, random_playout  # noqa: F401 (re-exported)
+from aiplay.search.tree_config import (  # noqa: F401 (DEFAULT_ITERATIONS re-exported)
+    DEFAULT_ITERATIONS, DEFAULT_UCT_C, TreeSearchConfig,
 )
-from aiplay.search.native_path import (
-    DEFAULT_MAX_NODES, TreeSearchPool, check_backend, check_workers, native_kernel,
-)
-from aiplay.search.rollout import Rollout, playout, random_playout  # noqa: F401 (re-exported)
-
-#: Iterations used when no budget at all is given.
-DEFAULT_ITERATIONS = 1000
-#: Default exploration constant. Returns are used raw (not rescaled), so the
-#: constant is in units of the game's returns; 2.0 is what OpenSpiel's MCTS
-#: examples use for games with returns in [-1, 1].
-DEFAULT_UCT_C = 2.0
 
 
 def back_up(path: List[Any], returns: List[float], playout_steps: int, meter: Meter) -> int:
@@ -121,18 +112,19 @@ class MCTSBot(Bot):
     them, root statistics summed), ``reuse_tree`` (keep the tree between
     moves when the new state lies in it) and ``max_nodes`` (memory cap per
     search, in tree nodes: once reached, iterations continue without growing
-    the tree). The reference path ignores those three. Its random numbers
-    differ from the reference path's, so the two agree in distribution, not
-    draw for draw.
+    the tree). Given to a search that runs the reference loop, those three
+    raise :class:`~aiplay.errors.InvalidOptionError`. The native path's
+    random numbers differ from the reference path's, so the two agree in
+    distribution, not draw for draw (:mod:`aiplay.search.tree_config`).
     """
 
     kind = "mcts"
 
     def __init__(self, *, iterations: Optional[int] = None, seconds: Optional[float] = None,
                  nodes: Optional[int] = None, seed: SeedLike = None, uct_c: float = DEFAULT_UCT_C,
-                 allow_hidden_information: bool = False, workers: int = 1, reuse_tree: bool = True,
-                 max_nodes: int = DEFAULT_MAX_NODES, backend: str = "auto", rollout: str = "random",
-                 rollout_epsilon: float = 0.0, rollout_cutoff: Optional[int] = None):
+                 allow_hidden_information: bool = False, workers: Optional[int] = None,
+                 reuse_tree: Optional[bool] = None, max_nodes: Optional[int] = None, backend: str = "auto",
+                 rollout: str = "random", rollout_epsilon: float = 0.0, rollout_cutoff: Optional[int] = None):
         """Build the bot; raises :class:`~aiplay.errors.InvalidOptionError` for a bad option.
 
         ``uct_c``: exploration constant, a finite number >= 0 (0 = greedy).
@@ -140,22 +132,19 @@ class MCTSBot(Bot):
         ``rollout_cutoff``: the simulation step, see :class:`~aiplay.search.rollout.Rollout`.
         ``allow_hidden_information``: search the true state of a
         hidden-information game anyway (a cheating baseline).
-        ``workers``, ``reuse_tree``, ``max_nodes``: native path only (see the class).
+        ``workers`` (default 1), ``reuse_tree`` (default True), ``max_nodes``
+        (default 2,000,000): native path only (see the class).
         ``backend``: ``"auto"`` (native when the state has a kernel),
         ``"native"`` (required) or ``"reference"`` (always the Python loop).
         """
         super().__init__(seed)
-        budget = Budget(iterations=iterations, seconds=seconds, nodes=nodes)
-        if budget.unlimited:
-            budget = Budget(iterations=DEFAULT_ITERATIONS)
-        self.budget = budget
-        self.uct_c = check_nonnegative_float("uct_c", uct_c)
+        self.config = TreeSearchConfig.from_options(
+            iterations=iterations, seconds=seconds, nodes=nodes, uct_c=uct_c, rollout=rollout,
+            rollout_epsilon=rollout_epsilon, rollout_cutoff=rollout_cutoff, backend=backend,
+            workers=workers, reuse_tree=reuse_tree, max_nodes=max_nodes)
+        self.budget, self.uct_c, self.rollout = self.config.budget, self.config.uct_c, self.config.rollout
+        self.backend = self.config.backend
         self.allow_hidden_information = check_bool("allow_hidden_information", allow_hidden_information)
-        self.workers = check_workers(workers)
-        self.reuse_tree = check_bool("reuse_tree", reuse_tree)
-        self.max_nodes = check_positive_int("max_nodes", max_nodes, allow_none=False, maximum=MAX_C_INT)
-        self.backend = check_backend(backend)
-        self.rollout = Rollout(rollout, rollout_epsilon, rollout_cutoff)
         self._pool: Optional[TreeSearchPool] = None
 
     def _analyse(self, state: State) -> Analysis:
@@ -166,6 +155,7 @@ class MCTSBot(Bot):
         rng = branch(self._rng)  # this call's own stream: see Bot
         if native_kernel(state, self.backend) is not None:
             return self._analyse_native(state, player, rng)
+        self.config.check_reference_path("MCTSBot")
         num_players = state.game.num_players
         root = _Node(num_players)
         meter = Meter(self.budget, self._stop_event)
@@ -251,8 +241,7 @@ class MCTSBot(Bot):
 
     def _analyse_native(self, state: State, player: int, rng: random.Random) -> Analysis:
         if self._pool is None:
-            self._pool = TreeSearchPool("mcts", self.uct_c, self.workers, self.max_nodes, self.reuse_tree,
-                                        self.rollout, cancel=self._cancel)
+            self._pool = TreeSearchPool("mcts", self.config, cancel=self._cancel)
         return self._pool.analyse(self.kind, state, player, self.budget, rng)
 
     @staticmethod

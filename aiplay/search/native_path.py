@@ -17,8 +17,8 @@ import time
 from typing import Any, Dict, List, Optional
 
 from aiplay.errors import InvalidOptionError
-from aiplay.search.base import ActionStats, Analysis, Budget, check_bool, check_positive_int, most_visited
-from aiplay.search.rollout import Rollout
+from aiplay.search.base import ActionStats, Analysis, Budget, most_visited
+from aiplay.search.tree_config import TreeSearchConfig
 
 try:
     from aiplay._ext.cancel import Cancellation
@@ -28,29 +28,6 @@ try:
 except ImportError:  # extensions not built: every search takes the reference path
     NativeState = None  # type: ignore[assignment,misc]
     Cancellation = None  # type: ignore[assignment,misc]
-
-BACKENDS = ("auto", "native", "reference")
-
-#: The most threads one bot may search with (far beyond any machine's sensible use).
-MAX_WORKERS = 256
-
-#: Default memory cap of a native tree, in nodes (about 56 bytes each).
-DEFAULT_MAX_NODES = 2_000_000
-
-
-def check_backend(value: Any) -> str:
-    """Validate a bot's ``backend`` option."""
-    if value not in BACKENDS:
-        raise InvalidOptionError(f"option backend={value!r} is invalid; it accepts one of {list(BACKENDS)}")
-    return value
-
-
-def check_workers(value: Any) -> int:
-    """Validate a bot's ``workers`` option (threads of root-parallel search)."""
-    workers = check_positive_int("workers", value, allow_none=False, maximum=MAX_WORKERS)
-    assert workers is not None
-    return workers
-
 
 def native_kernel(state: Any, backend: str) -> Optional[Any]:
     """The kernel to search ``state`` with, or ``None`` for the reference path."""
@@ -74,17 +51,23 @@ def _split(total: Optional[int], parts: int) -> List[int]:
 
 
 class TreeSearchPool:
-    """One bot's native tree searches: one tree per worker, kept between moves for reuse."""
+    """One bot's native tree searches: one tree per worker, kept between moves for reuse.
 
-    def __init__(self, mode: str, uct_c: float, workers: int, max_nodes: int, reuse: bool,
-                 rollout: Optional[Rollout] = None, cancel: Optional[Any] = None):
+    ``mode`` is the native algorithm (``"mcts"``, ``"so-ismcts"`` or
+    ``"mo-ismcts"``); everything else comes from the bot's
+    :class:`~aiplay.search.tree_config.TreeSearchConfig`, the same object its
+    reference loop reads.
+    """
+
+    def __init__(self, mode: str, config: TreeSearchConfig, cancel: Optional[Any] = None):
         self.cancel = cancel if cancel is not None else Cancellation()
-        self.rollout = rollout if rollout is not None else Rollout()
+        self.config = config
+        self.rollout = config.rollout
         self.mode = mode
-        self.uct_c = uct_c
-        self.workers = workers
-        self.max_nodes = max_nodes
-        self.reuse = reuse
+        self.uct_c = config.uct_c
+        self.workers = config.threads
+        self.max_nodes = config.node_cap
+        self.reuse = config.keep_tree
         self._kernel = None
         self._searches: List[Any] = []
 
@@ -192,7 +175,4 @@ def tree_stats(legal: List[int], merged: Dict[str, Any], with_availability: bool
     return stats
 
 
-__all__ = [
-    "BACKENDS", "DEFAULT_MAX_NODES", "ExpectimaxSearch", "TreeSearchPool", "check_backend",
-    "check_bool", "check_workers", "native_kernel", "tree_stats",
-]
+__all__ = ["ExpectimaxSearch", "TreeSearchPool", "native_kernel", "tree_stats"]

@@ -1,0 +1,124 @@
+"""One configuration for the tree searches (MCTS and ISMCTS), read by both search loops.
+
+:class:`TreeSearchConfig` validates every option once, in the bot's
+constructor. The readable Python loop (the reference path) and the C loop
+(:mod:`aiplay.search.native_path`) both take their settings from it, so an
+option cannot mean one thing on one path and another on the other.
+
+Some options exist on the native path only: ``workers`` (root-parallel
+threads), ``reuse_tree`` (keep the tree between moves), ``max_nodes`` (a
+memory cap) and ``variant="mo"`` (MO-ISMCTS). Left unset they take their
+defaults; set explicitly on a search that runs the reference loop (a state of
+the reference engine, or ``backend="reference"``), they raise
+:class:`~aiplay.errors.InvalidOptionError` rather than being ignored.
+
+Reproducibility across the two paths: each path replays the same moves for
+the same seed and budget (of iterations or nodes), but the two paths draw
+their random numbers differently, so MCTS and ISMCTS agree between paths in
+distribution (``tests/test_native_search.py``), not move for move.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, fields
+from typing import Any, List, Optional
+
+from aiplay.errors import InvalidOptionError
+from aiplay.registry import BACKENDS
+from aiplay.search.base import MAX_C_INT, Budget, check_bool, check_nonnegative_float, check_positive_int
+from aiplay.search.rollout import Rollout
+
+#: Iterations used when no budget at all is given.
+DEFAULT_ITERATIONS = 1000
+#: Default exploration constant. Returns are used raw (not rescaled), so the
+#: constant is in units of the game's returns; 2.0 is what OpenSpiel's MCTS
+#: examples use for games with returns in [-1, 1].
+DEFAULT_UCT_C = 2.0
+#: Default memory cap of a native tree, in nodes (about 56 bytes each).
+DEFAULT_MAX_NODES = 2_000_000
+#: The most threads one bot may search with (far beyond any machine's sensible use).
+MAX_WORKERS = 256
+#: The ISMCTS variants: single-observer (both paths) and multiple-observer (native only).
+VARIANTS = ("so", "mo")
+
+
+def check_backend(value: Any) -> str:
+    """Validate a bot's ``backend`` option."""
+    if value not in BACKENDS:
+        raise InvalidOptionError(f"option backend={value!r} is invalid; it accepts one of {list(BACKENDS)}")
+    return str(value)
+
+
+@dataclass(frozen=True)
+class TreeSearchConfig:
+    """The validated options of one MCTS or ISMCTS bot (see the module docstring).
+
+    ``workers``, ``reuse_tree`` and ``max_nodes`` are ``None`` when not given;
+    :attr:`threads`, :attr:`keep_tree` and :attr:`node_cap` are the values in
+    force on the native path.
+    """
+
+    budget: Budget
+    uct_c: float = DEFAULT_UCT_C
+    rollout: Rollout = Rollout()
+    backend: str = "auto"
+    variant: str = "so"
+    workers: Optional[int] = None
+    reuse_tree: Optional[bool] = None
+    max_nodes: Optional[int] = None
+
+    @classmethod
+    def from_options(cls, *, iterations: Optional[int] = None, seconds: Optional[float] = None,
+                     nodes: Optional[int] = None, uct_c: float = DEFAULT_UCT_C, rollout: str = "random",
+                     rollout_epsilon: float = 0.0, rollout_cutoff: Optional[int] = None,
+                     backend: str = "auto", variant: str = "so", workers: Optional[int] = None,
+                     reuse_tree: Optional[bool] = None, max_nodes: Optional[int] = None) -> "TreeSearchConfig":
+        """Validate a bot's keyword options; raises :class:`InvalidOptionError` naming a bad one."""
+        budget = Budget(iterations=iterations, seconds=seconds, nodes=nodes)
+        if budget.unlimited:
+            budget = Budget(iterations=DEFAULT_ITERATIONS)
+        if variant not in VARIANTS:
+            raise InvalidOptionError(f"option variant={variant!r} is invalid; it accepts 'so' or 'mo'")
+        return cls(
+            budget=budget,
+            uct_c=check_nonnegative_float("uct_c", uct_c),
+            rollout=Rollout(rollout, rollout_epsilon, rollout_cutoff),
+            backend=check_backend(backend),
+            variant=variant,
+            workers=check_positive_int("workers", workers, maximum=MAX_WORKERS),
+            reuse_tree=None if reuse_tree is None else check_bool("reuse_tree", reuse_tree),
+            max_nodes=check_positive_int("max_nodes", max_nodes, maximum=MAX_C_INT),
+        )
+
+    @property
+    def threads(self) -> int:
+        """Root-parallel workers on the native path (1 unless ``workers`` was given)."""
+        return 1 if self.workers is None else self.workers
+
+    @property
+    def keep_tree(self) -> bool:
+        """Whether the native path keeps its tree between moves (the default)."""
+        return True if self.reuse_tree is None else self.reuse_tree
+
+    @property
+    def node_cap(self) -> int:
+        """The native path's memory cap in tree nodes."""
+        return DEFAULT_MAX_NODES if self.max_nodes is None else self.max_nodes
+
+    def native_only_options(self) -> List[str]:
+        """The options given explicitly that only the native path has, as ``name=value`` texts."""
+        given = [f"{f.name}={getattr(self, f.name)!r}" for f in fields(self)
+                 if f.name in ("workers", "reuse_tree", "max_nodes") and getattr(self, f.name) is not None]
+        if self.variant == "mo":
+            given.append("variant='mo'")
+        return given
+
+    def check_reference_path(self, bot: str) -> None:
+        """Raise when an option of the native path only was given to a search that runs the reference loop."""
+        given = self.native_only_options()
+        if given:
+            raise InvalidOptionError(
+                f"option {', '.join(given)} of {bot} exists only on the native search path, and this search "
+                f"runs the reference (Python) loop: the state is from the reference engine or "
+                f"backend='reference' was asked. Load the game with its kernel (aiplay.load(name)) or drop "
+                f"the option")
