@@ -42,8 +42,8 @@ from typing import Dict, List, Optional
 
 from aiplay.game import CHANCE, TERMINAL, State, sample_chance_outcome
 from aiplay.rng import SeedLike, branch
-from aiplay.search.base import ActionStats, Analysis, Bot, Meter, most_visited
-from aiplay.search.mcts import back_up
+from aiplay.search.base import ActionStats, Analysis, Bot, Meter
+from aiplay.search.mcts import back_up, tree_analysis
 from aiplay.search.native_path import TreeSearchPool, native_kernel
 from aiplay.search.rollout import playout
 from aiplay.search.tree_config import DEFAULT_UCT_C, TreeSearchConfig
@@ -217,15 +217,8 @@ class ISMCTSBot(Bot):
                 stats.append(ActionStats(action=action, visits=child.visits,
                                          value=child.totals[root_player] / child.visits,
                                          availability=child.availability))
-        best = most_visited(stats)
-        return Analysis(
-            bot=self.kind, player=root_player, action=best.action, value=best.value,
-            stats=stats,
-            principal_variation=self._principal_variation(root, best.action),
-            counters={"iterations": meter.iterations, "nodes": meter.nodes,
-                      "seconds": meter.elapsed(), "max_depth": max_depth,
-                      "tree_nodes": tree_nodes},
-        )
+        return tree_analysis(self.kind, root_player, stats,
+                             lambda first: self._principal_variation(root, first), meter, max_depth, tree_nodes)
 
     def _analyse_native(self, state: State, player: int, rng: random.Random) -> Analysis:
         if self._pool is None:

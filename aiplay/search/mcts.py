@@ -35,7 +35,7 @@ from __future__ import annotations
 
 import math
 import random
-from typing import Any, Dict, List, Optional
+from typing import Any, Callable, Dict, List, Optional
 
 from aiplay.game import CHANCE, TERMINAL, State, sample_chance_outcome
 from aiplay.rng import SeedLike, branch
@@ -45,6 +45,19 @@ from aiplay.search.rollout import playout, random_playout  # noqa: F401 (re-expo
 from aiplay.search.tree_config import (  # noqa: F401 (DEFAULT_ITERATIONS re-exported)
     DEFAULT_ITERATIONS, DEFAULT_UCT_C, TreeSearchConfig,
 )
+
+
+def tree_analysis(kind: str, player: int, stats: List[ActionStats],
+                  principal_variation: Callable[[int], List[int]], meter: Meter, max_depth: int,
+                  tree_nodes: int) -> Analysis:
+    """The reference tree searches' report: the most visited action, its line, and the counters."""
+    best = most_visited(stats)
+    return Analysis(
+        bot=kind, player=player, action=best.action, value=best.value, stats=stats,
+        principal_variation=principal_variation(best.action),
+        counters={"iterations": meter.iterations, "nodes": meter.nodes, "seconds": meter.elapsed(),
+                  "max_depth": max_depth, "tree_nodes": tree_nodes},
+    )
 
 
 def back_up(path: List[Any], returns: List[float], playout_steps: int, meter: Meter) -> int:
@@ -229,15 +242,8 @@ class MCTSBot(Bot):
                 stats.append(ActionStats(action=action, visits=0, value=None))
             else:
                 stats.append(ActionStats(action=action, visits=child.visits, value=child.mean(player)))
-        best = most_visited(stats)
-        return Analysis(
-            bot=self.kind, player=player, action=best.action, value=best.value,
-            stats=stats,
-            principal_variation=self._principal_variation(root, best.action),
-            counters={"iterations": meter.iterations, "nodes": meter.nodes,
-                      "seconds": meter.elapsed(), "max_depth": max_depth,
-                      "tree_nodes": tree_nodes},
-        )
+        return tree_analysis(self.kind, player, stats, lambda first: self._principal_variation(root, first),
+                             meter, max_depth, tree_nodes)
 
     def _analyse_native(self, state: State, player: int, rng: random.Random) -> Analysis:
         if self._pool is None:
