@@ -17,6 +17,11 @@ from aiplay.game import Game, State
 State.register(NativeState)
 
 
+def _from_reference(name: str) -> Any:
+    """A read-only property that returns the reference game's attribute ``name``."""
+    return property(lambda self: getattr(self.reference, name), doc=f"The reference game's ``{name}``.")
+
+
 class NativeGame(Game):
     """A game on its native kernel; same API and behaviour as its reference engine."""
 
@@ -41,37 +46,15 @@ class NativeGame(Game):
             raise AttributeError(name)
         return getattr(self.reference, name)
 
-    @property
-    def num_players(self) -> int:
-        return self.reference.num_players
-
-    @property
-    def num_distinct_actions(self) -> int:
-        return self.reference.num_distinct_actions
-
-    @property
-    def max_chance_outcomes(self) -> int:
-        return self.reference.max_chance_outcomes
-
-    @property
-    def min_utility(self) -> float:
-        return self.reference.min_utility
-
-    @property
-    def max_utility(self) -> float:
-        return self.reference.max_utility
-
-    @property
-    def perfect_information(self) -> bool:
-        return self.reference.perfect_information
-
-    @property
-    def zero_sum(self) -> bool:
-        return self.reference.zero_sum
-
-    @property
-    def constant_sum(self) -> bool:
-        return self.reference.constant_sum
+    # The game's constants are the reference game's (the kernel is built from it).
+    num_players = _from_reference("num_players")
+    num_distinct_actions = _from_reference("num_distinct_actions")
+    max_chance_outcomes = _from_reference("max_chance_outcomes")
+    min_utility = _from_reference("min_utility")
+    max_utility = _from_reference("max_utility")
+    perfect_information = _from_reference("perfect_information")
+    zero_sum = _from_reference("zero_sum")
+    constant_sum = _from_reference("constant_sum")
 
     def new_initial_state(self) -> NativeState:
         return NativeState.create(self.kernel, self)
