@@ -245,7 +245,10 @@ def mutate_number(rng: random.Random, value: Any) -> Any:
     if roll == 2:
         return weird_int(rng, max(2, abs(int(base)) + 1))
     if roll == 3:
-        return float(base) + rng.choice([0.0, 0.5])
+        try:
+            return float(base) + rng.choice([0.0, 0.5])
+        except OverflowError:  # an earlier mutation made a huge int: no float is near it
+            return math.inf
     if roll == 4:
         return weird_float(rng)
     if roll == 5:
