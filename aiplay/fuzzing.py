@@ -42,7 +42,7 @@ from aiplay.registry import has_native
 try:  # numpy is a dependency of aiplay, but keep the generators usable without it
     import numpy as np
 except ImportError:  # pragma: no cover - numpy is installed with aiplay
-    np = None
+    np = None  # type: ignore[assignment]
 
 #: The kinds of case, with their weights in a long run (cheap JSON and action
 #: cases dominate; bot cases cost a search each).
@@ -770,7 +770,8 @@ def run_seats_case(case: Case) -> str:
                     # A valid seat with a wrong generator: None, a seed, a string.
                     valid = False
                     ambiguous = True
-                    state.determinize(0, random.Random(case.play_seed).choice([None, 5, "rng", 1.5]))
+                    wrong: Any = random.Random(case.play_seed).choice([None, 5, "rng", 1.5])
+                    state.determinize(0, wrong)
                 elif method == "returns":
                     valid, ambiguous = True, False
                     if len(state.returns()) != game.num_players:
