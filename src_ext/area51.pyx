@@ -11,10 +11,14 @@ vehicles: colour/route -1), so a state's bytes are fully determined by the
 position and a reload gives the same bytes.
 
 Knowledge records (``known``/``soft``/``linked_from``/``deck_bound``/``start_seen``/``anyc``)
-follow ``games/area51/rules.py`` step for step. Determinization is the
-reference engine's (``games/area51/knowledge.py``): the kernel hands the
-position to it (with the GIL) and loads the world back, so both engines
-sample the same worlds from the same seed by construction.
+follow ``games/area51/rules.py`` step for step. Determinization is a C port of
+the reference sampler (``games/area51/knowledge.py``, ``_sample``, step for
+step, with its counting checks) followed by ``knowledge_violations`` in C and a
+redraw on failure: nogil, exact (every record holds) and canonical (it reads
+only what the observer sees, and the Rng). Its worlds differ from the reference
+engine's for the same seed (different generators). After ``DET_TRIES`` dead
+ends (never seen on states reached by play) the reference sampler runs under
+the GIL; ``det_fallbacks`` counts that.
 """
 
 from libc.stdint cimport int8_t, int16_t, int32_t, uint8_t, uint16_t, uint64_t
@@ -44,6 +48,8 @@ cdef enum:
     UCAP = 24
     NCTX = 9
     MAX_TRIES = 20
+    DET_TRIES = 64      # native determinization: redraws before the reference sampler
+    DET_POS = 128       # hidden face-down cards (104 cards in all)
     # phases (rules.PHASES order)
     PH_SETUP = 0
     PH_PLAY = 1
@@ -221,6 +227,101 @@ cdef inline int _sample_counts(Rng* rng, int* pool, int k, int* out) noexcept no
     return n
 
 
+# -- determinization helpers (knowledge.py in C) ---------------------------------------------
+cdef int TOTAL[NT]
+cdef bint MAIN_ONLY[NT]                 # types without start copies (the 4s)
+for _i in range(NT):
+    TOTAL[_i] = _C.TOTAL_COUNTS[_i]
+    MAIN_ONLY[_i] = _C.TOTAL_COUNTS[_i] > 0 and _C.START_COUNTS[_i] == 0
+
+
+cdef inline int _isum16(const int* a) noexcept nogil:
+    cdef int t, s = 0
+    for t in range(NT):
+        s += a[t]
+    return s
+
+
+cdef inline int _type_mask(int colours) noexcept nogil:
+    """The card types (bits) of a colour mask (bits)."""
+    cdef int c, m = 0
+    for c in range(4):
+        if (colours >> c) & 1:
+            m |= 0xF << (4 * c)
+    return m
+
+
+cdef inline bint _has_types(const uint8_t* a, int mask) noexcept nogil:
+    cdef int t
+    for t in range(NT):
+        if a[t] and (mask >> t) & 1:
+            return True
+    return False
+
+
+cdef inline bint _ihas_types(const int* a, int mask) noexcept nogil:
+    cdef int t
+    for t in range(NT):
+        if a[t] > 0 and (mask >> t) & 1:
+            return True
+    return False
+
+
+cdef inline int _draw_mask(Rng* rng, const int* pool, int mask) noexcept nogil:
+    """knowledge._draw: a type drawn from ``pool`` weighted by copies among the types in ``mask``; -1 if none."""
+    cdef int t, total = 0, x
+    for t in range(NT):
+        if pool[t] > 0 and (mask >> t) & 1:
+            total += pool[t]
+    if total <= 0:
+        return -1
+    x = rng_below(rng, total)
+    for t in range(NT):
+        if pool[t] > 0 and (mask >> t) & 1:
+            if x < pool[t]:
+                return t
+            x -= pool[t]
+    return -1
+
+
+cdef inline void _room_terms(int u, int fr, int capu, const uint8_t* bound, bint has_bound, int* out) noexcept nogil:
+    """Type u's share of start_room's three sums (start slots, deck, both)."""
+    cdef int a = 0, b = fr
+    if START[u]:
+        a = capu if capu < fr else fr
+    if has_bound and bound[u] < b:
+        b = bound[u]
+    out[0] = a if a > 0 else 0
+    out[1] = b if b > 0 else 0
+    a = a + b if a + b < fr else fr
+    out[2] = a if a > 0 else 0
+
+
+cdef inline int _start_room_mask(int cand, bint from_free, const int* free_, const int* cap_t, const uint8_t* bound,
+                                 bint has_bound, int demand, int deck_need) noexcept nogil:
+    """knowledge._sample's start_room for every type ``t`` in the mask ``cand``: after one more start card of
+    type t, can the other start slots and the deck still be filled (a two-sink transportation check)?
+    The sums are built once; each candidate changes one type's share."""
+    cdef int u, out = 0
+    cdef int base[3]
+    cdef int old[3]
+    cdef int new[3]
+    base[0] = base[1] = base[2] = 0
+    for u in range(NT):
+        _room_terms(u, free_[u], cap_t[u], bound, has_bound, old)
+        base[0] += old[0]
+        base[1] += old[1]
+        base[2] += old[2]
+    for u in range(NT):
+        if not (cand >> u) & 1:
+            continue
+        _room_terms(u, free_[u], cap_t[u], bound, has_bound, old)
+        _room_terms(u, free_[u] - (1 if from_free else 0), cap_t[u] - 1, bound, has_bound, new)
+        if (base[0] - old[0] + new[0] >= demand and base[1] - old[1] + new[1] >= deck_need
+                and base[2] - old[2] + new[2] >= demand + deck_need):
+            out |= 1 << u
+    return out
+
 cdef class Area51Kernel(Kernel):
     """Area 51 with fixed options (players, max_turns)."""
 
@@ -232,7 +333,10 @@ cdef class Area51Kernel(Kernel):
     cdef int n_own                      # cap colours per seat (2 with two players)
     cdef int owner_of[MAXP][2]
     cdef int seat_of[MAXP]
-    cdef object _ref_game               # the reference Area51Game (determinization goes through it)
+    cdef object _ref_game               # the reference Area51Game (the determinization fallback)
+    cdef public long long det_calls     # native determinizations (statistics; racy under parallel threads)
+    cdef public long long det_redraws   # worlds redrawn after a dead end or a failed check
+    cdef public long long det_fallbacks # determinizations handed to the reference sampler (GIL)
 
     def __init__(self, reference_game):
         g = reference_game
@@ -1181,11 +1285,372 @@ cdef class Area51Kernel(Kernel):
         return mix64(hash_bytes(&tmp, sizeof(A51), <uint64_t>0x61726561353100) ^ (<uint64_t>player + 1))
 
     cdef void determinize(self, void* s, int observer, Rng* rng) noexcept nogil:
-        # The reference engine's sampler (knowledge.determinize), fed from this Rng: exact and
-        # canonical, and equal between engines by construction.
-        cdef uint64_t seed = rng_next(rng)
+        # A native port of knowledge.determinize: the sequential sampler (_det_try, counting
+        # feasibility checks at every step), the world then checked against every record
+        # (_det_ok, knowledge_violations in C) and redrawn on failure. Canonical: it reads only
+        # what ``observer`` sees (public records, its own cards, sizes) and the Rng. After
+        # DET_TRIES dead ends (never seen on states reached by play) the reference sampler runs
+        # under the GIL (counted in det_fallbacks).
+        cdef A51 w
+        cdef int k
+        cdef int cm = self._commit_colours(<const A51*>s)  # public: the same in every world
+        for k in range(DET_TRIES):
+            memcpy(&w, s, sizeof(A51))
+            if self._det_try(&w, <const A51*>s, observer, rng, cm) and self._det_ok(&w, cm):
+                memcpy(s, &w, sizeof(A51))
+                self.det_calls += 1  # statistics only (racy under root-parallel threads)
+                self.det_redraws += k
+                return
         with gil:
-            self._determinize_py(s, observer, seed)
+            self.det_calls += 1
+            self.det_redraws += DET_TRIES
+            self.det_fallbacks += 1
+            self._determinize_py(s, observer, rng_next(rng))
+
+    cdef int _commit_colours(self, const A51* st) noexcept nogil:
+        """knowledge.commitment_colours as a bit mask of colours; -1 for None."""
+        cdef A51 probe
+        cdef int p = st.cur, c, size, out = 0
+        if st.qlen or st.phase == PH_OVER:
+            return -1
+        if st.step == S_FACE_UP or st.step == S_NUMBER:
+            return 1 << st.ctx[C_COLOUR]
+        if st.step != S_BUILD and st.step != S_ROUTE:
+            return -1
+        memcpy(&probe, st, sizeof(A51))
+        size = _sum16(st.hands[p])
+        for c in range(4):
+            memset(probe.hands[p], 0, NT)
+            probe.hands[p][4 * c] = <uint8_t>size
+            if st.step == S_BUILD:
+                if self._build_targets(&probe, p, NULL):
+                    out |= 1 << c
+            elif self._route_targets(&probe, p, NULL):
+                out |= 1 << c
+        return out
+
+    cdef bint _start_feasible(self, const A51* st) noexcept nogil:
+        """knowledge._start_feasible (a transportation problem), by its min-cut form: for every set A of
+        seats, the start cards A's hands need fit in sum over t of min(cap_t, A's unseen cards of type t)."""
+        cdef int n = self.n, p, t, a, lo, need_a, room, m = 0
+        cdef int cap_t[NT]
+        cdef int need[MAXP]
+        cdef int who[MAXP]
+        cdef int sums[1 << MAXP][NT]
+        cdef int need_of[1 << MAXP]
+        for t in range(NT):
+            cap_t[t] = START[t] - st.top_pool[t] - st.start_seen[t]
+            if cap_t[t] < 0:
+                return False
+        for p in range(n):
+            a = _sum16(st.hands[p]) - _sum16(st.known[p]) - st.anyc[p]
+            if a > 0:  # only seats that need start cards can tighten the bound
+                need[m] = a
+                who[m] = p
+                m += 1
+        memset(sums[0], 0, sizeof(sums[0]))
+        need_of[0] = 0
+        for a in range(1, 1 << m):
+            lo = 0
+            while not (a >> lo) & 1:
+                lo += 1
+            p = who[lo]
+            need_a = need_of[a & (a - 1)] + need[lo]
+            need_of[a] = need_a
+            room = 0
+            for t in range(NT):
+                sums[a][t] = sums[a & (a - 1)][t]
+                if START[t] and st.hands[p][t] > st.known[p][t]:
+                    sums[a][t] += st.hands[p][t] - st.known[p][t]
+                room += sums[a][t] if sums[a][t] < cap_t[t] else cap_t[t]
+            if room < need_a:
+                return False
+        return True
+
+    cdef bint _det_ok(self, const A51* st, int cm) noexcept nogil:
+        """knowledge_violations(...) == [] (the records are public: no observer needed); ``cm`` is
+        _commit_colours(st)."""
+        cdef int p, t, r, h, i, b, m
+        cdef int unseen[NT]
+        for p in range(self.n):
+            m = 0
+            for t in range(NT):
+                if st.known[p][t] > st.hands[p][t]:
+                    return False
+                unseen[t] = st.hands[p][t] - st.known[p][t]
+                if MAIN_ONLY[t]:
+                    m += unseen[t]
+            if m > st.anyc[p]:
+                return False
+            if _any16(st.soft[p]):
+                for r in range(NR):
+                    for h in range(self.hangars_in[r]):
+                        for i in range(st.linked_from[p][r][h], st.hlen[r][h]):
+                            b = st.hcards[r][h][i]
+                            if (b >> 5) == p and not (b & 16):
+                                unseen[b & 15] += 1
+                for t in range(NT):
+                    if st.soft[p][t] > unseen[t]:
+                        return False
+        if not self._start_feasible(st):
+            return False
+        if st.top_left > 0:
+            for t in range(NT):
+                if st.main_pool[t] != MAIN[t]:
+                    return False
+        elif _any16(st.top_pool):
+            return False
+        if _any16(st.deck_bound):
+            for t in range(NT):
+                if st.main_pool[t] > st.deck_bound[t]:
+                    return False
+        if cm >= 0 and not _has_types(st.hands[st.cur], _type_mask(cm)):
+            return False
+        return True
+
+    cdef bint _det_try(self, A51* w, const A51* st, int o, Rng* rng, int cm) noexcept nogil:
+        """One pass of knowledge._sample, step for step, into ``w`` (a copy of ``st``); False at a dead end.
+        ``cm`` is _commit_colours(st)."""
+        cdef int n = self.n, t, u, p, r, h, i, b, j, k, npos = 0, nseats = 0, acting, tm, mask
+        cdef int top_slots, own_need, take, deck_need, demand, m, c_left, a, x, y, ssum, total
+        cdef bint has_bound, soft_has_c, commit_in_must, commit_in_group, force, from_soft
+        cdef int seen[NT]
+        cdef int free_[NT]
+        cdef int main[NT]
+        cdef int cap_t[NT]
+        cdef int pool[NT]
+        cdef int order[NT]
+        cdef int hand[NT]
+        cdef int cnt[NT]
+        cdef int* src
+        cdef int seats[MAXP]
+        cdef int maybe[MAXP]
+        cdef int must[MAXP]
+        cdef int forced[MAXP]
+        cdef int nlinked[MAXP]
+        cdef int k_free[MAXP]
+        cdef int soft_left[MAXP][NT]
+        cdef int ys[MAXP][NT]
+        cdef int pos_r[DET_POS]
+        cdef int pos_h[DET_POS]
+        cdef int pos_i[DET_POS]
+        cdef int pos_g[DET_POS]
+        # What o sees; the hidden multiset is everything else.
+        for t in range(NT):
+            seen[t] = st.row[t] + st.discards[t] + st.pile[t] + st.hands[o][t]
+            for p in range(n):
+                if p != o:
+                    seen[t] += st.known[p][t]
+        for p in range(n):
+            nlinked[p] = 0
+        for r in range(NR):
+            for h in range(self.hangars_in[r]):
+                for i in range(st.hlen[r][h]):
+                    b = st.hcards[r][h][i]
+                    p = b >> 5
+                    if (b & 16) or p == o:
+                        seen[b & 15] += 1
+                        continue
+                    if npos >= DET_POS:
+                        return False
+                    pos_r[npos] = r
+                    pos_h[npos] = h
+                    pos_i[npos] = i
+                    if _any16(st.soft[p]) and i >= st.linked_from[p][r][h]:
+                        pos_g[npos] = p
+                        nlinked[p] += 1
+                    else:
+                        pos_g[npos] = -1
+                    npos += 1
+        acting = st.cur if (not st.qlen and st.phase != PH_OVER) else -1
+        if acting >= 0 and acting != o:
+            seats[nseats] = acting
+            nseats += 1
+        for p in range(n):
+            if p != o and p != acting:
+                seats[nseats] = p
+                nseats += 1
+        if acting < 0 or acting == o:
+            cm = -1
+        if cm >= 0 and _has_types(st.known[acting], _type_mask(cm)):
+            cm = -1  # a known card already fulfils it
+        tm = _type_mask(cm) if cm >= 0 else 0
+        for t in range(NT):
+            free_[t] = TOTAL[t] - seen[t]
+        for k in range(nseats):
+            p = seats[k]
+            a = 0
+            for t in range(NT):
+                free_[t] -= st.soft[p][t]
+                a += st.hands[p][t] - st.known[p][t]
+            maybe[p] = st.anyc[p] if st.anyc[p] < a else a
+            must[p] = a - maybe[p]
+        for t in range(NT):
+            if free_[t] < 0:
+                return False
+        top_slots = _sum16(st.top_pool)
+        if st.top_left > 0:  # nothing drawn from the main deck yet: public
+            for t in range(NT):
+                main[t] = MAIN[t]
+                free_[t] -= MAIN[t]
+                if free_[t] < 0:
+                    return False
+        else:
+            memset(main, 0, sizeof(main))
+        # Where the acting seat's committed card goes.
+        soft_has_c = cm >= 0 and _has_types(st.soft[acting], tm)
+        commit_in_must = cm >= 0 and (maybe[acting] == 0 or (
+            not soft_has_c and maybe[acting] + nlinked[acting] - _sum16(st.soft[acting]) <= 0))
+        commit_in_group = cm >= 0 and not commit_in_must and not soft_has_c
+        # 1. The start slots. The observer's own start cards first (least constraining types first).
+        for t in range(NT):
+            cap_t[t] = START[t] - st.start_seen[t]
+        own_need = _sum16(st.hands[o]) - _sum16(st.known[o]) - st.anyc[o]
+        if own_need < 0:
+            own_need = 0
+        m = 0
+        for u in range(NT):
+            if START[u]:
+                # insertion sort by (free - cap, type)
+                j = m
+                while j > 0 and free_[order[j - 1]] - cap_t[order[j - 1]] > free_[u] - cap_t[u]:
+                    order[j] = order[j - 1]
+                    j -= 1
+                order[j] = u
+                m += 1
+        for k in range(m):
+            t = order[k]
+            take = own_need
+            if st.hands[o][t] - st.known[o][t] < take:
+                take = st.hands[o][t] - st.known[o][t]
+            a = cap_t[t] if cap_t[t] > 0 else 0
+            if a < take:
+                take = a
+            cap_t[t] -= take
+            own_need -= take
+        if own_need:
+            return False
+        deck_need = _sum16(st.main_pool) if st.top_left == 0 else 0
+        has_bound = st.top_left == 0 and _any16(st.deck_bound)
+        demand = 0
+        for k in range(nseats):
+            p = seats[k]
+            a = _sum16(st.soft[p]) - maybe[p] - nlinked[p]
+            if a < 0:
+                a = 0
+            forced[p] = must[p] if must[p] < a else a
+            demand += must[p] - forced[p]
+            for t in range(NT):
+                soft_left[p][t] = st.soft[p][t]
+                ys[p][t] = 0
+        for x in range(2):
+            from_soft = x == 0
+            for k in range(nseats):
+                p = seats[k]
+                for j in range(forced[p] if from_soft else must[p] - forced[p]):
+                    if not from_soft:
+                        demand -= 1
+                    force = commit_in_must and p == acting and _isum16(ys[p]) == 0
+                    mask = 0
+                    for t in range(NT):
+                        if START[t] and cap_t[t] > 0 and (not force or (tm >> t) & 1):
+                            mask |= 1 << t
+                    mask = _start_room_mask(mask, not from_soft, free_, cap_t, st.deck_bound, has_bound, demand,
+                                            deck_need)
+                    if from_soft:
+                        src = &soft_left[p][0]
+                    else:
+                        src = &free_[0]
+                    t = _draw_mask(rng, src, mask)
+                    if t < 0:
+                        return False
+                    src[t] -= 1
+                    cap_t[t] -= 1
+                    ys[p][t] += 1
+        for k in range(nseats):
+            p = seats[k]
+            k_free[p] = maybe[p] + nlinked[p] - _isum16(soft_left[p])
+            if k_free[p] < 0:
+                return False
+        # 2. A reshuffled deck, within its bound.
+        if has_bound:
+            m = _sum16(st.main_pool)
+            total = 0
+            c_left = 0
+            for t in range(NT):
+                pool[t] = free_[t] if free_[t] < st.deck_bound[t] else st.deck_bound[t]
+                total += pool[t]
+                if commit_in_group and (tm >> t) & 1:
+                    c_left += free_[t]
+            if total < m:
+                return False
+            memset(main, 0, sizeof(main))
+            for j in range(m):
+                mask = 0xFFFF
+                if commit_in_group and c_left <= 1:
+                    mask &= ~tm
+                t = _draw_mask(rng, pool, mask)
+                if t < 0:
+                    return False
+                pool[t] -= 1
+                main[t] += 1
+                if commit_in_group and (tm >> t) & 1:
+                    c_left -= 1
+            for t in range(NT):
+                free_[t] -= main[t]
+        # 3. Each group: its soft cards, then free cards (the committed card first).
+        for k in range(nseats):
+            p = seats[k]
+            for t in range(NT):
+                cnt[t] = soft_left[p][t]
+            for j in range(k_free[p]):
+                force = commit_in_group and p == acting and j == 0
+                t = _draw_mask(rng, free_, tm if force else 0xFFFF)
+                if t < 0:
+                    return False
+                free_[t] -= 1
+                cnt[t] += 1
+            x = 0
+            for t in range(NT):
+                hand[t] = st.known[p][t] + ys[p][t]
+                x += ys[p][t]
+            if p == acting and cm >= 0 and not _ihas_types(hand, tm):
+                if not _ihas_types(cnt, tm) or x >= _sum16(st.hands[p]) - _sum16(st.known[p]):
+                    return False  # the committed card went elsewhere: redraw
+                t = _draw_mask(rng, cnt, tm)
+                cnt[t] -= 1
+                hand[t] += 1
+            for j in range(npos):
+                if pos_g[j] == p:
+                    t = _draw_mask(rng, cnt, 0xFFFF)
+                    if t < 0:
+                        return False
+                    cnt[t] -= 1
+                    r = pos_r[j]
+                    h = pos_h[j]
+                    w.hcards[r][h][pos_i[j]] = <uint8_t>((st.hcards[r][h][pos_i[j]] & 0xF0) | t)
+            for t in range(NT):
+                w.hands[p][t] = <uint8_t>(hand[t] + cnt[t])
+        # 4. The other face-down cards, then the top layer and the deck: the rest.
+        for j in range(npos):
+            if pos_g[j] < 0:
+                t = _draw_mask(rng, free_, 0xFFFF)
+                if t < 0:
+                    return False
+                free_[t] -= 1
+                r = pos_r[j]
+                h = pos_h[j]
+                w.hcards[r][h][pos_i[j]] = <uint8_t>((st.hcards[r][h][pos_i[j]] & 0xF0) | t)
+        if st.top_left == 0 and not has_bound:
+            for t in range(NT):
+                main[t] = free_[t]
+                free_[t] = 0
+        if _isum16(free_) != top_slots or _isum16(main) != _sum16(st.main_pool):
+            return False
+        for t in range(NT):
+            w.top_pool[t] = <uint8_t>(free_[t] if top_slots else 0)
+            w.main_pool[t] = <uint8_t>main[t]
+        return True
 
     cdef void _determinize_py(self, void* s, int observer, uint64_t seed) noexcept:
         cdef NativeState tmp
