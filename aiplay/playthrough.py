@@ -28,12 +28,11 @@ import argparse
 import hashlib
 import random
 from pathlib import Path
-from typing import Any, Dict, List, Mapping, Optional, Tuple
+from typing import Any, List, Mapping, Optional, Tuple
 
 import aiplay
 from aiplay.game import CHANCE, TERMINAL, sample_chance_outcome
 from aiplay.registry import PlaythroughSpec, game_entries
-
 
 
 def playthrough_cases(include_hidden: bool = True) -> List[Tuple[str, PlaythroughSpec]]:
