@@ -201,7 +201,7 @@ cdef class TemplateRaceKernel(Kernel):
         info.moves = st.moves
         return hash_bytes(&info, sizeof(InfoC), <uint64_t>0x74656D706C617465)
 
-    cdef void determinize(self, void* s, int observer, Rng* rng) noexcept nogil:
+    cdef bint determinize(self, void* s, int observer, Rng* rng) noexcept nogil:
         # TemplateRaceState.determinize: the cards the observer has not seen
         # (not its own, not revealed by a boost) are redealt, an ordered sample
         # by partial Fisher-Yates, to the dealt seats that have not boosted.
@@ -225,6 +225,7 @@ cdef class TemplateRaceKernel(Kernel):
                 unseen[j] = tmp
                 st.cards[p] = <int8_t>unseen[i]
                 i += 1
+        return True
 
     cpdef dict to_dict(self, NativeState state):
         cdef RaceC* st = <RaceC*>state.data

@@ -337,6 +337,7 @@ cdef class Area51Kernel(Kernel):
     cdef public long long det_calls     # native determinizations (statistics; racy under parallel threads)
     cdef public long long det_redraws   # worlds redrawn after a dead end or a failed check
     cdef public long long det_fallbacks # determinizations handed to the reference sampler (GIL)
+    cdef public long long det_failures  # ... that failed there too (determinize returned False)
 
     def __init__(self, reference_game):
         g = reference_game
@@ -1284,13 +1285,14 @@ cdef class Area51Kernel(Kernel):
         tmp.main_pool[0] = <uint8_t>a
         return mix64(hash_bytes(&tmp, sizeof(A51), <uint64_t>0x61726561353100) ^ (<uint64_t>player + 1))
 
-    cdef void determinize(self, void* s, int observer, Rng* rng) noexcept nogil:
+    cdef bint determinize(self, void* s, int observer, Rng* rng) noexcept nogil:
         # A native port of knowledge.determinize: the sequential sampler (_det_try, counting
         # feasibility checks at every step), the world then checked against every record
         # (_det_ok, knowledge_violations in C) and redrawn on failure. Canonical: it reads only
         # what ``observer`` sees (public records, its own cards, sizes) and the Rng. After
         # DET_TRIES dead ends (never seen on states reached by play) the reference sampler runs
-        # under the GIL (counted in det_fallbacks).
+        # under the GIL (counted in det_fallbacks); should that fail too, False (counted in
+        # det_failures): the state is then not a world and must not be used.
         cdef A51 w
         cdef int k
         cdef int cm = self._commit_colours(<const A51*>s)  # public: the same in every world
@@ -1300,12 +1302,15 @@ cdef class Area51Kernel(Kernel):
                 memcpy(s, &w, sizeof(A51))
                 self.det_calls += 1  # statistics only (racy under root-parallel threads)
                 self.det_redraws += k
-                return
+                return True
         with gil:
             self.det_calls += 1
             self.det_redraws += DET_TRIES
             self.det_fallbacks += 1
-            self._determinize_py(s, observer, rng_next(rng))
+            if self._determinize_py(s, observer, rng_next(rng)):
+                return True
+            self.det_failures += 1
+            return False
 
     cdef int _commit_colours(self, const A51* st) noexcept nogil:
         """knowledge.commitment_colours as a bit mask of colours; -1 for None."""
@@ -1652,7 +1657,7 @@ cdef class Area51Kernel(Kernel):
             w.main_pool[t] = <uint8_t>main[t]
         return True
 
-    cdef void _determinize_py(self, void* s, int observer, uint64_t seed) noexcept:
+    cdef bint _determinize_py(self, void* s, int observer, uint64_t seed) noexcept:
         cdef NativeState tmp
         try:
             tmp = NativeState.create(self, None)
@@ -1661,11 +1666,9 @@ cdef class Area51Kernel(Kernel):
             world = _trusted(self._ref_game, self.to_dict(tmp)).determinize(observer, _Random(seed))
             self.load_dict(tmp, world.to_dict())
             memcpy(s, tmp.data, sizeof(A51))
-        except BaseException as exc:  # nogil callers cannot take an exception: report it loudly
-            import sys
-            import traceback
-            print("area51 kernel: determinize failed; the state is left unchanged", file=sys.stderr)
-            traceback.print_exception(exc, file=sys.stderr)
+            return True
+        except Exception:  # nogil callers cannot take an exception: the caller reports the failure
+            return False
 
     # -- the reference engine's dict form -----------------------------------------------
     cpdef dict to_dict(self, NativeState state):

@@ -101,7 +101,9 @@ cdef class Kernel:
     cdef void returns(self, const void* s, double* out) noexcept nogil
     cdef uint64_t info_hash(self, const void* s, int player) noexcept nogil
     # Hidden information: resample what `observer` cannot see. Default: nothing hidden.
-    cdef void determinize(self, void* s, int observer, Rng* rng) noexcept nogil
+    # Returns False when no world consistent with the observer's knowledge was found:
+    # ``s`` is then unspecified (it may still be the true state) and must not be used.
+    cdef bint determinize(self, void* s, int observer, Rng* rng) noexcept nogil
     # Static evaluation at a depth limit: one value per player, within the utility
     # bounds. Default: zeros. Must equal the reference state's heuristic_values().
     cdef void evaluate(self, const void* s, double* out) noexcept nogil

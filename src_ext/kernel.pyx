@@ -55,8 +55,8 @@ cdef class Kernel:
         # Perfect information: a player's information set is the state itself.
         return self.state_hash(s)
 
-    cdef void determinize(self, void* s, int observer, Rng* rng) noexcept nogil:
-        pass
+    cdef bint determinize(self, void* s, int observer, Rng* rng) noexcept nogil:
+        return True
 
     cdef void evaluate(self, const void* s, double* out) noexcept nogil:
         cdef int p
@@ -295,7 +295,10 @@ cdef class NativeState:
         cdef int seat = self._check_player(observer)
         r.s = check_rng(rng).getrandbits(64)
         cdef NativeState other = self.clone()
-        self.kernel.determinize(other.data, seat, &r)
+        if not self.kernel.determinize(other.data, seat, &r):
+            # Never hand back the position itself: it would show the hidden cards.
+            from aiplay.games.area51.knowledge import DeterminizationError
+            raise DeterminizationError(f"no world consistent with seat {seat}'s knowledge could be sampled")
         return other
 
     def knowledge_violations(self, observer):

@@ -167,7 +167,7 @@ cdef class KuhnPokerKernel(Kernel):
                               | (<uint64_t>st.bet_mask << 13))          # < 2**19
         return mix64(code ^ <uint64_t>0x6B75686E5F706B72)  # a fixed salt: code 0 must not map to 0
 
-    cdef void determinize(self, void* s, int observer, Rng* rng) noexcept nogil:
+    cdef bint determinize(self, void* s, int observer, Rng* rng) noexcept nogil:
         # KuhnPokerState.determinize: the other dealt seats get an ordered
         # sample, without replacement, of the cards the observer has not seen
         # (every card but its own). A partial Fisher-Yates shuffle gives each
@@ -195,6 +195,7 @@ cdef class KuhnPokerKernel(Kernel):
         if st.winner >= 0:  # the showdown follows the new cards
             st.winner = -1
             self._settle_if_over(st)
+        return True
 
     cpdef dict to_dict(self, NativeState state):
         cdef KuhnC* st = <KuhnC*>state.data

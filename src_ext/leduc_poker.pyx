@@ -297,7 +297,7 @@ cdef class LeducPokerKernel(Kernel):
         h = mix64(h ^ st.seq[0])
         return mix64(h ^ st.seq[1])
 
-    cdef void determinize(self, void* s, int observer, Rng* rng) noexcept nogil:
+    cdef bint determinize(self, void* s, int observer, Rng* rng) noexcept nogil:
         # LeducPokerState.determinize: the other dealt seats get an ordered
         # sample, without replacement, of the cards the observer has not seen
         # (the deck as a list of physical cards, minus its own card and the
@@ -345,6 +345,7 @@ cdef class LeducPokerKernel(Kernel):
             st.deck[st.private_cards[p]] -= 1
         if st.public_card != NO_CARD:
             st.deck[st.public_card] -= 1
+        return True
 
     cpdef dict to_dict(self, NativeState state):
         cdef LeducC* st = <LeducC*>state.data

@@ -46,6 +46,7 @@ cdef enum:
     MODE_SO_ISMCTS = 1
     MODE_MO_ISMCTS = 2
     MAX_TREE_DEPTH = 2048    # deeper paths end the descent and roll out
+    DET_REDRAWS = 16         # failed determinizations before an iteration is skipped
     NO_NODE = -1
     UNOBSERVED = -3          # MO-ISMCTS: a move the tree's owner does not make
 
@@ -283,7 +284,14 @@ cdef class TreeSearch:
 
         self.kernel.clone_into(self.root_state, s)
         if self.mode != MODE_MCTS:
-            self.kernel.determinize(s, self.owner, det_rng)
+            # On failure, redraw from the next numbers of the stream; never search the true state:
+            # after DET_REDRAWS failures the iteration is skipped.
+            for t in range(DET_REDRAWS + 1):
+                if t == DET_REDRAWS:
+                    return
+                if self.kernel.determinize(s, self.owner, det_rng):
+                    break
+                self.kernel.clone_into(self.root_state, s)
         for t in range(self.num_trees):
             current[t] = self.roots[t]
             self.path_len[t] = 0

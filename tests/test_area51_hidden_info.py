@@ -400,6 +400,62 @@ def test_the_native_searcher_runs_on_determinized_worlds():
     assert action in state.legal_actions()
 
 
+# -- the native sampler (src_ext/area51.pyx: a C port of knowledge._sample) -------------------
+def test_native_worlds_are_exact_and_canonical_over_many_games():
+    """20 seeded games (2-6 players, random and heuristic moves): from every observer at every
+    few steps, the kernel's nogil sampler gives worlds that satisfy every knowledge record and
+    keep the observer's information, without the reference fallback; a world's own worlds
+    (twins) are the state's for the same seed."""
+    total = twins = 0
+    kernels = []
+    for k in range(20):
+        players = 2 + k % 5
+        ref = game(players, max_turns=60)
+        nat = game(players, "native", max_turns=60)
+        states = playthrough(ref, 100 + k, heuristic=k % 2 == 1)
+        kernels.append(nat.new_initial_state().kernel)
+        step = max(1, len(states) // 40)
+        for i, s in enumerate(states[k % step::step]):
+            state = nat.state_from_json(s.to_json())
+            for o in range(players):
+                key = state.information_state_key(o)
+                for j in range(2):
+                    seed = 1000 * k + 10 * i + 2 * o + j
+                    world = state.determinize(o, random.Random(seed))
+                    total += 1
+                    assert world.knowledge_violations(o) == [], (k, i, o)
+                    assert world.information_state_key(o) == key
+                    if j == 0 and i % 3 == 0:
+                        assert (world.determinize(o, random.Random(seed + 7)).to_json()
+                                == state.determinize(o, random.Random(seed + 7)).to_json())
+                        twins += 1
+    assert total >= 5000 and twins >= 500, (total, twins)
+    calls, redraws = sum(k.det_calls for k in kernels), sum(k.det_redraws for k in kernels)
+    assert sum(k.det_fallbacks + k.det_failures for k in kernels) == 0
+    assert calls >= total and redraws <= calls // 100  # the counting checks leave almost no dead end
+
+
+def test_the_kernel_never_hands_back_the_true_state():
+    """A position no world fits (loaded past the reference validation): determinize raises a
+    DeterminizationError (an AiplayError) instead of returning the position, and the searcher
+    skips the iterations rather than searching the true hands."""
+    from aiplay.games.area51.knowledge import DeterminizationError
+    from aiplay.search import ISMCTSBot
+
+    state = game(4, "native").state_from_json(decision_state(4, seed=3, steps=10).to_json())
+    kernel = state.kernel
+    data = state.to_dict()
+    data["soft"][2][T("blue 1")] = 9  # more blue 1s than the game has
+    bad = state.clone()
+    kernel.load_dict(bad, data)
+    fallbacks, failures = kernel.det_fallbacks, kernel.det_failures
+    with pytest.raises(DeterminizationError):
+        bad.determinize(0, random.Random(1))
+    assert issubclass(DeterminizationError, AiplayError)
+    assert (kernel.det_fallbacks, kernel.det_failures) == (fallbacks + 1, failures + 1)
+    ISMCTSBot(iterations=4, seed=1).choose(bad)
+    assert kernel.det_failures > failures + 1
+
 def test_the_committed_card_can_only_be_a_start_card():
     # Found by tests/test_contract.py (6 players, seed 8): the acting seat's only unseen slot
     # that may hold a main-deck card holds its soft card, so the blue card it must play face up
