@@ -47,7 +47,6 @@ cdef enum:
     QCAP = 32
     UCAP = 24
     NCTX = 9
-    MAX_TRIES = 20
     DET_TRIES = 64      # native determinization: redraws before the reference sampler
     DET_POS = 128       # hidden face-down cards (104 cards in all)
     # phases (rules.PHASES order)
@@ -1319,7 +1318,8 @@ cdef class Area51Kernel(Kernel):
         if st.qlen or st.phase == PH_OVER:
             return -1
         if st.step == S_FACE_UP or st.step == S_NUMBER:
-            return 1 << st.ctx[C_COLOUR]
+            c = st.ctx[C_COLOUR]
+            return (1 << c) if 0 <= c < 4 else 0  # (a colour outside 0..3 fits no card)
         if st.step != S_BUILD and st.step != S_ROUTE:
             return -1
         memcpy(&probe, st, sizeof(A51))
