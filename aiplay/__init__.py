@@ -15,8 +15,8 @@ See :mod:`aiplay.game` for the game API every engine implements.
 """
 
 from aiplay.errors import (
-    AiplayError, BotBusyError, IllegalActionError, InvalidOptionError, InvalidPlayerError, InvalidStateError,
-    NotDecisionNodeError, SetupError, UnknownGameError,
+    AiplayError, BotBusyError, DeterminizationError, IllegalActionError, InvalidOptionError, InvalidPlayerError,
+    InvalidStateError, NotDecisionNodeError, SetupError, UnknownGameError,
 )
 from aiplay.game import CHANCE, TERMINAL, Game, State, sample_chance_outcome
 from aiplay.registry import games_available, load
@@ -25,8 +25,8 @@ from aiplay.rng import make_rng
 __version__ = "0.1.0"
 
 __all__ = [
-    "AiplayError", "BotBusyError", "CHANCE", "Game", "IllegalActionError", "InvalidOptionError",
-    "InvalidPlayerError", "InvalidStateError", "NotDecisionNodeError", "SetupError", "State", "TERMINAL",
-    "UnknownGameError", "__version__",
+    "AiplayError", "BotBusyError", "CHANCE", "DeterminizationError", "Game", "IllegalActionError",
+    "InvalidOptionError", "InvalidPlayerError", "InvalidStateError", "NotDecisionNodeError", "SetupError", "State",
+    "TERMINAL", "UnknownGameError", "__version__",
     "games_available", "load", "make_rng", "sample_chance_outcome",
 ]

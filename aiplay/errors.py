@@ -68,5 +68,14 @@ class BotBusyError(AiplayError, RuntimeError):
     """
 
 
+class DeterminizationError(AiplayError, RuntimeError):
+    """No world consistent with the observer's knowledge could be sampled.
+
+    A sampler never falls back on the true position (it would show the hidden
+    cards); it raises this instead. On a state reached by play it is a bug; on
+    a hand-made position, a sign that the position contradicts itself.
+    """
+
+
 class SetupError(AiplayError, ImportError):
     """aiplay is not installed in a way that can run (its message says what to do)."""

@@ -12,7 +12,7 @@ from cpython.mem cimport PyMem_Free, PyMem_Malloc
 from libc.stdint cimport uint64_t
 from libc.string cimport memcpy, memset
 
-from aiplay.errors import IllegalActionError, InvalidOptionError, NotDecisionNodeError
+from aiplay.errors import DeterminizationError, IllegalActionError, InvalidOptionError, NotDecisionNodeError
 from aiplay.game import as_action, check_player, check_rng, state_to_json, string_to_action
 
 
@@ -297,7 +297,6 @@ cdef class NativeState:
         cdef NativeState other = self.clone()
         if not self.kernel.determinize(other.data, seat, &r):
             # Never hand back the position itself: it would show the hidden cards.
-            from aiplay.games.area51.knowledge import DeterminizationError
             raise DeterminizationError(f"no world consistent with seat {seat}'s knowledge could be sampled")
         return other
 

@@ -87,7 +87,7 @@ from __future__ import annotations
 import random
 from typing import TYPE_CHECKING, Dict, List, Optional, Sequence, Set, Tuple
 
-from aiplay.errors import AiplayError
+from aiplay.errors import DeterminizationError  # re-exported: the sampler raises it
 
 from .components import MAIN_COUNTS, NUM_REGIONS, NUM_TYPES, START_COUNTS, TOTAL_COUNTS, type_name
 
@@ -99,10 +99,6 @@ MAX_TRIES = 50
 
 #: Types without start copies ("main-only": blue, brown and orange 4).
 MAIN_ONLY: Tuple[int, ...] = tuple(t for t in range(NUM_TYPES) if TOTAL_COUNTS[t] and not START_COUNTS[t])
-
-
-class DeterminizationError(AiplayError, RuntimeError):
-    """No world consistent with the observer's knowledge could be sampled (a bug, or an inconsistent state)."""
 
 
 # -- the records ---------------------------------------------------------------------
