@@ -31,13 +31,13 @@ import math
 import operator
 import random
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Tuple
 
 import aiplay
-from aiplay.errors import AiplayError, IllegalActionError, InvalidStateError
+from aiplay.errors import AiplayError, InvalidStateError
 from aiplay.game import CHANCE, TERMINAL, Game, State, sample_chance_outcome
-from aiplay.registry import has_native
+from aiplay.registry import contract_options, has_native
 
 try:  # numpy is a dependency of aiplay, but keep the generators usable without it
     import numpy as np
@@ -50,18 +50,6 @@ CASE_KINDS: Dict[str, int] = {"json": 40, "random_json": 8, "actions": 30, "bot"
 
 #: Bot kinds :func:`random_bot_options` draws from.
 BOT_KINDS = ("random", "heuristic", "mcts", "ismcts", "expectimax")
-
-#: Small game option sets per game, so cases are cheap yet cover variants
-#: (the same sets as ``tests/conftest.py`` ``CONTRACT_OPTIONS``; a game not
-#: listed is fuzzed with its defaults).
-DEFAULT_OPTIONS: Dict[str, List[dict]] = {
-    "pig": [{"winscore": 20}, {"players": 3, "winscore": 15, "diceoutcomes": 4}, {"piglet": True, "winscore": 8}],
-    "kuhn_poker": [{}, {"players": 3}],
-    "leduc_poker": [{}, {"players": 3}],
-    "area51": [{"players": 2}, {"players": 3}, {"players": 4}, {"players": 6}],
-    "sunken_city": [{"players": 2}, {"players": 3}, {"players": 4, "short": True},
-                    {"players": 2, "no_neptune_chips": True}],
-}
 
 HUGE = 2 ** 70
 
@@ -93,7 +81,8 @@ def load_game(name: str, options: Mapping[str, Any], backend: str) -> Game:
 def game_specs(option_sets: Optional[Mapping[str, List[dict]]] = None,
                games: Optional[Sequence[str]] = None) -> List[GameSpec]:
     """``(name, options)`` for every registered game (or those in ``games``) and option set."""
-    option_sets = DEFAULT_OPTIONS if option_sets is None else option_sets
+    # The option sets each game registers for the generic tests (aiplay.registry).
+    option_sets = contract_options(include_hidden=True) if option_sets is None else option_sets
     names = aiplay.games_available() if games is None else list(games)
     return [(name, dict(opts)) for name in names for opts in option_sets.get(name, [{}])]
 

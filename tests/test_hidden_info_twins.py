@@ -26,12 +26,17 @@ import pytest
 import aiplay
 from aiplay import InvalidOptionError
 from aiplay.game import sample_chance_outcome
-from aiplay.registry import has_native
+from aiplay.registry import contract_options, has_native
 from aiplay.search import ExpectimaxBot, MCTSBot, make_bot
 
-#: Games with hidden information and the options to play them with.
-HIDDEN_GAMES = [("kuhn_poker", {}), ("kuhn_poker", {"players": 3}), ("leduc_poker", {}),
-                ("leduc_poker", {"players": 3}), ("area51", {"players": 3}), ("area51", {"players": 5})]
+def hidden_games() -> List[Tuple[str, Dict[str, Any]]]:
+    """Every registered game with hidden information, with the option sets it registers for the generic tests."""
+    return [(name, options) for name, option_sets in contract_options(include_hidden=True).items()
+            for options in option_sets
+            if not aiplay.load(name, backend="reference", **options).perfect_information]
+
+
+HIDDEN_GAMES = hidden_games()
 
 #: Bot configurations for the twin test: (kind, options). Budgets are small:
 #: equality of the whole analysis is what is tested, not strength.
@@ -94,7 +99,8 @@ def comparable(analysis: aiplay.search.Analysis) -> Dict[str, Any]:
 def game_cases():
     for name, options in HIDDEN_GAMES:
         for backend in backends(name):
-            yield pytest.param(name, options, backend, id=f"{name}-{options.get('players', 2)}p-{backend}")
+            opts = ",".join(f"{k}={v}" for k, v in options.items()) or "default"
+            yield pytest.param(name, options, backend, id=f"{name}-{opts}-{backend}")
 
 
 def usable(kind: str, options: Dict[str, Any], game: aiplay.Game) -> bool:
