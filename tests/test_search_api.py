@@ -187,8 +187,8 @@ def test_every_bot_plays_every_game_on_its_default_engine(name):
 
 
 @pytest.mark.parametrize("kind,options", [
-    ("mcts", {"workers": 2}), ("mcts", {"reuse_tree": False}), ("mcts", {"max_nodes": 100}),
-    ("ismcts", {"variant": "mo"}), ("ismcts", {"workers": 1}), ("ismcts", {"max_nodes": 10**6}),
+    ("mcts", {"workers": 2}), ("mcts", {"reuse_tree": True}), ("mcts", {"max_nodes": 100}),
+    ("ismcts", {"variant": "mo"}), ("ismcts", {"workers": 3}), ("ismcts", {"max_nodes": 10**6}),
 ])
 def test_native_only_options_are_refused_by_the_reference_loop(kind, options):
     """An option that the reference loop does not have is an error there, never silently ignored."""
@@ -202,3 +202,10 @@ def test_native_only_options_are_refused_by_the_reference_loop(kind, options):
     # And backend='reference' on a native state is the reference loop: refused too.
     with pytest.raises(InvalidOptionError, match="only on the native search path"):
         make_bot(kind, iterations=20, seed=1, backend="reference", **options).choose(native)
+
+
+def test_reference_loop_accepts_settings_it_follows_anyway():
+    state = aiplay.load("pig", backend="reference").new_initial_state()
+    for kind in ("mcts", "ismcts"):
+        assert make_bot(kind, iterations=20, seed=1, workers=1, reuse_tree=False).analyse(state).counters[
+            "backend"] == "reference"

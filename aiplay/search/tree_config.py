@@ -10,7 +10,8 @@ threads), ``reuse_tree`` (keep the tree between moves), ``max_nodes`` (a
 memory cap) and ``variant="mo"`` (MO-ISMCTS). Left unset they take their
 defaults; set explicitly on a search that runs the reference loop (a state of
 the reference engine, or ``backend="reference"``), they raise
-:class:`~aiplay.errors.InvalidOptionError` rather than being ignored.
+:class:`~aiplay.errors.InvalidOptionError` rather than being ignored, unless
+they ask for what that loop does anyway (``workers=1``, ``reuse_tree=False``).
 
 Reproducibility across the two paths: each path replays the same moves for
 the same seed and budget (of iterations or nodes), but the two paths draw
@@ -20,7 +21,7 @@ distribution (``tests/test_native_search.py``), not move for move.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 from typing import Any, List, Optional
 
 from aiplay.errors import InvalidOptionError
@@ -106,9 +107,18 @@ class TreeSearchConfig:
         return DEFAULT_MAX_NODES if self.max_nodes is None else self.max_nodes
 
     def native_only_options(self) -> List[str]:
-        """The options given explicitly that only the native path has, as ``name=value`` texts."""
-        given = [f"{f.name}={getattr(self, f.name)!r}" for f in fields(self)
-                 if f.name in ("workers", "reuse_tree", "max_nodes") and getattr(self, f.name) is not None]
+        """The options given explicitly that the reference loop cannot honour, as ``name=value`` texts.
+
+        Settings that describe what the reference loop does anyway (one worker,
+        no tree reuse) are accepted.
+        """
+        given = []
+        if self.workers not in (None, 1):
+            given.append(f"workers={self.workers!r}")
+        if self.reuse_tree:
+            given.append("reuse_tree=True")
+        if self.max_nodes is not None:
+            given.append(f"max_nodes={self.max_nodes!r}")
         if self.variant == "mo":
             given.append("variant='mo'")
         return given
