@@ -209,3 +209,16 @@ def test_reference_loop_accepts_settings_it_follows_anyway():
     for kind in ("mcts", "ismcts"):
         assert make_bot(kind, iterations=20, seed=1, workers=1, reuse_tree=False).analyse(state).counters[
             "backend"] == "reference"
+
+
+@pytest.mark.parametrize("players", [3, 4, 6])
+def test_mo_ismcts_with_fewer_nodes_than_trees_is_an_error_not_a_crash(players):
+    """MO-ISMCTS keeps one tree per player: a cap below players + 1 nodes used to abort the process."""
+    state = aiplay.load("kuhn_poker", players=players).new_initial_state()
+    for card in range(players):
+        state.apply_action(card)
+    for max_nodes in range(1, players + 1):
+        with pytest.raises(InvalidOptionError, match="max_nodes"):
+            make_bot("ismcts", variant="mo", max_nodes=max_nodes, iterations=50, seed=1).choose(state)
+    assert make_bot("ismcts", variant="mo", max_nodes=players + 1, iterations=50, seed=1).choose(state) \
+        in state.legal_actions()
