@@ -549,6 +549,16 @@ def require_int(data: Mapping[str, Any], key: str, low: int, high: int, prefix: 
     return value
 
 
+def require_list(data: Mapping[str, Any], key: str, prefix: str = "state") -> List[Any]:
+    """Read ``data[key]`` as a list (any items) or raise naming the field."""
+    field = f"{prefix}.{key}"
+    if key not in data:
+        raise InvalidStateError(field, "missing")
+    if not isinstance(data[key], list):
+        raise InvalidStateError(field, "must be a list")
+    return data[key]
+
+
 def require_int_list(data: Mapping[str, Any], key: str, length: int, low: int, high: int,
                      prefix: str = "state") -> List[int]:
     """Read ``data[key]`` as a list of ``length`` ints in ``[low, high]`` or raise."""

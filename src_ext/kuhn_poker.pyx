@@ -15,6 +15,7 @@ from libc.string cimport memset
 from aiplay._ext.kernel cimport K_CHANCE, K_MAX_PLAYERS, K_TERMINAL, Kernel, mix64, NativeState, Rng, rng_below
 
 from aiplay.errors import InvalidStateError
+from aiplay.game import require_list
 
 cdef enum:
     PASS = 0
@@ -213,7 +214,7 @@ cdef class KuhnPokerKernel(Kernel):
         # write past the state's arrays. Problems raise InvalidStateError.
         cdef KuhnC* st = <KuhnC*>state.data
         self.init_state(state.data)
-        cards = _list(data, "cards")
+        cards = require_list(data, "cards")
         if len(cards) != self.players:
             raise InvalidStateError("state.cards", f"must have {self.players} entries")
         for seat, card in enumerate(cards):
@@ -221,7 +222,7 @@ cdef class KuhnPokerKernel(Kernel):
                 if seat != st.dealt:
                     raise InvalidStateError(f"state.cards[{seat}]", "cards are dealt in seat order")
                 self._replay(state, card, True, f"state.cards[{seat}]")
-        for i, action in enumerate(_list(data, "betting")):
+        for i, action in enumerate(require_list(data, "betting")):
             self._replay(state, action, False, f"state.betting[{i}]")
 
     cdef void _replay(self, NativeState state, object action, bint chance, str field) except *:
@@ -239,14 +240,6 @@ cdef class KuhnPokerKernel(Kernel):
         if action not in [self._scratch_actions[i] for i in range(n)]:
             raise InvalidStateError(field, f"{action!r} is not legal here")
         self.apply(state.data, action)
-
-
-def _list(dict data, str key):
-    if key not in data:
-        raise InvalidStateError(f"state.{key}", "missing")
-    if not isinstance(data[key], list):
-        raise InvalidStateError(f"state.{key}", "must be a list")
-    return data[key]
 
 
 def make_kernel(reference_game):

@@ -20,6 +20,7 @@ from libc.string cimport memset
 from aiplay._ext.kernel cimport K_CHANCE, K_MAX_PLAYERS, K_TERMINAL, Kernel, mix64, NativeState, Rng, rng_below
 
 from aiplay.errors import InvalidStateError
+from aiplay.game import require_list
 
 cdef enum:
     FOLD = 0
@@ -367,7 +368,7 @@ cdef class LeducPokerKernel(Kernel):
         # write past the deck or the seat arrays. Problems raise InvalidStateError.
         cdef LeducC* st = <LeducC*>state.data
         self.init_state(state.data)
-        cards = _list(data, "private_cards")
+        cards = require_list(data, "private_cards")
         if len(cards) != self.players:
             raise InvalidStateError("state.private_cards", f"must have {self.players} entries")
         for seat, card in enumerate(cards):
@@ -375,7 +376,7 @@ cdef class LeducPokerKernel(Kernel):
                 if seat != st.dealt:
                     raise InvalidStateError(f"state.private_cards[{seat}]", "cards are dealt in seat order")
                 self._replay(state, card, True, f"state.private_cards[{seat}]")
-        for i, action in enumerate(_list(data, "round1")):
+        for i, action in enumerate(require_list(data, "round1")):
             if st.round != 1:
                 raise InvalidStateError(f"state.round1[{i}]", "the first round is over")
             self._replay(state, action, False, f"state.round1[{i}]")
@@ -385,7 +386,7 @@ cdef class LeducPokerKernel(Kernel):
             if st.round != 2 or st.dealt < self.players:
                 raise InvalidStateError("state.public_card", "the first betting round is not over")
             self._replay(state, data["public_card"], True, "state.public_card")
-        for i, action in enumerate(_list(data, "round2")):
+        for i, action in enumerate(require_list(data, "round2")):
             if st.public_card == NO_CARD:
                 raise InvalidStateError(f"state.round2[{i}]", "no second-round betting before the public card")
             self._replay(state, action, False, f"state.round2[{i}]")
@@ -413,14 +414,6 @@ cdef class LeducPokerKernel(Kernel):
         if action not in legal:
             raise InvalidStateError(field, f"{action!r} is not legal here")
         self.apply(state.data, action)
-
-
-def _list(dict data, str key):
-    if key not in data:
-        raise InvalidStateError(f"state.{key}", "missing")
-    if not isinstance(data[key], list):
-        raise InvalidStateError(f"state.{key}", "must be a list")
-    return data[key]
 
 
 def make_kernel(reference_game):
