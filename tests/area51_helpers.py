@@ -7,7 +7,8 @@ from typing import Dict, Iterable, List, Optional, Sequence, Tuple
 from aiplay.games.area51.components import (
     CAPS_PER_OWNER, COLOURS, MARKER_COPIES, NUM_TYPES, TOTAL_COUNTS, card_type,
 )
-from aiplay.games.area51.rules import Area51Game, Area51State, markers_for
+from aiplay.games.area51.components import markers_for
+from aiplay.games.area51.rules import Area51Game, Area51State
 
 
 def T(name: str) -> int:

@@ -17,10 +17,11 @@ import pytest
 import aiplay
 from aiplay import CHANCE, IllegalActionError, InvalidStateError
 from aiplay.games.sunken_city import board as B
-from aiplay.games.sunken_city.rules import (
+from aiplay.games.sunken_city.actions import (
     BUILD_BASE, END_TURN, ENTER_VILLAGE, MOVE, NEPTUNE, NEPTUNE_STEP_BASE, NEPTUNE_STOP, PLAY_CARD,
-    RAISE, STEP_BASE, STOP_MOVE, USE_CHIP, CARDS, building_action, street_action,
+    RAISE, STEP_BASE, STOP_MOVE, USE_CHIP, building_action, street_action,
 )
+from aiplay.games.sunken_city.components import CARDS
 
 Cell = Tuple[int, int]
 

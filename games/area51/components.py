@@ -12,7 +12,7 @@ only while they form the top layer of the deck.
 
 from __future__ import annotations
 
-from typing import Dict, List, Tuple
+from typing import Dict, List, Optional, Sequence, Tuple
 
 #: Bunker, tower, vehicle and artifact colours, in type order.
 COLOURS: Tuple[str, ...] = ("green", "blue", "brown", "orange")
@@ -127,3 +127,39 @@ HIGHEST_BUNKER_POINTS: Tuple[int, ...] = (5, 3, 2)
 #: two-player variant seat 0 owns pink and purple, seat 1 black and white.
 OWNER_NAMES_2P: Tuple[str, ...] = ("pink", "purple", "black", "white")
 OWNER_NAMES: Tuple[str, ...] = ("white", "pink", "yellow", "blue", "purple", "black")
+
+
+def region_name(r: int) -> str:
+    """``"R0"``..``"R2"`` (spec)."""
+    return f"R{r}"
+
+
+def vehicle_name(v: int) -> str:
+    """``"blue truck"``: vehicle ``v`` is colour ``v // 2``, kind ``v % 2``."""
+    return f"{COLOURS[v // 2]} {VEHICLE_KINDS[v % 2]}"
+
+
+def shown_number(markers: Sequence[Sequence[int]]) -> int:
+    """The number a vehicle shows: the sum of its markers' shown sides."""
+    return sum(value for _, value in markers)
+
+
+def markers_for(k: int, supply: Sequence[int]) -> Optional[List[List[int]]]:
+    """Markers from ``supply`` showing ``k``: one marker if possible, else two summing to ``k``.
+
+    Spec: "a vehicle's number k is shown by one marker with k on a side, or by
+    two markers whose shown sides sum to k". Engine ruling: the pair is chosen
+    by the engine (largest first side first), as the choice of pair has no
+    effect on play beyond which markers stay in the supply.
+    """
+    kind = marker_kind_of(k)
+    if supply[kind] > 0:
+        return [[kind, k]]
+    for a in range(k - 1, (k + 1) // 2 - 1, -1):
+        b = k - a
+        if b < 1:
+            continue
+        ka, kb = marker_kind_of(a), marker_kind_of(b)
+        if (ka != kb and supply[ka] > 0 and supply[kb] > 0) or (ka == kb and supply[ka] > 1):
+            return [[ka, a], [kb, b]]
+    return None

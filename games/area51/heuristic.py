@@ -7,6 +7,7 @@ hidden cards, so they run unchanged on a native engine.
 
 from __future__ import annotations
 
+import math
 import random
 from typing import TYPE_CHECKING, Any, Dict, List
 
@@ -41,8 +42,6 @@ def static_values(state: "State") -> List[float]:
 
     Uses only public information (the view of seat 0 with its hand unused).
     """
-    import math
-
     n = state.game.num_players
     if state.is_terminal():
         return state.returns()

@@ -85,14 +85,15 @@ before a :class:`DeterminizationError` (an :class:`~aiplay.errors.AiplayError`).
 from __future__ import annotations
 
 import random
-from typing import TYPE_CHECKING, Dict, List, Optional, Sequence, Set, Tuple
+from typing import Any, Dict, List, Optional, Sequence, Set, Tuple
 
 from aiplay.errors import DeterminizationError  # re-exported: the sampler raises it
 
 from .components import MAIN_COUNTS, NUM_REGIONS, NUM_TYPES, START_COUNTS, TOTAL_COUNTS, type_name
+from .phases import S_BUILD, S_FACE_UP, S_NUMBER, S_ROUTE
 
-if TYPE_CHECKING:  # pragma: no cover
-    from .rules import Area51State
+#: An ``Area51State`` (``.rules`` sits above this module, which only reads and clones states).
+Area51State = Any
 
 #: Redraws of a whole world before giving up (the sampler is exact by counting; this is a safety net).
 MAX_TRIES = 50
@@ -102,7 +103,7 @@ MAIN_ONLY: Tuple[int, ...] = tuple(t for t in range(NUM_TYPES) if TOTAL_COUNTS[t
 
 
 # -- the records ---------------------------------------------------------------------
-def linked_positions(state: "Area51State", p: int) -> List[Tuple[int, int, int]]:
+def linked_positions(state: Area51State, p: int) -> List[Tuple[int, int, int]]:
     """(region, hangar, index) of seat ``p``'s linked face-down cards (empty without a soft record)."""
     if not any(state.soft[p]):
         return []
@@ -116,14 +117,12 @@ def linked_positions(state: "Area51State", p: int) -> List[Tuple[int, int, int]]
     return out
 
 
-def commitment_colours(state: "Area51State") -> Optional[Set[int]]:
+def commitment_colours(state: Area51State) -> Optional[Set[int]]:
     """Colours of which the seat to act must hold a card to finish its decision, or None.
 
     Derived from public data only (the step, the context, hand sizes and the
     board): the rules offer a kind only when it can be completed.
     """
-    from .rules import S_BUILD, S_FACE_UP, S_NUMBER, S_ROUTE
-
     if state.queue or state.phase == "over":
         return None
     step, p, ctx = state.step, state.cur, state.ctx
@@ -175,12 +174,12 @@ def _max_flow(cap: List[List[int]], src: int, sink: int) -> int:
         flow += push
 
 
-def start_capacity(state: "Area51State") -> List[int]:
+def start_capacity(state: Area51State) -> List[int]:
     """Start copies of each type that may still fill hidden start places: all, minus the top layer and those seen."""
     return [START_COUNTS[t] - state.top_pool[t] - state.start_seen[t] for t in range(NUM_TYPES)]
 
 
-def _start_feasible(state: "Area51State") -> bool:
+def _start_feasible(state: Area51State) -> bool:
     """Each hand's unseen cards include ``unseen - anyc`` start cards, within the start copies left."""
     n = state.game.players
     cap_t = start_capacity(state)
@@ -203,7 +202,7 @@ def _start_feasible(state: "Area51State") -> bool:
     return _max_flow(cap, src, sink) == demand
 
 
-def knowledge_violations(state: "Area51State", observer: int) -> List[Tuple[str, str]]:
+def knowledge_violations(state: Area51State, observer: int) -> List[Tuple[str, str]]:
     """(field, readable line) for every record that the actual cards contradict.
 
     The records are public, so the answer is the same for every observer; the
@@ -264,7 +263,7 @@ def _draw(rng: random.Random, pool: List[int], allowed) -> int:
     raise AssertionError("unreachable")  # pragma: no cover
 
 
-def determinize(state: "Area51State", observer: int, rng: random.Random) -> "Area51State":
+def determinize(state: Area51State, observer: int, rng: random.Random) -> Area51State:
     """A full state ``observer`` cannot tell from ``state``, its unseen cards dealt from ``rng``.
 
     A function of the observer's information set and ``rng`` only (see the
@@ -280,7 +279,7 @@ def determinize(state: "Area51State", observer: int, rng: random.Random) -> "Are
     raise DeterminizationError(f"no world consistent with seat {observer}'s knowledge after {MAX_TRIES} tries")
 
 
-def _sample(state: "Area51State", o: int, rng: random.Random) -> Optional["Area51State"]:
+def _sample(state: Area51State, o: int, rng: random.Random) -> Optional[Area51State]:
     g = state.game
     n = g.players
     # What o sees; the hidden multiset is everything else.

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, List, Optional
+from typing import Any, List, Optional
 
-from .components import COLOURS, NUM_REGIONS, ROUTES, type_name
+from .components import COLOURS, NUM_REGIONS, ROUTES, region_name, type_name, vehicle_name
 
-if TYPE_CHECKING:  # pragma: no cover
-    from .rules import Area51State
+#: An ``Area51State`` (``.rules`` sits above this module).
+Area51State = Any
 
 
 def _cards(counts) -> str:
@@ -15,11 +15,9 @@ def _cards(counts) -> str:
     return ", ".join(items) or "-"
 
 
-def render(state: "Area51State", viewer: Optional[int] = None) -> str:
+def render(state: Area51State, viewer: Optional[int] = None) -> str:
     """The position as text. ``viewer=None`` shows everything; a seat sees only what it knows
     (its own hand and its own face-down hangar cards; other face-down cards are ``??``)."""
-    from .rules import region_name, vehicle_name
-
     g = state.game
     names = g.owner_names
     lines: List[str] = []

@@ -72,72 +72,27 @@ from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
 
 from aiplay.game import CHANCE, TERMINAL, Game, ReferenceState, int_option
 
-try:  # being added to aiplay.errors by another change; the same ValueError-compatible AiplayError until then
-    from aiplay.errors import InvalidPlayerError
-except ImportError:  # pragma: no cover
-    from aiplay.errors import InvalidOptionError as InvalidPlayerError
+from aiplay.errors import InvalidPlayerError
 
 from . import actions as A
-from .heuristic import policy, static_values
 from .components import (
     CAPS_PER_OWNER, COLOURS, FACE_UP, HAND_START, HIGHEST_BUNKER_POINTS, MAIN_COUNTS, MARKER_COPIES,
     MAX_VEHICLE_NUMBER, NUM_COLOURS, NUM_REGIONS, NUM_TYPES, NUM_VEHICLES, OWNER_NAMES, OWNER_NAMES_2P,
-    REGION_SIDES, ROUTES, START_COUNTS, START_TO_MAIN, TAKE_PER_COLLECT, VEHICLE_KINDS, marker_kind_of, towers_available,
-    type_colour, type_name, type_value,
+    REGION_SIDES, ROUTES, START_COUNTS, START_TO_MAIN, TAKE_PER_COLLECT, markers_for, region_name, shown_number, towers_available, type_colour, type_name, type_value, vehicle_name,
 )
-
-# Turn phases.
-SETUP, PLAY, LAST, PICKUP, OVER = "setup", "play", "last_turns", "pickup_only", "over"
-PHASES = (SETUP, PLAY, LAST, PICKUP, OVER)
-# Decision steps (what the next decision is about).
-S_DEAL, S_KIND, S_BUILD, S_ROUTE, S_NUMBER, S_PICK, S_COLLECT, S_FACE_UP, S_FACE_DOWN, S_LOAD, S_REFILL = (
-    "deal", "kind", "build_target", "vehicle_route", "vehicle_number", "pick_target", "collect",
-    "play_face_up", "play_face_down", "load", "refill")
-STEPS = (S_DEAL, S_KIND, S_BUILD, S_ROUTE, S_NUMBER, S_PICK, S_COLLECT, S_FACE_UP, S_FACE_DOWN, S_LOAD,
-         S_REFILL)
-# Where a pending draw goes: a dealt start card, a blind card taken from the deck, a face-up card.
-Q_DEAL, Q_DRAW, Q_ROW = "deal", "draw", "row"
+from .heuristic import policy, static_values
+from .knowledge import determinize as _determinize, knowledge_violations as _knowledge_violations
+from .phases import (
+    LAST, OVER, PICKUP, PLAY, Q_DEAL, Q_DRAW, Q_ROW, S_BUILD, S_COLLECT, S_DEAL, S_FACE_DOWN, S_FACE_UP,
+    S_KIND, S_LOAD, S_NUMBER, S_PICK, S_REFILL, S_ROUTE, SETUP,
+)
+from .render import render as _render
+from .serialize import load_state as _load_state, load_state_trusted as _load_state_trusted
 
 
 def _hex(values: Sequence[int]) -> str:
     """Small non-negative counts packed one byte each (counts here never reach 256)."""
     return bytes(values).hex()
-
-
-def region_name(r: int) -> str:
-    """``"R0"``..``"R2"`` (spec)."""
-    return f"R{r}"
-
-
-def vehicle_name(v: int) -> str:
-    """``"blue truck"``: vehicle ``v`` is colour ``v // 2``, kind ``v % 2``."""
-    return f"{COLOURS[v // 2]} {VEHICLE_KINDS[v % 2]}"
-
-
-def shown_number(markers: Sequence[Sequence[int]]) -> int:
-    """The number a vehicle shows: the sum of its markers' shown sides."""
-    return sum(value for _, value in markers)
-
-
-def markers_for(k: int, supply: Sequence[int]) -> Optional[List[List[int]]]:
-    """Markers from ``supply`` showing ``k``: one marker if possible, else two summing to ``k``.
-
-    Spec: "a vehicle's number k is shown by one marker with k on a side, or by
-    two markers whose shown sides sum to k". Engine ruling: the pair is chosen
-    by the engine (largest first side first), as the choice of pair has no
-    effect on play beyond which markers stay in the supply.
-    """
-    kind = marker_kind_of(k)
-    if supply[kind] > 0:
-        return [[kind, k]]
-    for a in range(k - 1, (k + 1) // 2 - 1, -1):
-        b = k - a
-        if b < 1:
-            continue
-        ka, kb = marker_kind_of(a), marker_kind_of(b)
-        if (ka != kb and supply[ka] > 0 and supply[kb] > 0) or (ka == kb and supply[ka] > 1):
-            return [[ka, a], [kb, b]]
-    return None
 
 
 class Area51Game(Game):
@@ -204,9 +159,8 @@ class Area51Game(Game):
         return Area51State(self)
 
     def state_from_dict(self, data: Mapping[str, Any]) -> "Area51State":
-        from .serialize import state_from_dict  # one concept per module: validation lives there
-
-        return state_from_dict(self, data)
+        # One concept per module: the validation lives in .serialize, which fills a blank state.
+        return _load_state(Area51State(self), data)
 
 
 class Area51State(ReferenceState):
@@ -812,9 +766,7 @@ class Area51State(ReferenceState):
         return f"store {type_name(t)} in {region_name(r)}/{s + 1}"
 
     def __str__(self) -> str:
-        from .render import render
-
-        return render(self, None)
+        return _render(self, None)
 
     # -- hidden information ------------------------------------------------
     def _seat(self, player: Any) -> int:
@@ -919,15 +871,11 @@ class Area51State(ReferenceState):
 
     def determinize(self, observer: int, rng: random.Random) -> "Area51State":
         """A world ``observer`` cannot tell from this one (see :mod:`.knowledge` for the exact model)."""
-        from .knowledge import determinize
-
-        return determinize(self, self._seat(observer), rng)
+        return _determinize(self, self._seat(observer), rng)
 
     def knowledge_violations(self, observer: int) -> List[str]:
         """Every knowledge record the actual cards contradict (see :mod:`.knowledge`); ``[]`` when none."""
-        from .knowledge import knowledge_violations
-
-        return [text for _, text in knowledge_violations(self, self._seat(observer))]
+        return [text for _, text in _knowledge_violations(self, self._seat(observer))]
 
     # -- serialization -----------------------------------------------------
     def to_dict(self) -> Dict[str, Any]:
@@ -968,3 +916,7 @@ class Area51State(ReferenceState):
         }
 
 
+def state_from_dict_trusted(game: Area51Game, data: Mapping[str, Any]) -> Area51State:
+    """The state of ``data`` *without* validation: only for dicts the engines wrote themselves
+    (the native kernel's ``to_dict`` of a state it reached from a validated one)."""
+    return _load_state_trusted(Area51State(game), data)

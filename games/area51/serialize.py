@@ -1,6 +1,6 @@
 """Loading Area 51 states from JSON data, with every field validated.
 
-``state_from_dict`` is the inverse of ``Area51State.to_dict``. Every problem
+``load_state`` (behind ``Area51Game.state_from_dict``) is the inverse of ``Area51State.to_dict``. Every problem
 raises :class:`~aiplay.errors.InvalidStateError` naming the field
 (``"state.<field>"``, with indices), and nothing is half-loaded. Beyond types
 and ranges it checks what the components allow: the cards of each type total
@@ -11,19 +11,26 @@ levels of its bunkers; and the position must offer a decision or a draw.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, List, Mapping
+from typing import Any, List, Mapping
 
 from aiplay.errors import InvalidStateError
 from aiplay.game import reject_unknown_fields, require_int, require_int_list
 
 from .components import (
     CAPS_PER_OWNER, FACE_UP, HIGHEST_BUNKER_POINTS, MARKER_COPIES, MARKER_KINDS, MAX_VEHICLE_NUMBER, NUM_CARDS,
-    NUM_COLOURS,
-    NUM_REGIONS, NUM_TYPES, NUM_VEHICLES, ROUTES, START_COUNTS, TOTAL_COUNTS, type_name,
+    NUM_COLOURS, NUM_REGIONS, NUM_TYPES, NUM_VEHICLES, ROUTES, START_COUNTS, TOTAL_COUNTS, markers_for,
+    shown_number, type_name,
+)
+from .knowledge import knowledge_violations
+from .phases import (
+    LAST, OVER, PHASES, PICKUP, PLAY, Q_DEAL, Q_DRAW, Q_ROW, S_COLLECT, S_DEAL, S_FACE_DOWN, S_FACE_UP, S_KIND,
+    S_LOAD, S_NUMBER, S_PICK, S_REFILL, SETUP, STEPS,
 )
 
-if TYPE_CHECKING:  # pragma: no cover
-    from .rules import Area51Game, Area51State
+#: The state being filled: an ``Area51State`` (``.rules``, which sits above this module and
+#: hands it a blank one) or a ``Game`` of the same; typed loosely to keep the import tree.
+State = Any
+Game = Any
 
 FIELDS = ("anyc", "bonus", "caps", "context", "current", "deck_bound", "deck_main_pool", "deck_start_pool",
           "deck_top_left", "discards", "extra_left", "hangars", "hands", "known", "linked_from", "markers", "phase",
@@ -61,16 +68,17 @@ def _counts(data: Mapping[str, Any], key: str) -> List[int]:
     return _count_list(data[key], key)
 
 
-def state_from_dict(game: "Area51Game", data: Mapping[str, Any]) -> "Area51State":
-    """Build and validate a state from ``Area51State.to_dict`` data."""
-    from .rules import OVER, PHASES, Q_DEAL, Q_DRAW, Q_ROW, STEPS, Area51State
+def load_state(s: State, data: Mapping[str, Any]) -> State:
+    """Validate ``Area51State.to_dict`` data and load it into ``s``, a blank state; returns ``s``.
 
+    On an error ``s`` may be half-filled: callers pass a fresh state and drop it.
+    """
+    game = s.game
     reject_unknown_fields(data, FIELDS)
     for key in FIELDS:  # sorted: the first missing field is the one named
         if key not in data:
             raise _err(key, "missing")
     n, owners = game.players, game.num_owners
-    s = Area51State(game)
 
     if data["phase"] not in PHASES:
         raise _err("phase", f"must be one of {list(PHASES)}, got {data['phase']!r}")
@@ -281,8 +289,6 @@ def state_from_dict(game: "Area51Game", data: Mapping[str, Any]) -> "Area51State
 
     _check_flow(game, s)
     _check_context(game, s)
-    from .knowledge import knowledge_violations
-
     problems = knowledge_violations(s, 0)  # the records are public: the same for every observer
     if problems:
         raise _err(*problems[0])
@@ -297,12 +303,8 @@ def state_from_dict(game: "Area51Game", data: Mapping[str, Any]) -> "Area51State
     return s
 
 
-def _check_flow(game: "Area51Game", s: "Area51State") -> None:
+def _check_flow(game: Game, s: State) -> None:
     """Phase, step, turn counters, pending draws, the pile and the deck layers fit together (rules.py)."""
-    from .rules import (
-        LAST, OVER, PICKUP, PLAY, Q_DEAL, Q_DRAW, Q_ROW, S_COLLECT, S_DEAL, S_KIND, S_LOAD, S_PICK, S_REFILL, SETUP,
-    )
-
     n = game.players
     steps = {SETUP: (S_DEAL, S_REFILL), PICKUP: (S_PICK, S_LOAD), OVER: (S_KIND,)}
     if s.phase in steps and s.step not in steps[s.phase]:
@@ -369,10 +371,8 @@ def _check_flow(game: "Area51Game", s: "Area51State") -> None:
         raise _err("deck_top_left", "the deal comes from the start cards: some remain on top while dealing")
 
 
-def _check_context(game: "Area51Game", s: "Area51State") -> None:
+def _check_context(game: Game, s: State) -> None:
     """The decision in progress (rules.py _decide) names things that exist and can be finished."""
-    from .rules import S_FACE_DOWN, S_FACE_UP, S_NUMBER, markers_for, shown_number
-
     ctx, p = s.ctx, s.cur
     if s.step not in (S_FACE_UP, S_FACE_DOWN, S_NUMBER):
         if ctx:
@@ -441,12 +441,9 @@ def _check_context(game: "Area51Game", s: "Area51State") -> None:
                                        f"{sum(s.hands[p])}")
 
 
-def state_from_dict_trusted(game: "Area51Game", data: Mapping[str, Any]) -> "Area51State":
-    """The state of ``data`` *without* validation: only for dicts the engines wrote themselves
-    (the native kernel's ``to_dict`` of a state it reached from a validated one)."""
-    from .rules import Area51State
-
-    s = Area51State(game)
+def load_state_trusted(s: State, data: Mapping[str, Any]) -> State:
+    """Load ``data`` into the blank state ``s`` *without* validation: only for dicts the engines
+    wrote themselves (the native kernel's ``to_dict`` of a state it reached from a validated one)."""
     s.phase, s.step, s.cur, s.turn, s.extra_left = (data["phase"], data["step"], data["current"], data["turn"],
                                                      data["extra_left"])
     s.ctx, s.taken, s.refreshed = dict(data["context"]), data["taken"], data["refreshed"]

@@ -15,10 +15,11 @@ from typing import Any, Dict, List, Optional, Sequence, Set, Tuple
 import networkx as nx
 
 from . import board as B
-from .rules import (
-    BUILD_BASE, CARDS, END_TURN, ENTER_VILLAGE, MOVE, NEPTUNE, NEPTUNE_STEP_BASE, NEPTUNE_STOP,
-    PLAY_CARD, RAISE, STEP_BASE, STOP_MOVE, STREET_BASE, USE_CHIP,
+from .actions import (
+    BUILD_BASE, END_TURN, ENTER_VILLAGE, MOVE, NEPTUNE, NEPTUNE_STEP_BASE, NEPTUNE_STOP, PLAY_CARD, RAISE, STEP_BASE,
+    STOP_MOVE, STREET_BASE, USE_CHIP,
 )
+from .components import CARDS
 
 #: A die roll the policy counts on when Neptune is outside its territory.
 EXPECTED_ROLL = 2

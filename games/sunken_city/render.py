@@ -6,13 +6,14 @@ state of any engine.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Dict, List, Tuple
+from typing import Any, Dict, List, Tuple
 from xml.sax.saxutils import escape
 
 from . import board as B
+from .components import CARDS
 
-if TYPE_CHECKING:  # pragma: no cover
-    from .rules import SunkenCityState
+#: A ``SunkenCityState`` of either engine (``.rules`` sits above this module).
+SunkenCityState = Any
 
 #: Colours of the four board seats (yellow, red, blue, green), clockwise from (0,0).
 SEAT_COLOURS: Tuple[str, ...] = ("#e6c619", "#d33c2c", "#2f5fd0", "#2e9e48")
@@ -37,7 +38,7 @@ def _pieces(data: Dict[str, Any]) -> Tuple[Dict[int, str], Dict[int, int]]:
     return glyph, anchor_of
 
 
-def text_board(state: "SunkenCityState") -> str:
+def text_board(state: SunkenCityState) -> str:
     """The lake as text, then the players' boards and the street supply.
 
     Cells: ``B9`` building 9, `` <==> `` a street lying left-right over two
@@ -89,7 +90,6 @@ def text_board(state: "SunkenCityState") -> str:
         winners = state.winners()
         lines.append("Game over; winner(s): " + ", ".join(f"player {p}" for p in winners))
     else:
-        from .rules import CARDS
         card = data["card"]
         card_text = "" if card is None else f", card {CARDS[card][0]}/{CARDS[card][1]}"
         lines.append(f"Turn: player {data['turn']}, phase {phase}{card_text}"
@@ -105,7 +105,7 @@ def text_board(state: "SunkenCityState") -> str:
     return "\n".join(lines)
 
 
-def svg_board(state: "SunkenCityState", cell_size: int = 48) -> str:
+def svg_board(state: SunkenCityState, cell_size: int = 48) -> str:
     """An SVG picture of the lake: water, territories, villages, pieces, Neptune and adventurers."""
     data = state.to_dict()
     seats = list(state.game.seats)

@@ -122,69 +122,20 @@ from aiplay.game import CHANCE, TERMINAL, Game, ReferenceState, bool_option, int
 
 from . import board as B
 
-# -- component data (one place, so it can be changed) -----------------------
-
-#: The six movement cards of every player: (pieces to raise, movement points).
-#: Chosen by the spec ("Movement cards"), since the printed values are unknown.
-CARDS: Tuple[Tuple[int, int], ...] = ((4, 3), (3, 4), (2, 5), (1, 6), (0, 7), (3, 3))
-NUM_CARDS = len(CARDS)
-#: Treasure numbers of a full set (RB "Game Material": 1-10 and the chest 12).
-ALL_TREASURES: Tuple[int, ...] = (1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 12)
-CHEST = 12
-NUM_BUILDINGS = 10
-#: Neptune dice by player count (RB "Game Material"; spec "Neptune movement").
-DICE: Dict[int, Tuple[int, ...]] = {2: (1, 2, 2, 3, 3, 4), 3: (0, 1, 2, 2, 3, 3), 4: (0, 1, 1, 2, 2, 3)}
-MAX_DIE = 4
-#: Streets on street space 1 by player count (RB "Game Preparation"); spaces
-#: 2-5 hold one street each, space 6 none.
-FIRST_PILE: Dict[int, int] = {2: 20, 3: 23, 4: 26}
-NUM_PILES = 6
-MAX_STREETS = 30
-NUM_CHIPS = 8
-
-# -- the action space -------------------------------------------------------
-PLAY_CARD = 0          # + card index
-RAISE = 6
-MOVE = 7
-NEPTUNE = 8
-END_TURN = 9
-USE_CHIP = 10
-STOP_MOVE = 11
-ENTER_VILLAGE = 12
-NEPTUNE_STOP = 13
-STREET_BASE = 14       # + slot (cell*2 + dir)
-BUILD_BASE = STREET_BASE + B.NUM_STREET_SLOTS          # 176: + (b-1)*25 + site index
-STEP_BASE = BUILD_BASE + NUM_BUILDINGS * B.NUM_SITES   # 426: + anchor cell
-NEPTUNE_STEP_BASE = STEP_BASE + B.NUM_CELLS            # 507: + anchor cell
-NUM_ACTIONS = NEPTUNE_STEP_BASE + B.NUM_CELLS          # 588
-
-# -- phases of a turn -------------------------------------------------------
-PH_CARD, PH_CHOOSE, PH_RAISE, PH_MOVE, PH_NEPTUNE, PH_ROLL, PH_OVER = range(7)
-PHASE_NAMES = ("card", "choose", "raise", "move", "neptune", "roll", "over")
-
-# Treasure status, per player and treasure number.
-ROOF, CARRIED, SECURED, ABSENT = 0, 1, 2, -1
-
-VILLAGE = -1  # adventurer position when at home
-
-
-def describe_action_space() -> List[Tuple[str, str]]:
-    """The action space as ``(id range, meaning)`` rows, for documentation."""
-    return [
-        (f"{PLAY_CARD}..{PLAY_CARD + NUM_CARDS - 1}", "play movement card k"),
-        (str(RAISE), "start the raise block"),
-        (str(MOVE), "start the move block"),
-        (str(NEPTUNE), "start the Neptune block"),
-        (str(END_TURN), "end the turn"),
-        (str(USE_CHIP), "use a Neptune chip"),
-        (str(STOP_MOVE), "stop the adventurer"),
-        (str(ENTER_VILLAGE), "enter the own village"),
-        (str(NEPTUNE_STOP), "Neptune stops"),
-        (f"{STREET_BASE}..{BUILD_BASE - 1}", "raise a street at slot cell*2+dir"),
-        (f"{BUILD_BASE}..{STEP_BASE - 1}", "raise building b at site i"),
-        (f"{STEP_BASE}..{NEPTUNE_STEP_BASE - 1}", "adventurer steps onto the piece anchored at cell c"),
-        (f"{NEPTUNE_STEP_BASE}..{NUM_ACTIONS - 1}", "Neptune steps onto the piece anchored at cell c"),
-    ]
+from .actions import (
+    BUILD_BASE, END_TURN, ENTER_VILLAGE, MOVE, NEPTUNE, NEPTUNE_STEP_BASE, NEPTUNE_STOP, NUM_ACTIONS, PLAY_CARD, RAISE,
+    STEP_BASE, STOP_MOVE, STREET_BASE, USE_CHIP, _ACTION_NAMES,
+)
+from .components import (
+    ALL_TREASURES, CARDS, CHEST, DICE, FIRST_PILE, MAX_DIE, NUM_BUILDINGS, NUM_CARDS, NUM_CHIPS, NUM_PILES,
+)
+from .phases import (
+    ABSENT, CARRIED, PH_CARD, PH_CHOOSE, PH_MOVE, PH_NEPTUNE, PH_OVER, PH_RAISE, PH_ROLL, ROOF, SECURED,
+    VILLAGE,
+)
+from .policy import heuristic_policy as _heuristic_policy
+from .render import text_board
+from .serialize import load_state, state_to_dict
 
 
 def _die_outcomes(players: int) -> List[Tuple[int, float]]:
@@ -257,7 +208,14 @@ class SunkenCityGame(Game):
         return state
 
     def state_from_dict(self, data: Mapping[str, Any]) -> "SunkenCityState":
-        return _serialize.state_from_dict(self, data)  # validation has its own module
+        return load_state(SunkenCityState(self), data)  # validation has its own module
+
+    #: The greedy baseline (see :mod:`.policy`).
+    heuristic_policy = staticmethod(_heuristic_policy)
+    #: A turn is a dozen small decisions, and random players hardly ever bring a
+    #: treasure home, so MCTS plays out with the policy and expectimax lets the
+    #: policy finish 60 more moves past its depth (benchmarks/RESULTS.md, "Strength").
+    bot_presets = {"mcts": {"rollout": "policy"}, "expectimax": {"depth": 2, "leaf_playout": 60}}
 
 
 class SunkenCityState(ReferenceState):
@@ -756,59 +714,7 @@ class SunkenCityState(ReferenceState):
         return self.clone()  # perfect information: nothing is hidden
 
     def to_dict(self) -> Dict[str, Any]:
-        return _serialize.state_to_dict(self)
+        return state_to_dict(self)
 
     def __str__(self) -> str:
-        from .render import text_board
         return text_board(self)
-
-
-def action_name(action: int) -> str:
-    """The readable name of a decision action (unique per id)."""
-    if PLAY_CARD <= action < PLAY_CARD + NUM_CARDS:
-        pieces, points = CARDS[action - PLAY_CARD]
-        return f"card raise {pieces} move {points}"
-    fixed = {RAISE: "raise", MOVE: "move", NEPTUNE: "neptune", END_TURN: "end turn",
-             USE_CHIP: "use chip", STOP_MOVE: "stop", ENTER_VILLAGE: "enter village",
-             NEPTUNE_STOP: "neptune stops"}
-    if action in fixed:
-        return fixed[action]
-    if STREET_BASE <= action < BUILD_BASE:
-        slot = action - STREET_BASE
-        if B.STREET_SLOTS[slot] is None:
-            return f"action {action}"
-        return f"street {B.street_name(slot)}"
-    if BUILD_BASE <= action < STEP_BASE:
-        b, site = divmod(action - BUILD_BASE, B.NUM_SITES)
-        return f"building {b + 1} at {B.cell_name(B.BUILDING_SITES[site])}"
-    if STEP_BASE <= action < NEPTUNE_STEP_BASE:
-        return f"walk to {B.cell_name(action - STEP_BASE)}"
-    if NEPTUNE_STEP_BASE <= action < NUM_ACTIONS:
-        return f"neptune to {B.cell_name(action - NEPTUNE_STEP_BASE)}"
-    return f"action {action}"
-
-
-def street_action(cell_a: int, cell_b: int) -> int:
-    """The raise action of the street on two adjacent cells (either order)."""
-    a, b = sorted((cell_a, cell_b))
-    direction = B.RIGHT if b == a + 1 else B.DOWN
-    return STREET_BASE + a * 2 + direction
-
-
-def building_action(b: int, cell: int) -> int:
-    """The raise action of building ``b`` on ``cell``."""
-    return BUILD_BASE + (b - 1) * B.NUM_SITES + B.SITE_INDEX[cell]
-
-
-_ACTION_NAMES: Tuple[str, ...] = tuple(action_name(a) for a in range(NUM_ACTIONS))
-
-# Serialization and the heuristic bot's policy live in their own modules,
-# which import the names above; they are imported here, once those exist.
-from . import serialize as _serialize  # noqa: E402
-from .policy import heuristic_policy as _heuristic_policy  # noqa: E402
-
-SunkenCityGame.heuristic_policy = staticmethod(_heuristic_policy)
-#: A turn is a dozen small decisions, and random players hardly ever bring a
-#: treasure home, so MCTS plays out with the policy and expectimax lets the
-#: policy finish 60 more moves past its depth (benchmarks/RESULTS.md, "Strength").
-SunkenCityGame.bot_presets = {"mcts": {"rollout": "policy"}, "expectimax": {"depth": 2, "leaf_playout": 60}}

@@ -4,8 +4,9 @@ Cells are written as ``[row, col]``; streets as ``[row, col, "right"|"down"]``
 from their upper-left cell; the adventurer at home as ``"village"``. Piles are
 the six street spaces, ``draw_pile`` the 1-based space streets are drawn from.
 Every inconsistency raises :class:`~aiplay.errors.InvalidStateError` naming
-the field, and a state is built only once everything has been checked, so
-nothing is ever half-loaded.
+the field; ``SunkenCityGame.state_from_dict`` hands :func:`load_state` a fresh
+state and returns it only once everything has been checked, so no caller ever
+sees a half-loaded one.
 """
 
 from __future__ import annotations
@@ -16,11 +17,16 @@ from aiplay.errors import InvalidStateError
 from aiplay.game import reject_unknown_fields, require_int, require_int_list
 
 from . import board as B
-from .rules import (
-    CARDS, CARRIED, END_TURN, MAX_STREETS, NUM_BUILDINGS, NUM_CARDS, NUM_CHIPS, NUM_PILES, PH_CARD,
-    PH_CHOOSE, PH_MOVE, PH_NEPTUNE, PH_OVER, PH_RAISE, PH_ROLL, PHASE_NAMES, SECURED, VILLAGE,
-    SunkenCityGame, SunkenCityState,
+from .actions import END_TURN
+from .components import CARDS, MAX_STREETS, NUM_BUILDINGS, NUM_CARDS, NUM_CHIPS, NUM_PILES
+from .phases import (
+    CARRIED, PH_CARD, PH_CHOOSE, PH_MOVE, PH_NEPTUNE, PH_OVER, PH_RAISE, PH_ROLL, PHASE_NAMES, SECURED, VILLAGE,
 )
+
+#: A ``SunkenCityState``/``SunkenCityGame`` (``.rules`` sits above this module and hands
+#: it a blank state to fill); typed loosely to keep the import tree.
+SunkenCityState = Any
+SunkenCityGame = Any
 
 FIELDS = (
     "adventurers", "building_raised", "buildings", "card", "carried", "chip_used", "chips",
@@ -116,12 +122,14 @@ def _int_list(value: Any, field: str, low: int, high: int) -> List[int]:
     return sorted(value)
 
 
-def state_from_dict(game: SunkenCityGame, data: Mapping[str, Any]) -> SunkenCityState:
-    """Build a state from :func:`state_to_dict` data, validating every field."""
+def load_state(state: SunkenCityState, data: Mapping[str, Any]) -> SunkenCityState:
+    """Validate :func:`state_to_dict` data and load it into ``state``, a blank state; returns it.
 
+    On an error ``state`` may be half-filled: callers pass a fresh one and drop it.
+    """
+    game = state.game
     reject_unknown_fields(data, FIELDS)
     n = game.players
-    state = SunkenCityState(game)
     state.cover = [B.EMPTY] * B.NUM_CELLS
 
     # -- pieces: streets, then buildings, never overlapping ------------------
