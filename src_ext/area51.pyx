@@ -31,7 +31,8 @@ from aiplay._ext.kernel cimport (K_CHANCE, K_MAX_PLAYERS, K_TERMINAL, Kernel, Na
 from random import Random as _Random
 
 from aiplay.errors import InvalidStateError
-from aiplay.games.area51.serialize import state_from_dict_trusted as _trusted
+from aiplay.game import require_field as _get
+from aiplay.games.area51.rules import state_from_dict_trusted as _trusted
 
 from aiplay.games.area51 import components as _C
 
@@ -49,13 +50,13 @@ cdef enum:
     NCTX = 9
     DET_TRIES = 64      # native determinization: redraws before the reference sampler
     DET_POS = 128       # hidden face-down cards (104 cards in all)
-    # phases (rules.PHASES order)
+    # phases (phases.PHASES order)
     PH_SETUP = 0
     PH_PLAY = 1
     PH_LAST = 2
     PH_PICKUP = 3
     PH_OVER = 4
-    # steps (rules.STEPS order)
+    # steps (phases.STEPS order)
     S_DEAL = 0
     S_KIND = 1
     S_BUILD = 2
@@ -1856,12 +1857,6 @@ cdef class Area51Kernel(Kernel):
             st.used_s[i] = _ival(u[1], f"used[{i}][1]", 0, self.spaces_in[r] - 1)
         st.nused = len(used)
         memcpy(state.data, st, sizeof(A51))
-
-
-cdef object _get(dict data, str key):
-    if key not in data:
-        raise InvalidStateError(f"state.{key}", "missing")
-    return data[key]
 
 
 cdef int _ival(object value, str field, int low, int high) except? -2147483647:
