@@ -549,6 +549,28 @@ def require_int(data: Mapping[str, Any], key: str, low: int, high: int, prefix: 
     return value
 
 
+def require_field(data: Mapping[str, Any], key: str, prefix: str = "state") -> Any:
+    """``data[key]``, or :class:`InvalidStateError` ``"<prefix>.<key>: missing"``."""
+    if key not in data:
+        raise InvalidStateError(f"{prefix}.{key}", "missing")
+    return data[key]
+
+
+def check_int(value: Any, low: int, high: int, field: str) -> int:
+    """``value`` if it is an int in ``[low, high]`` (``True`` is not), else InvalidStateError naming ``field``."""
+    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+        raise InvalidStateError(field, f"must be an integer from {low} to {high}, got {value!r}")
+    return value
+
+
+def require_bool(data: Mapping[str, Any], key: str, prefix: str = "state") -> bool:
+    """``data[key]`` as a bool (only ``true``/``false``), else InvalidStateError naming the field."""
+    value = require_field(data, key, prefix)
+    if not isinstance(value, bool):
+        raise InvalidStateError(f"{prefix}.{key}", f"must be true or false, got {value!r}")
+    return value
+
+
 def require_list(data: Mapping[str, Any], key: str, prefix: str = "state") -> List[Any]:
     """Read ``data[key]`` as a list (any items) or raise naming the field."""
     field = f"{prefix}.{key}"

@@ -15,6 +15,7 @@ from libc.string cimport memset
 from aiplay._ext.kernel cimport K_CHANCE, K_TERMINAL, Kernel, NativeState, Rng, hash_bytes, rng_below
 
 from aiplay.errors import InvalidStateError
+from aiplay.game import check_int as _int
 
 cdef enum:
     WALK = 0
@@ -270,12 +271,6 @@ def _list(dict data, str key, int length):
     value = data.get(key)
     if not isinstance(value, list) or len(value) != length:
         raise InvalidStateError(f"state.{key}", f"must be a list of {length} entries")
-    return value
-
-
-def _int(value, int low, int high, str field):
-    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-        raise InvalidStateError(field, f"must be an integer from {low} to {high}, got {value!r}")
     return value
 
 

@@ -10,6 +10,7 @@ from libc.stdint cimport int32_t, uint64_t
 from aiplay._ext.kernel cimport K_CHANCE, K_MAX_PLAYERS, K_TERMINAL, Kernel, NativeState, Rng, rng_below
 
 from aiplay.errors import InvalidStateError
+from aiplay.game import check_int as _int, require_field as _get
 
 
 cdef struct PigC:
@@ -167,18 +168,6 @@ cdef class PigKernel(Kernel):
             raise InvalidStateError("state.rolling", "must be true or false")
         st.rolling = 1 if rolling else 0
         st.total_moves = _int(_get(data, "total_moves"), 0, self.horizon, "state.total_moves")
-
-
-def _get(dict data, str key):
-    if key not in data:
-        raise InvalidStateError(f"state.{key}", "missing")
-    return data[key]
-
-
-def _int(value, int low, int high, str field):
-    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-        raise InvalidStateError(field, f"must be an integer from {low} to {high}, got {value!r}")
-    return value
 
 
 def make_kernel(reference_game):

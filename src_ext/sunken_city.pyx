@@ -20,6 +20,7 @@ from libc.string cimport memset
 from aiplay._ext.kernel cimport K_CHANCE, K_TERMINAL, Kernel, NativeState, Rng, rng_below
 
 from aiplay.errors import InvalidStateError
+from aiplay.game import check_int as _int, require_bool, require_field as _get
 
 cdef enum:
     NCELLS = 81
@@ -1309,12 +1310,12 @@ cdef class SunkenCityKernel(Kernel):
         s.raise_left = _int(_get(data, "raise_left"), 0, 4, "state.raise_left")
         s.move_left = _int(_get(data, "move_left"), 0, 7 + CHEST, "state.move_left")
         s.neptune_left = _int(_get(data, "neptune_left"), 0, 4, "state.neptune_left")
-        s.raised = _bool(data, "raised")
-        s.moved = _bool(data, "moved")
-        s.neptune_moved = _bool(data, "neptune_moved")
-        s.building_raised = _bool(data, "building_raised")
-        s.chip_used = _bool(data, "chip_used")
-        s.end_triggered = _bool(data, "end_triggered")
+        s.raised = require_bool(data, "raised")
+        s.moved = require_bool(data, "moved")
+        s.neptune_moved = require_bool(data, "neptune_moved")
+        s.building_raised = require_bool(data, "building_raised")
+        s.chip_used = require_bool(data, "chip_used")
+        s.end_triggered = require_bool(data, "end_triggered")
 
     cdef bint _is_site(self, int cell) noexcept nogil:
         cdef int i
@@ -1326,30 +1327,11 @@ cdef class SunkenCityKernel(Kernel):
 
 # -- load_dict's checks (Python level: they run once per load) ------------------------
 
-def _get(dict data, str key):
-    if key not in data:
-        raise InvalidStateError(f"state.{key}", "missing")
-    return data[key]
-
-
 def _list(dict data, str key, int length):
     value = _get(data, key)
     if not isinstance(value, list) or (length >= 0 and len(value) != length):
         raise InvalidStateError(f"state.{key}", f"must be a list" + (f" of {length} entries" if length >= 0 else ""))
     return value
-
-
-def _int(value, int low, int high, str field):
-    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-        raise InvalidStateError(field, f"must be an integer from {low} to {high}, got {value!r}")
-    return value
-
-
-def _bool(dict data, str key):
-    value = _get(data, key)
-    if not isinstance(value, bool):
-        raise InvalidStateError(f"state.{key}", f"must be true or false, got {value!r}")
-    return 1 if value else 0
 
 
 def _cell(value, str field):
