@@ -38,6 +38,7 @@ import aiplay
 from aiplay.errors import AiplayError, InvalidStateError
 from aiplay.game import CHANCE, TERMINAL, Game, State, sample_chance_outcome
 from aiplay.registry import contract_options, has_native
+from aiplay.simulate import play_out
 
 try:  # numpy is a dependency of aiplay, but keep the generators usable without it
     import numpy as np
@@ -165,16 +166,7 @@ def weird_action(rng: random.Random, num_actions: int) -> Any:
 
 def play_random(state: State, rng: random.Random, steps: int) -> State:
     """Play ``steps`` random moves (chance by its probabilities) on ``state`` in place; stops at the end."""
-    for _ in range(steps):
-        player = state.current_player()
-        if player == TERMINAL:
-            break
-        if player == CHANCE:
-            state.apply_action(sample_chance_outcome(state, rng))
-        else:
-            legal = state.legal_actions()
-            state.apply_action(legal[rng.randrange(len(legal))])
-    return state
+    return play_out(state, rng, max_steps=steps)
 
 
 def seeded_positions(game: Game, seed: int, count: int = 24, max_depth: int = 300) -> List[str]:

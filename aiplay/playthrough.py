@@ -31,7 +31,8 @@ from pathlib import Path
 from typing import Any, List, Mapping, Optional, Tuple
 
 import aiplay
-from aiplay.game import CHANCE, TERMINAL, sample_chance_outcome
+from aiplay.game import CHANCE, TERMINAL
+from aiplay.simulate import random_action
 from aiplay.registry import PlaythroughSpec, game_entries
 
 
@@ -83,11 +84,7 @@ def playthrough(name: str, options: Mapping[str, Any], seed: int, backend: str =
         if stop:
             lines.append(f"  (transcript stops after {max_steps} steps)")
             break
-        if player == CHANCE:
-            action = sample_chance_outcome(state, rng)
-        else:
-            legal = state.legal_actions()
-            action = legal[rng.randrange(len(legal))]
+        action = random_action(state, rng)
         lines.append(f"  action: {action} ({state.action_to_string(action)})")
         state.apply_action(action)
         step += 1

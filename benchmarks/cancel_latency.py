@@ -21,7 +21,6 @@ import threading
 import time
 
 import aiplay
-from aiplay.game import sample_chance_outcome
 from aiplay.search import ExpectimaxBot, ISMCTSBot, MCTSBot
 
 CASES = {
@@ -35,11 +34,7 @@ CASES = {
 
 
 def first_decision(name: str, options: dict) -> aiplay.State:
-    state = aiplay.load(name, **options).new_initial_state()
-    rng = random.Random(1)
-    while state.is_chance_node():
-        state.apply_action(sample_chance_outcome(state, rng))
-    return state
+    return aiplay.skip_chance(aiplay.load(name, **options).new_initial_state(), random.Random(1))
 
 
 def stop_latency(case: str) -> float:

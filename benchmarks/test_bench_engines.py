@@ -11,7 +11,6 @@ import random
 import pytest
 
 import aiplay
-from aiplay.game import sample_chance_outcome
 from aiplay.registry import has_native
 
 CASES = [(name, backend) for name in aiplay.games_available()
@@ -21,29 +20,14 @@ IDS = [f"{name}-{backend}" for name, backend in CASES]
 
 def mid_game_state(game, seed=0, moves=6):
     """A state a few random moves in, so the benchmarks are not all at the deal."""
-    rng = random.Random(seed)
-    state = game.new_initial_state()
-    for _ in range(moves):
-        if state.is_terminal():
-            break
-        if state.is_chance_node():
-            state.apply_action(sample_chance_outcome(state, rng))
-        else:
-            state.apply_action(rng.choice(state.legal_actions()))
+    state = aiplay.play_out(game.new_initial_state(), random.Random(seed), max_steps=moves)
     if state.is_terminal():
         state = game.new_initial_state()
     return state
 
 
 def random_playout(state, rng):
-    state = state.clone()
-    while not state.is_terminal():
-        if state.is_chance_node():
-            state.apply_action(sample_chance_outcome(state, rng))
-        else:
-            legal = state.legal_actions()
-            state.apply_action(legal[rng.randrange(len(legal))])
-    return state.returns()
+    return aiplay.play_out(state.clone(), rng).returns()
 
 
 @pytest.mark.parametrize("name,backend", CASES, ids=IDS)

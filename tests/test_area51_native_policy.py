@@ -19,13 +19,9 @@ def positions(players, games, seed):
     game = load(players)
     rng = random.Random(seed)
     for _ in range(games):
-        state = game.new_initial_state()
-        while not state.is_terminal():
-            if state.is_chance_node():
-                state.apply_action(sample_chance_outcome(state, rng))
-                continue
-            yield state
-            state.apply_action(rng.choice(state.legal_actions()))
+        for state in aiplay.random_walk(game.new_initial_state(), rng):
+            if not state.is_chance_node() and not state.is_terminal():
+                yield state
 
 
 def test_kernel_declares_a_policy():
@@ -104,12 +100,6 @@ def test_policy_games_are_much_shorter_than_random_games():
     rng = random.Random(0)
     random_lengths = []
     for seed in range(20):
-        state = game.new_initial_state()
-        n = 0
-        while not state.is_terminal():
-            if not state.is_chance_node():
-                n += 1
-            state.apply_action(sample_chance_outcome(state, rng) if state.is_chance_node()
-                               else rng.choice(state.legal_actions()))
-        random_lengths.append(n)
+        random_lengths.append(sum(not (s.is_chance_node() or s.is_terminal())
+                                  for s in aiplay.random_walk(game.new_initial_state(), rng)))
     assert sum(policy) < 0.7 * sum(random_lengths)

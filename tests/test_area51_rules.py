@@ -25,9 +25,7 @@ def game(players=4, **options):
 
 
 def to_decision(state, rng):
-    while state.is_chance_node():
-        state.apply_action(sample_chance_outcome(state, rng))
-    return state
+    return aiplay.skip_chance(state, rng)
 
 
 # -- set-up and chance -------------------------------------------------------

@@ -14,7 +14,6 @@ import pytest
 
 import aiplay
 from aiplay import CHANCE, TERMINAL, IllegalActionError, InvalidStateError
-from aiplay.game import sample_chance_outcome
 
 from conftest import game_variants, variant_id
 
@@ -25,15 +24,8 @@ GAMES_PER_CASE = 30
 def random_walk(game, seed):
     """Yield every state of one seeded random game (the same object, advancing)."""
     rng = random.Random(seed)
-    state = game.new_initial_state()
-    while True:
+    for state in aiplay.random_walk(game.new_initial_state(), rng):
         yield state, rng
-        if state.is_terminal():
-            return
-        if state.is_chance_node():
-            state.apply_action(sample_chance_outcome(state, rng))
-        else:
-            state.apply_action(rng.choice(state.legal_actions()))
 
 
 @pytest.fixture(params=CASES, ids=[variant_id(c) for c in CASES])

@@ -8,18 +8,12 @@ import pytest
 
 import aiplay
 from aiplay import InvalidOptionError
-from aiplay.game import sample_chance_outcome
 from aiplay.search import HeuristicBot, RandomBot, make_bot
 
 
 def play(game, bots, seed):
-    rng = random.Random(seed)
-    state = game.new_initial_state()
-    while not state.is_terminal():
-        if state.is_chance_node():
-            state.apply_action(sample_chance_outcome(state, rng))
-        else:
-            state.apply_action(bots[state.current_player()].choose(state))
+    state = aiplay.play_out(game.new_initial_state(), random.Random(seed),
+                            choose=lambda s: bots[s.current_player()].choose(s))
     return state.returns()
 
 

@@ -17,7 +17,6 @@ import pytest
 
 import aiplay
 from aiplay import InvalidOptionError
-from aiplay.game import sample_chance_outcome
 from aiplay.search import ExpectimaxBot, ISMCTSBot, MCTSBot
 
 #: Allowed difference in an action's mean share of root visits between paths,
@@ -32,13 +31,11 @@ def positions(name, count, seed, **options):
     rng = random.Random(seed)
     pairs = []
     while len(pairs) < count:
-        state = ref_game.new_initial_state()
-        while not state.is_terminal() and len(pairs) < count:
-            if state.is_chance_node():
-                state.apply_action(sample_chance_outcome(state, rng))
-                continue
-            pairs.append((state.clone(), native_game.from_reference(state)))
-            state.apply_action(rng.choice(state.legal_actions()))
+        for state in aiplay.random_walk(ref_game.new_initial_state(), rng):
+            if len(pairs) == count:
+                break
+            if not (state.is_chance_node() or state.is_terminal()):
+                pairs.append((state.clone(), native_game.from_reference(state)))
     return pairs
 
 

@@ -58,7 +58,6 @@ import random  # noqa: E402
 import re  # noqa: E402
 from pathlib import Path  # noqa: E402
 
-from aiplay.game import sample_chance_outcome  # noqa: E402
 from aiplay.registry import BACKENDS, game_entries, game_entry, has_native  # noqa: E402
 
 ENTRIES = game_entries(include_hidden=True)
@@ -164,16 +163,12 @@ def test_random_games_stay_within_the_declared_length(case):
     cap = bound if bound is not None else 100_000
     longest = 0
     for seed in range(LENGTH_GAMES):
-        rng = random.Random(seed)
-        state, moves = game.new_initial_state(), 0
-        while not state.is_terminal():
-            assert moves < cap, f"{name} {options} seed {seed}: over {cap} moves" + (
-                " (its declared max_game_length)" if bound is not None else "")
-            if state.is_chance_node():
-                state.apply_action(sample_chance_outcome(state, rng))
-            else:
-                state.apply_action(rng.choice(state.legal_actions()))
-            moves += 1
+        moves = -1  # the walk yields the start, then the state after each move
+        for moves, state in enumerate(aiplay.random_walk(game.new_initial_state(), random.Random(seed),
+                                                         max_steps=cap)):
+            pass
+        assert state.is_terminal(), f"{name} {options} seed {seed}: over {cap} moves" + (
+            " (its declared max_game_length)" if bound is not None else "")
         longest = max(longest, moves)
     assert longest > 0
 

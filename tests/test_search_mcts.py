@@ -26,13 +26,8 @@ def pig_position(game, scores, turn_total=0, turn_player=0, total_moves=10):
 
 def play(game, bots, seed):
     """One game with seeded chance; returns the returns."""
-    rng = random.Random(seed)
-    state = game.new_initial_state()
-    while not state.is_terminal():
-        if state.is_chance_node():
-            state.apply_action(aiplay.sample_chance_outcome(state, rng))
-        else:
-            state.apply_action(bots[state.current_player()].choose(state))
+    state = aiplay.play_out(game.new_initial_state(), random.Random(seed),
+                            choose=lambda s: bots[s.current_player()].choose(s))
     return state.returns()
 
 

@@ -8,7 +8,6 @@ import pytest
 
 import aiplay
 from aiplay.errors import InvalidOptionError
-from aiplay.game import sample_chance_outcome
 from aiplay.registry import has_native
 from aiplay.search import ExpectimaxBot, ISMCTSBot, MCTSBot, make_bot
 from aiplay.search.rollout import Rollout, playout
@@ -20,14 +19,7 @@ def midgame(name: str, moves: int, seed: int, backend: str = "auto", **options):
     game = aiplay.load(name, backend=backend, **options)
     state = game.new_initial_state()
     rng = random.Random(seed)
-    for _ in range(moves):
-        if state.is_chance_node():
-            state.apply_action(sample_chance_outcome(state, rng))
-        else:
-            legal = state.legal_actions()
-            state.apply_action(legal[rng.randrange(len(legal))])
-    while state.is_chance_node():
-        state.apply_action(sample_chance_outcome(state, rng))
+    aiplay.skip_chance(aiplay.play_out(state, rng, max_steps=moves), rng)
     assert not state.is_terminal()
     return state
 
@@ -94,11 +86,7 @@ def test_reference_playout_follows_the_policy_and_stops_at_the_cutoff():
     # Replaying the policy by hand reaches the same position.
     replay = state.clone()
     rng = random.Random(1)
-    for _ in range(7):
-        if replay.is_chance_node():
-            replay.apply_action(sample_chance_outcome(replay, rng))
-        else:
-            replay.apply_action(replay.game.heuristic_policy(replay, rng))
+    aiplay.play_out(replay, rng, choose=lambda s: s.game.heuristic_policy(s, rng), max_steps=7)
     assert replay.to_json() == world.to_json()
 
 

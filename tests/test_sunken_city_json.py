@@ -20,7 +20,7 @@ import pytest
 import aiplay
 from aiplay import InvalidStateError
 from aiplay._ext.kernel import NativeState
-from aiplay.games.sunken_city.rules import CARDS
+from aiplay.games.sunken_city.components import CARDS
 
 BACKENDS = ("reference", "native")
 ZERO_PIECE_CARD = CARDS.index((0, 7))
@@ -30,18 +30,9 @@ def play(players: int = 2, seed: int = 1, policy: bool = True, **options: Any) -
     """The JSON documents of one seeded game, move by move (heuristic play by default)."""
     game = aiplay.load("sunken_city", backend="native", players=players, **options)
     rng = random.Random(seed)
-    state = game.new_initial_state()
-    while True:
+    choose = (lambda s: game.heuristic_policy(s, rng)) if policy else None
+    for state in aiplay.random_walk(game.new_initial_state(), rng, choose=choose):
         yield json.loads(state.to_json())
-        if state.is_terminal():
-            return
-        if state.is_chance_node():
-            action = aiplay.sample_chance_outcome(state, rng)
-        elif policy:
-            action = game.heuristic_policy(state, rng)
-        else:
-            action = rng.choice(state.legal_actions())
-        state.apply_action(action)
 
 
 def find(predicate: Callable[[Dict[str, Any]], bool], players: int = 2, **options: Any) -> Dict[str, Any]:

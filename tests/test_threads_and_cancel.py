@@ -21,7 +21,6 @@ import pytest
 
 import aiplay
 from aiplay.errors import BotBusyError
-from aiplay.game import sample_chance_outcome
 from aiplay.search import ExpectimaxBot, ISMCTSBot, MCTSBot
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -29,11 +28,7 @@ LONG = 60.0  # seconds: a budget no test waits for
 
 
 def first_decision(name: str, backend: str = "auto", **options) -> aiplay.State:
-    state = aiplay.load(name, backend=backend, **options).new_initial_state()
-    rng = random.Random(1)
-    while state.is_chance_node():
-        state.apply_action(sample_chance_outcome(state, rng))
-    return state
+    return aiplay.skip_chance(aiplay.load(name, backend=backend, **options).new_initial_state(), random.Random(1))
 
 
 BOTS = {
@@ -130,10 +125,7 @@ SIGINT_SCRIPT = textwrap.dedent("""
         game, bot = aiplay.load("sunken_city", players=3), MCTSBot(seconds=60, seed=1, workers=2)
     else:
         game, bot = aiplay.load("area51", players=4), ISMCTSBot(seconds=60, seed=1, variant="mo")
-    state = game.new_initial_state()
-    rng = random.Random(1)
-    while state.is_chance_node():
-        state.apply_action(aiplay.sample_chance_outcome(state, rng))
+    state = aiplay.skip_chance(game.new_initial_state(), random.Random(1))
     print("ready", flush=True)
     started = time.perf_counter()
     try:
