@@ -24,7 +24,7 @@ import time
 import timeit
 
 import aiplay
-from aiplay.game import sample_chance_outcome
+from aiplay.simulate import play_out, random_walk, skip_chance
 from aiplay.registry import LiveTable, benchmark_configs, has_native
 from aiplay.search import ExpectimaxBot, ISMCTSBot, MCTSBot
 
@@ -38,52 +38,25 @@ def reference_playouts_per_second(game, seconds: float) -> float:
     rng = random.Random(0)
     count, start = 0, time.perf_counter()
     while time.perf_counter() - start < seconds or count == 0:
-        state = game.new_initial_state()
-        while not state.is_terminal():
-            if state.is_chance_node():
-                state.apply_action(sample_chance_outcome(state, rng))
-            else:
-                legal = state.legal_actions()
-                state.apply_action(legal[rng.randrange(len(legal))])
+        play_out(game.new_initial_state(), rng)
         count += 1
     return count / (time.perf_counter() - start)
 
 
 def mid_game(game, moves: int = 40):
-    rng = random.Random(1)
-    state = game.new_initial_state()
-    for _ in range(moves):
-        if state.is_terminal():
-            break
-        if state.is_chance_node():
-            state.apply_action(sample_chance_outcome(state, rng))
-        else:
-            state.apply_action(rng.choice(state.legal_actions()))
-    return state
+    return play_out(game.new_initial_state(), random.Random(1), max_steps=moves)
 
 
 def first_decision(game):
-    rng = random.Random(2)
-    state = game.new_initial_state()
-    while state.is_chance_node():
-        state.apply_action(sample_chance_outcome(state, rng))
-    return state
+    return skip_chance(game.new_initial_state(), random.Random(2))
 
 
 def game_length(game, policy: bool, games: int = 20) -> float:
     """Mean moves (decisions and chance) per game from the start, random or policy play."""
     rng = random.Random(3)
-    total = 0
-    for g in range(games):
-        state = game.new_initial_state()
-        while not state.is_terminal():
-            if state.is_chance_node():
-                state.apply_action(sample_chance_outcome(state, rng))
-            elif policy:
-                state.apply_action(game.kernel.policy_choice(state, rng.getrandbits(64)))
-            else:
-                state.apply_action(rng.choice(state.legal_actions()))
-            total += 1
+    choose = (lambda s: game.kernel.policy_choice(s, rng.getrandbits(64))) if policy else None
+    # The walk yields the start and the state after each move: moves = states - 1.
+    total = sum(sum(1 for _ in random_walk(game.new_initial_state(), rng, choose=choose)) - 1 for _ in range(games))
     return total / games
 
 
@@ -119,20 +92,23 @@ def main() -> None:
         state = first_decision(native)
         iterations = 2000 if args.quick else 20000
         presets = native.bot_presets
-        if name == "sunken_city":
-            for label, extra in (("random rollouts", {}), (f"presets {dict(presets['mcts'])}", presets["mcts"])):
+        if native.perfect_information:  # MCTS and expectimax; hidden information: ISMCTS
+            mcts_presets = dict(presets.get("mcts", {}))
+            for label, extra in (("random rollouts", {}), (f"presets {mcts_presets}", mcts_presets)):
                 analysis = MCTSBot(iterations=iterations, seed=1, **extra).analyse(state)
                 print(f"  MCTS at the first decision, {label}: "
                       f"{iterations / analysis.counters['seconds']:,.0f} iterations/s")
             analysis = ExpectimaxBot(depth=3).analyse(state)
             print(f"  expectimax depth 3 at the first decision: {analysis.counters['nodes']:,} nodes, "
                   f"{analysis.counters['nodes'] / analysis.counters['seconds']:,.0f} nodes/s")
-            extra = dict(presets["expectimax"])
-            analysis = ExpectimaxBot(**extra).analyse(state)
-            print(f"  expectimax {extra} at the first decision: {analysis.counters['nodes']:,} nodes in "
-                  f"{analysis.counters['seconds']:.2f} s")
+            if "expectimax" in presets:
+                extra = dict(presets["expectimax"])
+                analysis = ExpectimaxBot(**extra).analyse(state)
+                print(f"  expectimax {extra} at the first decision: {analysis.counters['nodes']:,} nodes in "
+                      f"{analysis.counters['seconds']:.2f} s")
         else:
-            for label, extra in (("random rollouts", {}), (f"presets {dict(presets['ismcts'])}", presets["ismcts"])):
+            ismcts_presets = dict(presets.get("ismcts", {}))
+            for label, extra in (("random rollouts", {}), (f"presets {ismcts_presets}", ismcts_presets)):
                 analysis = ISMCTSBot(iterations=iterations, seed=1, **extra).analyse(state)
                 print(f"  ISMCTS at the first decision, {label}: "
                       f"{iterations / analysis.counters['seconds']:,.0f} iterations/s")

@@ -22,15 +22,14 @@ observer cannot tell from the real one, and that is itself a valid state:
 
 States are taken at several depths (early, middle, late) of seeded random
 games. Each (game, options, engine) samples ``WORLDS`` worlds per observer in
-all; Area 51 (long games, slow views) and Sunken City (perfect information)
-get fewer per option set, about a thousand per observer over their option sets
-and engines together.
+all: a thousand per observer and game, split evenly over its option sets and
+engines (Area 51: 4 option sets on 2 engines, 125 worlds each).
 """
 
 from __future__ import annotations
 
 import random
-from typing import Dict, List, Tuple
+from typing import List, Tuple
 
 import pytest
 
@@ -41,9 +40,9 @@ from aiplay.game import State, sample_chance_outcome
 from conftest import game_variants, variant_id
 
 CASES = game_variants()
-#: Worlds per observer per (game, options, engine), spread over the sampled states.
-WORLDS: Dict[str, int] = {"area51": 120, "sunken_city": 125}
-DEFAULT_WORLDS = 1000
+#: Worlds per observer and game, split evenly over its (options, engine) cases and spread
+#: over each case's sampled states.
+WORLDS_PER_GAME = 1000
 #: Where the sampled states lie, as fractions of a game's length.
 DEPTHS = (0.0, 0.1, 0.3, 0.55, 0.8, 0.95)
 GAMES = 2
@@ -100,7 +99,8 @@ def indistinguishable(world: State, state: State, observer: int) -> bool:
 def test_worlds_are_indistinguishable_valid_varied_and_canonical(game):
     n = game.num_players
     states = [pick for seed in range(GAMES) for pick in sampled_states(game, seed)]
-    per_state = max(1, WORLDS.get(game.name, DEFAULT_WORLDS) // len(states))
+    cases = sum(1 for name, _, _ in CASES if name == game.name)
+    per_state = max(1, -(-WORLDS_PER_GAME // cases) // len(states))
     rng = random.Random(f"worlds-{game.name}")
     varied = [False] * n  # per observer: some state past the deal gave several worlds
     for state, decisions in states:

@@ -75,25 +75,21 @@ INFO_CASES = [(name, options) for name in aiplay.games_available() if has_native
 INFO_IDS = [f"{n}-{','.join(f'{k}={v}' for k, v in o.items()) or 'default'}" for n, o in INFO_CASES]
 
 
-# Playouts for the info-key check: long games (Area 51: ~1,000 states each, every
-# one loaded through the reference engine per seat) play fewer.
-INFO_GAMES = {"area51": 8}
+# Playouts for the info-key check: every state is loaded through the reference engine
+# once per seat, so games are played until about 4,000 states (at least 8 games, at
+# most 150): long games (Area 51: ~1,000 states each) play few, short ones many.
+INFO_STATES, INFO_MIN_GAMES, INFO_MAX_GAMES = 4_000, 8, 150
 
 
-def native_random_states(game, games, seed=0):
-    """Every state met along ``games`` seeded random playouts (clones)."""
+def native_random_states(game, games, seed=0, until_states=None, min_games=1):
+    """Every state met along seeded random playouts (clones): ``games`` games, or fewer once
+    ``until_states`` states are met and ``min_games`` games played."""
     states = []
     for g in range(games):
+        if until_states is not None and g >= min_games and len(states) >= until_states:
+            break
         rng = random.Random(seed * 100_003 + g)
-        state = game.new_initial_state()
-        while True:
-            states.append(state.clone())
-            if state.is_terminal():
-                break
-            if state.is_chance_node():
-                state.apply_action(sample_chance_outcome(state, rng))
-            else:
-                state.apply_action(rng.choice(state.legal_actions()))
+        states.extend(state.clone() for state in aiplay.random_walk(game.new_initial_state(), rng))
     return states
 
 
@@ -108,7 +104,7 @@ def hides_something(state, player):
 @pytest.mark.parametrize("name,options", INFO_CASES, ids=INFO_IDS)
 def test_native_info_keys_partition_like_the_reference_strings(name, options):
     game = aiplay.load(name, backend="native", **options)
-    states = native_random_states(game, INFO_GAMES.get(name, 150))
+    states = native_random_states(game, INFO_MAX_GAMES, until_states=INFO_STATES, min_games=INFO_MIN_GAMES)
     for player in range(game.num_players):
         keys_of = defaultdict(set)     # reference string -> native keys
         strings_of = defaultdict(set)  # native key -> reference strings
@@ -198,12 +194,7 @@ def test_native_returns_are_bit_identical(name, options):
     splits = 0
     for seed in range(300):
         rng = random.Random(seed)
-        state = reference.new_initial_state()
-        while not state.is_terminal():
-            if state.is_chance_node():
-                state.apply_action(sample_chance_outcome(state, rng))
-            else:
-                state.apply_action(rng.choice(state.legal_actions()))
+        state = aiplay.play_out(reference.new_initial_state(), rng)
         assert native.from_reference(state).returns() == state.returns()
         splits += sum(r > 0 for r in state.returns()) > 1
     if name == "leduc_poker":

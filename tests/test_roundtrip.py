@@ -32,12 +32,13 @@ from aiplay.registry import has_native
 
 from conftest import CONTRACT_OPTIONS
 
-#: Per game: (random games, heuristic games, check every k-th state, mutations).
-BUDGET: Dict[str, Tuple[int, int, int, int]] = {
-    "area51": (2, 2, 10, 120),
-    "sunken_city": (6, 6, 1, 400),
-}
-DEFAULT_BUDGET = (40, 40, 1, 400)
+#: Sample sizes scale with the game's length L (moves of the case's first seeded random
+#: game), so that a long game costs about what a short one does and no game is named here:
+#: about CHECKS_PER_GAME checked states per game, GAME_MOVES moves per kind of play
+#: (between MIN_GAMES and MAX_GAMES games each of random and heuristic play), and
+#: MUTATION_MOVES / L mutated documents (between MIN_ and MAX_MUTATIONS).
+CHECKS_PER_GAME, GAME_MOVES, MIN_GAMES, MAX_GAMES = 50, 2_000, 2, 40
+MUTATION_MOVES, MIN_MUTATIONS, MAX_MUTATIONS = 40_000, 100, 400
 #: Random moves played from an accepted mutated document, each reached state reloaded.
 PLAY_ON = 12
 #: Then up to this many moves on the fast engine, every RELOAD_EVERY-th state reloaded.
@@ -56,6 +57,14 @@ def case_id(case: Tuple[str, dict]) -> str:
 
 
 CASES = cases()
+
+
+def budget(games: List[Game]) -> Tuple[int, int, int, int]:
+    """(random games, heuristic games, check every k-th state, mutations) for this case."""
+    length = sum(1 for _ in aiplay.random_walk(games[-1].new_initial_state(), random.Random(0))) - 1
+    n_games = min(MAX_GAMES, max(MIN_GAMES, GAME_MOVES // max(1, length)))
+    mutations = min(MAX_MUTATIONS, max(MIN_MUTATIONS, MUTATION_MOVES // max(1, length)))
+    return n_games, n_games, max(1, length // CHECKS_PER_GAME), mutations
 
 
 def engines(name: str, options: dict) -> List[Game]:
@@ -108,7 +117,7 @@ def check_round_trip(games: List[Game], states: List[State]) -> str:
 def test_states_from_play_round_trip_on_both_engines(case):
     name, options = case
     games = engines(name, options)
-    n_random, n_heuristic, every, _ = BUDGET.get(name, DEFAULT_BUDGET)
+    n_random, n_heuristic, every, _ = budget(games)
     if games[0].heuristic_policy is None:
         n_heuristic = 0
     checked = 0
@@ -198,7 +207,7 @@ def load_everywhere(games: List[Game], text: str) -> Optional[List[State]]:
 def test_mutated_documents_load_on_both_engines_or_neither(case):
     name, options = case
     games = engines(name, options)
-    n_random, n_heuristic, every, mutations = BUDGET.get(name, DEFAULT_BUDGET)
+    _, _, every, mutations = budget(games)
     pool = []
     for seed in range(2):
         for step, states in enumerate(lockstep(games[-1:], 100 + seed, heuristic=False)):

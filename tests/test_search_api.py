@@ -13,15 +13,12 @@ from aiplay.errors import InvalidOptionError
 from aiplay.search import (
     BOTS, ActionStats, Analysis, Bot, Budget, ExpectimaxBot, ISMCTSBot, MCTSBot, RandomBot, make_bot,
 )
+from aiplay.registry import contract_options
 from aiplay.search.base import COMMON_COUNTERS
 
 
 def first_decision(game, seed=0):
-    state = game.new_initial_state()
-    rng = random.Random(seed)
-    while state.is_chance_node():
-        state.apply_action(aiplay.sample_chance_outcome(state, rng))
-    return state
+    return aiplay.skip_chance(game.new_initial_state(), random.Random(seed))
 
 
 # -- make_bot ----------------------------------------------------------------
@@ -172,8 +169,7 @@ def _bots_for(game):
 
 @pytest.mark.parametrize("name", aiplay.games_available())
 def test_every_bot_plays_every_game_on_its_default_engine(name):
-    options = {"winscore": 10} if name == "pig" else {}
-    game = aiplay.load(name, **options)
+    game = aiplay.load(name, **contract_options()[name][0])  # the registry's first option set: short games
     for seed in range(2):
         state = first_decision(game, seed)
         before = state.to_json()
