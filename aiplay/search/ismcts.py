@@ -147,11 +147,8 @@ class ISMCTSBot(Bot):
         root = _Node(num_players)
         meter = Meter(self.budget, self._stop_event)
         meter.nodes = 1  # the root
-        tree_nodes = 1
-        max_depth = 0
-        c = self.uct_c
-        log = math.log
-        sqrt = math.sqrt
+        tree_nodes, max_depth = 1, 0
+        c, log, sqrt = self.uct_c, math.log, math.sqrt  # locals: the loop below is hot
 
         while True:
             world = state.determinize(root_player, det_rng)
