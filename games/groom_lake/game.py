@@ -1,0 +1,94 @@
+"""The Groom Lake game and state classes: the rules (``rules.py``) with their serializer,
+determinization, heuristic and rendering attached.
+
+This module sits on top of the game folder's import tree (components, actions
+and board at the bottom; rules; then knowledge, serialize, heuristic and
+render; then this; then ``__init__``), so the state's methods can call every
+layer without an import cycle.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any, List, Mapping
+
+from aiplay.game import Game, bool_option, int_option
+
+from . import actions as A
+from .components import MAX_PLAYERS, MIN_PLAYERS, START_LIFE
+from .heuristic import policy, static_values
+from .knowledge import determinize, knowledge_violations
+from .render import render
+from .rules import RulesState
+from .serialize import state_from_dict
+
+
+class GroomLakeGame(Game):
+    """Unleashed From Groom Lake! for 3 to 6 players (hidden roles, a growing desert map)."""
+
+    name = "groom_lake"
+    title = "Unleashed From Groom Lake!, 3-6 players"
+    option_spec = {
+        "players": int_option(4, MIN_PLAYERS, MAX_PLAYERS, "number of players"),
+        "half_win": bool_option(False, "the Half-Win variant: a unanimous vote makes Alien Proof worthless"),
+    }
+    #: The hand-written policy of :mod:`.heuristic` (public State API only).
+    heuristic_policy = staticmethod(policy)
+
+    def _check_options(self) -> None:
+        # Plain attributes: the rules read them at every move.
+        self.players: int = self._options["players"]
+        self.half_win: bool = self._options["half_win"]
+        self.start_life: int = START_LIFE[self.players]
+
+    @property
+    def num_players(self) -> int:
+        return self.players
+
+    @property
+    def num_distinct_actions(self) -> int:
+        return A.NUM_ACTIONS
+
+    @property
+    def max_chance_outcomes(self) -> int:
+        return A.MAX_CHANCE
+
+    @property
+    def min_utility(self) -> float:
+        return -1.0
+
+    @property
+    def max_utility(self) -> float:
+        return 1.0
+
+    @property
+    def zero_sum(self) -> bool:
+        return True
+
+    def new_initial_state(self) -> "GroomLakeState":
+        return GroomLakeState(self)
+
+    def state_from_dict(self, data: Mapping[str, Any]) -> "GroomLakeState":
+        """Validate every field (``InvalidStateError`` naming it), then build the state (:mod:`.serialize`)."""
+        return state_from_dict(self, data, GroomLakeState)  # type: ignore[return-value]
+
+
+class GroomLakeState(RulesState):
+    """A Groom Lake position: the rules of :class:`RulesState` plus hidden information, evaluation and text."""
+
+    __slots__ = ()
+
+    def determinize(self, observer: int, rng: random.Random) -> "GroomLakeState":
+        """A world ``observer`` cannot tell from this one (see :mod:`.knowledge`)."""
+        return determinize(self, observer, rng)  # type: ignore[return-value]
+
+    def knowledge_violations(self, observer: int) -> List[str]:
+        """Every knowledge record the actual contents contradict (see :mod:`.knowledge`); ``[]`` when none."""
+        return knowledge_violations(self, observer)
+
+    def heuristic_values(self) -> List[float]:
+        """The static evaluation of :mod:`.heuristic`, within [-1, 1]."""
+        return static_values(self)
+
+    def __str__(self) -> str:
+        return render(self)

@@ -1,0 +1,105 @@
+"""Text and SVG rendering of a Groom Lake position (plain string building)."""
+
+from __future__ import annotations
+
+from typing import Any, List, Optional
+
+from .components import (
+    CANYON, CIVILIZATION, DIRS, HAZARD_NAMES, MOUNTAIN, ROLE_NAMES, STACK_NAMES, TERRAIN_NAMES, TILES, TYPE_NAMES,
+    rotated_edges,
+)
+
+#: One-letter terrain marks of the text map.
+TERRAIN_MARKS = {0: "D", MOUNTAIN: "M", CANYON: "#", CIVILIZATION: "C"}
+#: SVG fill colours by terrain.
+TERRAIN_FILL = {0: "#f2d49b", MOUNTAIN: "#a58a6a", CANYON: "#7a3b1e", CIVILIZATION: "#8fc98f"}
+CELL = 60
+
+
+def _cards(counts: List[int]) -> str:
+    items = [f"{c}x{TYPE_NAMES[t]}" if c > 1 else TYPE_NAMES[t] for t, c in enumerate(counts) if c]
+    return ", ".join(items) or "-"
+
+
+def render(state: Any, viewer: Optional[int] = None) -> str:
+    """The position as text. ``viewer=None`` shows everything; a seat sees only what it knows."""
+    n = state.n
+    player = state.current_player()
+    status = {-4: "game over", -1: "chance"}.get(player, f"player {player} to act")
+    lines = [f"Groom Lake, {n} players, step {state.step}, turn of player {state.turn} "
+             f"({state.ap} actions left): {status}"]
+    if state.step == "over":
+        lines.append(f"winners: {state.winners()}")
+    for p in range(n):
+        show = viewer is None or viewer == p or state.revealed[p] or state.step == "over"
+        role = state.role_name(p) if show else "?"
+        hand = _cards(state.hands[p]) if viewer is None or viewer == p else f"{state.hand_size(p)} cards"
+        dead = " (dead)" if state.life[p] == 0 and state.turn >= 0 else ""
+        lines.append(f"player {p}{dead}: {role}, life {state.life[p]}, hand: {hand}")
+    lines.append("Discard Stack (top last): " + (", ".join(TYPE_NAMES[t] for t in state.discard) or "-"))
+    lines.append(f"deck {sum(state.deck)}, Refresh {sum(state.refresh)}, Recovery played {state.recoveries}")
+    lines.append("tile stacks: " + ", ".join(f"{STACK_NAMES[k]}: {len(s)}" for k, s in enumerate(state.stacks))
+                 + f", pool: {len(state.pool)}")
+    lines.extend(map_text(state))
+    return "\n".join(lines)
+
+
+def map_text(state: Any) -> List[str]:
+    """The map as a character grid: terrain letter, then ``!`` open hazard, ``+`` closed, ``*`` the Team."""
+    cells = {(t[1], t[2]): t for t in state.placed}
+    xs = [x for x, _ in cells]
+    ys = [y for _, y in cells]
+    out = []
+    for y in range(max(ys), min(ys) - 1, -1):
+        row = []
+        for x in range(min(xs), max(xs) + 1):
+            t = cells.get((x, y))
+            if t is None:
+                row.append("  . ")
+                continue
+            tile = TILES[t[0]]
+            mark = "G" if t[0] == 0 else TERRAIN_MARKS[tile.terrain]
+            hz = " " if not tile.hazard else ("!" if t[4] else "+")
+            team = "*" if [x, y] == list(state.team) else " "
+            row.append(f" {mark}{hz}{team}")
+        out.append("".join(row))
+    return out
+
+
+def render_svg(state: Any) -> str:
+    """The map as an SVG document: tiles coloured by terrain, red dots on their edges, hazards
+    (open in red, closed in grey, with their number) and the Team's position."""
+    cells = {(t[1], t[2]): t for t in state.placed}
+    xs = [x for x, _ in cells]
+    ys = [y for _, y in cells]
+    x0, y1 = min(xs), max(ys)
+    width = (max(xs) - x0 + 1) * CELL
+    height = (y1 - min(ys) + 1) * CELL
+    parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
+             f'viewBox="0 0 {width} {height}">']
+    for (x, y), t in sorted(cells.items()):
+        tile = TILES[t[0]]
+        px, py = (x - x0) * CELL, (y1 - y) * CELL
+        parts.append(f'<rect x="{px}" y="{py}" width="{CELL}" height="{CELL}" fill="{TERRAIN_FILL[tile.terrain]}" '
+                     f'stroke="#333"><title>{"Groom Lake" if t[0] == 0 else TERRAIN_NAMES[tile.terrain]}</title></rect>')
+        for d, dot in enumerate(rotated_edges(t[0], t[3])):
+            if dot:
+                dx, dy = DIRS[d]
+                cx, cy = px + CELL / 2 + dx * (CELL / 2 - 5), py + CELL / 2 - dy * (CELL / 2 - 5)
+                parts.append(f'<circle cx="{cx:g}" cy="{cy:g}" r="4" fill="#d00"/>')
+        if tile.hazard:
+            colour = "#c00" if t[4] else "#888"
+            label = f"{HAZARD_NAMES[tile.hazard][:5]} {tile.number}"
+            parts.append(f'<text x="{px + 6}" y="{py + 22}" font-size="11" fill="{colour}">{label}</text>')
+            state_text = "open" if t[4] else "closed"
+            parts.append(f'<text x="{px + 6}" y="{py + 36}" font-size="9" fill="{colour}">{state_text}</text>')
+        if t[0] == 0:
+            parts.append(f'<text x="{px + 6}" y="{py + 22}" font-size="11">Groom Lake</text>')
+    tx, ty = state.team
+    parts.append(f'<circle cx="{(tx - x0) * CELL + CELL / 2:g}" cy="{(y1 - ty) * CELL + CELL - 14:g}" r="9" '
+                 f'fill="#1450c8" stroke="#fff"><title>the Team</title></circle>')
+    parts.append("</svg>")
+    return "\n".join(parts)
+
+
+__all__ = ["render", "render_svg", "map_text", "ROLE_NAMES"]
