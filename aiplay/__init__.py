@@ -19,6 +19,7 @@ from aiplay.errors import (
     InvalidStateError, NotDecisionNodeError, SetupError, UnknownGameError,
 )
 from aiplay.game import CHANCE, TERMINAL, Game, State, sample_chance_outcome
+from aiplay.match import Match
 from aiplay.registry import games_available, load
 from aiplay.rng import make_rng
 from aiplay.simulate import play_out, random_action, random_walk, skip_chance
@@ -27,8 +28,8 @@ __version__ = "0.1.0"
 
 __all__ = [
     "AiplayError", "BotBusyError", "CHANCE", "DeterminizationError", "Game", "IllegalActionError",
-    "InvalidOptionError", "InvalidPlayerError", "InvalidStateError", "NotDecisionNodeError", "SetupError", "State",
-    "TERMINAL", "UnknownGameError", "__version__",
+    "InvalidOptionError", "InvalidPlayerError", "InvalidStateError", "Match", "NotDecisionNodeError", "SetupError",
+    "State", "TERMINAL", "UnknownGameError", "__version__",
     "games_available", "load", "make_rng", "play_out", "random_action", "random_walk", "sample_chance_outcome",
     "skip_chance",
 ]

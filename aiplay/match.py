@@ -1,0 +1,399 @@
+"""A game in progress: :class:`Match` keeps the position, its history, undo/redo and turns.
+
+A :class:`~aiplay.game.State` is one position; a frontend needs more: the
+moves played so far (with their names), undo and redo, a move counter, which
+seat's turn it is, and a game record it can save and load. ``Match`` adds
+exactly that on top of any game of the registry::
+
+    match = aiplay.Match("pig", seed=7)
+    match.advance_chance()              # draw chance outcomes until a seat is to move
+    match.apply("roll")                 # a name or an action id
+    match.undo()
+    text = match.to_json()              # the game record
+    again = aiplay.Match.from_json(text)  # replays every move; same position
+
+**Turns.** Games are played as atomic decisions (one action each), and a
+player's turn is often several of them. ``Match`` groups them by one rule,
+the same for every game: *a turn is a maximal run of decisions by one seat;
+it ends when the seat to move changes to another seat.* Chance outcomes
+never start or end a turn: they belong to the turn in progress (those before
+the first decision belong to turn 0, the set-up). ``turn_number`` counts the
+turns begun (0 before the first decision), ``turn_owner`` is the seat whose
+turn is in progress, and :attr:`Match.turn_ended` tells a frontend that the
+owner has finished (the next seat to move is another seat, or the game is
+over; at a chance node it is not known yet and reads False). A seat that
+moves twice in a row with no other seat in between (an extra turn in the
+rules) is one turn under this rule.
+
+**Records.** :meth:`Match.to_record` gives a JSON-ready game record: the
+game, its options, the starting position, every move (action id, seat, name,
+turn) and the final position. :meth:`Match.from_record` replays the moves one
+by one from the start, checking each, and checks that the position reached is
+the recorded one, so a record either loads exactly or raises
+:class:`~aiplay.errors.InvalidStateError` naming what differs. The record also
+keeps the match's random-generator state, so chance drawn after loading is the
+chance the original match would have drawn.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from dataclasses import asdict, dataclass
+from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple, Union
+
+from aiplay.errors import IllegalActionError, InvalidOptionError, InvalidStateError
+from aiplay.game import CHANCE, TERMINAL, Game, State, as_action, sample_chance_outcome, string_to_action
+from aiplay.registry import load
+from aiplay.rng import SeedLike, make_rng
+
+#: The ``format`` field of a game record.
+RECORD_FORMAT = "aiplay-match"
+#: The version of the game-record layout this module writes and reads.
+RECORD_VERSION = 1
+
+#: A move as a frontend gives it: an action id or its name (or its number as text).
+MoveLike = Union[int, str]
+
+
+@dataclass(frozen=True)
+class Move:
+    """One move of a match's history.
+
+    ``action`` is the action id (a chance outcome when ``player`` is
+    :data:`~aiplay.game.CHANCE`); ``name`` its name in the position where it
+    was played; ``turn`` the turn it belongs to (see the module docstring);
+    ``ply`` its index in the history (0 for the first move).
+    """
+
+    ply: int
+    player: int
+    action: int
+    name: str
+    turn: int
+
+    def to_dict(self) -> Dict[str, Any]:
+        """The move as JSON-ready data."""
+        return asdict(self)
+
+
+class Match:
+    """A game in progress: a position plus its history, undo/redo, turns and records.
+
+    Args:
+        game: a :class:`~aiplay.game.Game` or a registry name (then ``options``
+            and ``backend`` go to :func:`aiplay.load`).
+        seed: seeds the match's own generator, which draws the chance outcomes
+            of :meth:`play_chance` and :meth:`advance_chance`.
+        state: the starting position (a state of ``game``); default its initial state.
+
+    The live position is :attr:`state`; change it only through the match
+    (``apply``, ``undo``...), or the history no longer describes it.
+    """
+
+    def __init__(self, game: Union[Game, str], *, seed: SeedLike = None, state: Optional[State] = None,
+                 backend: str = "auto", **options: Any):
+        if isinstance(game, str):
+            game = load(game, backend=backend, **options)
+        elif not isinstance(game, Game):
+            raise InvalidOptionError(f"Match needs a Game or a game name, got {game!r}")
+        elif options:
+            raise InvalidOptionError("game options go with a game name, not with a Game already built")
+        self.game: Game = game
+        if state is None:
+            state = game.new_initial_state()
+        elif not isinstance(state, State) or state.game.name != game.name:
+            raise InvalidOptionError(f"state must be a state of {game.name!r}, got {state!r}")
+        try:
+            self.rng: random.Random = make_rng(seed)
+        except TypeError:
+            raise InvalidOptionError(
+                f"seed={seed!r} is invalid; it accepts an int, a random.Random or None") from None
+        self._start: State = state.clone()
+        self.state: State = state.clone()
+        self._history: List[Move] = []
+        self._before: List[State] = []  # the position before each move of the history
+        self._redo: List[Move] = []  # undone moves, the next one to redo last
+        self._turn = 0
+        self._owner: Optional[int] = None
+
+    # -- reading -------------------------------------------------------------
+    @property
+    def history(self) -> List[Move]:
+        """The moves played so far, oldest first (a copy)."""
+        return list(self._history)
+
+    @property
+    def ply(self) -> int:
+        """The number of moves played (decisions and chance outcomes)."""
+        return len(self._history)
+
+    @property
+    def move_number(self) -> int:
+        """The number of decisions played (chance outcomes not counted)."""
+        return sum(1 for m in self._history if m.player != CHANCE)
+
+    @property
+    def turn_number(self) -> int:
+        """The number of turns begun: 0 before the first decision, then 1, 2, ..."""
+        return self._turn
+
+    @property
+    def turn_owner(self) -> Optional[int]:
+        """The seat whose turn is in progress (the seat of the latest decision); None before any."""
+        return self._owner
+
+    @property
+    def turn_ended(self) -> bool:
+        """True when the turn in progress is over: the next seat to move is another seat, or the game ended.
+
+        False before the first decision and at a chance node (whose outcome may decide it).
+        """
+        if self._owner is None:
+            return False
+        player = self.state.current_player()
+        return player == TERMINAL or (player != CHANCE and player != self._owner)
+
+    def current_player(self) -> int:
+        """The seat to move, :data:`~aiplay.game.CHANCE` or :data:`~aiplay.game.TERMINAL`."""
+        return self.state.current_player()
+
+    def is_terminal(self) -> bool:
+        """True once the game is over."""
+        return self.state.is_terminal()
+
+    def legal_moves(self) -> List[Tuple[int, str]]:
+        """``(action id, name)`` for every legal action (chance outcomes at a chance node)."""
+        state = self.state
+        return [(a, state.action_to_string(a)) for a in state.legal_actions()]
+
+    def parse(self, move: MoveLike) -> int:
+        """The legal action that ``move`` designates: an id, a name (exact, then any case) or its number."""
+        if isinstance(move, str):
+            return string_to_action(self.state, move)
+        action = as_action(move, self.state)
+        legal = self.state.legal_actions()
+        if action not in legal:
+            detail = "the game is over" if self.state.is_terminal() else ""
+            raise IllegalActionError(action, legal, detail)
+        return action
+
+    # -- playing -------------------------------------------------------------
+    def apply(self, move: MoveLike) -> Move:
+        """Play ``move`` (an id or a name; a chance outcome at a chance node) and return its record.
+
+        The redo list is cleared (a new line of play). Raises
+        :class:`~aiplay.errors.IllegalActionError` for a move that is not
+        legal, leaving the match unchanged.
+        """
+        action = self.parse(move)
+        record = self._play(action)
+        self._redo.clear()
+        return record
+
+    def _play(self, action: int) -> Move:
+        state = self.state
+        player = state.current_player()
+        name = state.action_to_string(action)
+        before = state.clone()
+        state.apply_action(action)
+        if player != CHANCE and player != self._owner:
+            # A decision by another seat than the turn's owner begins a new turn.
+            self._turn += 1
+            self._owner = player
+        record = Move(ply=len(self._history), player=player, action=action, name=name, turn=self._turn)
+        self._before.append(before)
+        self._history.append(record)
+        return record
+
+    def play_chance(self) -> Move:
+        """At a chance node, draw one outcome from the match's generator (exact probabilities) and play it."""
+        if not self.state.is_chance_node():
+            raise IllegalActionError("chance", self.state.legal_actions(), "no chance node to draw at")
+        return self.apply(sample_chance_outcome(self.state, self.rng))
+
+    def advance_chance(self) -> List[Move]:
+        """Draw and play chance outcomes until a seat is to move or the game is over; returns them."""
+        played = []
+        while self.state.is_chance_node():
+            played.append(self.play_chance())
+        return played
+
+    # -- undo and redo -------------------------------------------------------
+    def can_undo(self) -> bool:
+        """True when there is a move to take back."""
+        return bool(self._history)
+
+    def can_redo(self) -> bool:
+        """True when an undone move can be played again."""
+        return bool(self._redo)
+
+    def undo(self, count: int = 1) -> List[Move]:
+        """Take back the last ``count`` moves (chance outcomes count as moves); returns them, latest first.
+
+        Raises :class:`~aiplay.errors.InvalidOptionError` (changing nothing)
+        when fewer than ``count`` moves were played.
+        """
+        self._check_count(count, len(self._history), "undo")
+        undone = []
+        for _ in range(count):
+            move = self._history.pop()
+            self.state = self._before.pop()
+            self._redo.append(move)
+            undone.append(move)
+        self._recount_turns()
+        return undone
+
+    def undo_decision(self, seat: Optional[int] = None) -> List[Move]:
+        """Take back moves up to and including the latest decision (of ``seat``, when given).
+
+        What a person means by "undo" at a table with bots: the bots' replies
+        and the chance outcomes after the person's last move go too. Raises
+        :class:`~aiplay.errors.InvalidOptionError` when there is no such decision.
+        """
+        for i in range(len(self._history) - 1, -1, -1):
+            player = self._history[i].player
+            if player != CHANCE and (seat is None or player == seat):
+                return self.undo(len(self._history) - i)
+        who = "any seat" if seat is None else f"seat {seat}"
+        raise InvalidOptionError(f"nothing to undo: no decision of {who} in the history")
+
+    def redo(self, count: int = 1) -> List[Move]:
+        """Play again the last ``count`` undone moves, in their order; returns them."""
+        self._check_count(count, len(self._redo), "redo")
+        redone = []
+        for _ in range(count):
+            move = self._redo.pop()
+            redone.append(self._play(move.action))
+        return redone
+
+    @staticmethod
+    def _check_count(count: Any, available: int, what: str) -> None:
+        if isinstance(count, bool) or not isinstance(count, int) or count < 1:
+            raise InvalidOptionError(f"{what} count={count!r} is invalid; it accepts an integer >= 1")
+        if count > available:
+            raise InvalidOptionError(f"cannot {what} {count} move(s): only {available} available")
+
+    def _recount_turns(self) -> None:
+        """Turn number and owner after an undo: those of the latest remaining decision."""
+        for move in reversed(self._history):
+            if move.player != CHANCE:
+                self._turn, self._owner = move.turn, move.player
+                return
+        self._turn, self._owner = 0, None
+
+    # -- records -------------------------------------------------------------
+    def to_record(self) -> Dict[str, Any]:
+        """The game record as JSON-ready data (see the module docstring)."""
+        return {
+            "format": RECORD_FORMAT,
+            "version": RECORD_VERSION,
+            "game": self.game.name,
+            "options": self.game.options,
+            "start": json.loads(self._start.to_json()),
+            "moves": [m.to_dict() for m in self._history],
+            "final": json.loads(self.state.to_json()),
+            "rng": _rng_to_json(self.rng),
+        }
+
+    def to_json(self) -> str:
+        """The game record as JSON text."""
+        return json.dumps(self.to_record(), sort_keys=True, separators=(",", ":"))
+
+    def save(self, path: str) -> None:
+        """Write the game record to the file ``path``."""
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(self.to_json())
+            f.write("\n")
+
+    @classmethod
+    def load(cls, path: str, backend: str = "auto") -> "Match":
+        """Read a game record from the file ``path`` (see :meth:`from_json`)."""
+        with open(path, encoding="utf-8") as f:
+            return cls.from_json(f.read(), backend=backend)
+
+    @classmethod
+    def from_json(cls, text: str, backend: str = "auto") -> "Match":
+        """Replay a game record written by :meth:`to_json`; raises InvalidStateError naming a bad field."""
+        if not isinstance(text, (str, bytes, bytearray)):
+            raise InvalidStateError("<record>", f"must be JSON text, got {type(text).__name__}")
+        try:
+            doc = json.loads(text)
+        except (TypeError, ValueError, RecursionError) as exc:
+            raise InvalidStateError("<record>", f"not valid JSON: {exc}") from None
+        return cls.from_record(doc, backend=backend)
+
+    @classmethod
+    def from_record(cls, doc: Mapping[str, Any], backend: str = "auto") -> "Match":
+        """Replay a game record (:meth:`to_record`'s data) move by move, checking every move.
+
+        Each move's seat and name must match the replayed position's, and the
+        position reached must equal the recorded final one.
+        """
+        if not isinstance(doc, Mapping):
+            raise InvalidStateError("<record>", "must be a JSON object")
+        for key in ("format", "version", "game", "options", "start", "moves"):
+            if key not in doc:
+                raise InvalidStateError(key, "missing")
+        if doc["format"] != RECORD_FORMAT:
+            raise InvalidStateError("format", f"expected {RECORD_FORMAT!r}, got {doc['format']!r}")
+        if doc["version"] != RECORD_VERSION:
+            raise InvalidStateError("version", f"unsupported version {doc['version']!r}; "
+                                               f"this aiplay reads {RECORD_VERSION}")
+        if not isinstance(doc["game"], str) or not isinstance(doc["options"], Mapping):
+            raise InvalidStateError("game", "game must be a name and options an object")
+        try:
+            game = load(doc["game"], backend=backend, **doc["options"])
+        except InvalidOptionError as exc:
+            raise InvalidStateError("options", str(exc)) from None
+        start = game.state_from_json(json.dumps(doc["start"]))
+        match = cls(game, state=start)
+        if "rng" in doc:
+            match.rng = _rng_from_json(doc["rng"])
+        moves = doc["moves"]
+        if not isinstance(moves, Sequence) or isinstance(moves, str):
+            raise InvalidStateError("moves", "must be a list")
+        for i, m in enumerate(moves):
+            field = f"moves[{i}]"
+            if not isinstance(m, Mapping) or "action" not in m:
+                raise InvalidStateError(field, "must be an object with an action")
+            player = match.state.current_player()
+            if "player" in m and m["player"] != player:
+                raise InvalidStateError(f"{field}.player", f"recorded {m['player']!r}, the position has {player}")
+            try:
+                action = match.parse(m["action"])
+            except IllegalActionError as exc:
+                raise InvalidStateError(f"{field}.action", str(exc)) from None
+            name = match.state.action_to_string(action)
+            if "name" in m and m["name"] != name:
+                raise InvalidStateError(f"{field}.name", f"recorded {m['name']!r}, the action is {name!r}")
+            match._play(action)
+        if "final" in doc and doc["final"] is not None:
+            final = game.state_from_json(json.dumps(doc["final"]))
+            if final.to_json() != match.state.to_json():
+                raise InvalidStateError("final", "the moves do not lead to the recorded final position")
+        return match
+
+    def __repr__(self) -> str:
+        return (f"<Match {self.game.name}: {self.ply} moves, turn {self._turn}, "
+                f"player {self.state.current_player()} to move>")
+
+
+def _rng_to_json(rng: random.Random) -> List[Any]:
+    """A generator's state as JSON-ready data (``random.getstate`` with its tuples as lists)."""
+    version, internal, gauss = rng.getstate()
+    return [version, list(internal), gauss]
+
+
+def _rng_from_json(data: Any) -> random.Random:
+    """The generator whose state :func:`_rng_to_json` wrote; InvalidStateError when it is not one."""
+    rng = random.Random()
+    try:
+        version, internal, gauss = data
+        rng.setstate((version, tuple(internal), gauss))
+    except (TypeError, ValueError) as exc:
+        raise InvalidStateError("rng", f"not a generator state: {exc}") from None
+    return rng
+
+
+__all__ = ["Match", "Move", "MoveLike", "RECORD_FORMAT", "RECORD_VERSION"]
