@@ -52,7 +52,7 @@ import time
 from dataclasses import asdict, dataclass, field
 from typing import Any, ClassVar, Dict, List, Literal, Mapping, Optional, overload
 
-from aiplay.errors import BotBusyError, InvalidOptionError, NotDecisionNodeError
+from aiplay.errors import AiplayError, BotBusyError, InvalidOptionError, NotDecisionNodeError
 from aiplay.game import CHANCE, TERMINAL, State
 from aiplay.rng import SeedLike, make_rng
 
@@ -122,6 +122,16 @@ class Analysis:
             principal_variation=list(data["principal_variation"]),
             counters=dict(data["counters"]),
         )
+
+    @property
+    def principal_variation_names(self) -> List[str]:
+        """The names of :attr:`principal_variation`'s moves, each in the position where it is played.
+
+        :meth:`Bot.analyse` fills them (:func:`name_line`); an analysis built
+        otherwise (``from_dict``) has none and gives ``[]``. Not a dataclass
+        field, so :meth:`to_dict` and equality stay as they were.
+        """
+        return list(self.__dict__.get("_pv_names", ()))
 
     def stats_for(self, action: int) -> ActionStats:
         """The :class:`ActionStats` of ``action``; ``KeyError`` if it was not legal."""
@@ -294,12 +304,24 @@ class Bot(abc.ABC):
         # Shared by this bot's native searches (every worker), see stop().
         self._cancel: Optional[Any] = Cancellation() if Cancellation is not None else None
 
-    def choose(self, state: State) -> int:
-        """The action this bot plays at ``state`` (a decision node of any seat)."""
-        return self.analyse(state).action
+    def choose(self, state: State, *, iterations: Optional[int] = None, seconds: Optional[float] = None,
+               nodes: Optional[int] = None) -> int:
+        """The action this bot plays at ``state`` (a decision node of any seat).
 
-    def analyse(self, state: State) -> Analysis:
+        ``iterations``, ``seconds``, ``nodes``: a budget for this call only (see :meth:`analyse`).
+        """
+        return self.analyse(state, iterations=iterations, seconds=seconds, nodes=nodes).action
+
+    def analyse(self, state: State, *, iterations: Optional[int] = None, seconds: Optional[float] = None,
+                nodes: Optional[int] = None) -> Analysis:
         """Search ``state`` and report the chosen action and what the search learned.
+
+        Per-call budget: when any of ``iterations``, ``seconds`` or ``nodes``
+        is given, those limits replace the bot's budget for this call only
+        (e.g. ``bot.choose(state, seconds=0.5)`` searches half a second,
+        whatever the bot was built with); other search settings (an
+        expectimax ``depth``, say) stay. Expectimax has no iterations and
+        refuses them. :meth:`stop` from another thread ends the search early.
 
         Raises :class:`~aiplay.errors.NotDecisionNodeError` at a chance node
         or at the end of the game, and :class:`~aiplay.errors.BotBusyError`
@@ -307,19 +329,33 @@ class Bot(abc.ABC):
         """
         if not isinstance(state, State):
             raise InvalidOptionError(f"{type(self).__name__} needs an aiplay State, got {state!r}")
+        override = None
+        if iterations is not None or seconds is not None or nodes is not None:
+            if iterations is not None and self.kind in ITERATIONLESS:
+                raise InvalidOptionError(
+                    f"option iterations={iterations!r} is invalid for {type(self).__name__}, which has no "
+                    f"iterations; limit it with seconds or nodes")
+            override = Budget(iterations=iterations, seconds=seconds, nodes=nodes)
         if not self._busy.acquire(blocking=False):
             raise BotBusyError(
                 f"this {type(self).__name__} is already searching in another thread; a bot runs one "
                 f"search at a time: give each thread its own bot (stop() may be called from any thread)")
+        # The searches read self.budget; bots without one (random, heuristic) spend nothing anyway.
+        saved = self.__dict__.get("budget")
         try:
             self._stop_event.clear()
             if self._cancel is not None:
                 self._cancel.reset()
+            if override is not None and saved is not None:
+                self.budget = override
             analysis = self._analyse(state)
             # Which search loop ran: the C one ("native") or the readable Python one.
             analysis.counters.setdefault("backend", "reference")
+            object.__setattr__(analysis, "_pv_names", name_line(state, analysis.principal_variation))
             return analysis
         finally:
+            if override is not None and saved is not None:
+                self.budget = saved
             self._busy.release()
 
     def stop(self) -> None:
@@ -374,6 +410,38 @@ class Bot(abc.ABC):
 
     def __repr__(self) -> str:
         return f"<{type(self).__name__}>"
+
+
+#: Bot kinds whose budget has no iterations (a per-call ``iterations`` is refused).
+ITERATIONLESS = frozenset({"expectimax"})
+
+
+def name_line(state: State, actions: List[int]) -> List[str]:
+    """The names of a line of play from ``state`` (not mutated), each named where it is played.
+
+    The line is followed on a copy while its moves are legal there; a move
+    that is not (a hidden-information search's line runs through sampled
+    worlds) is named in the last position reached, and the line is no longer
+    followed. An id outside the game's action spaces is shown as its number.
+    """
+    names: List[str] = []
+    scratch: Optional[State] = None
+    following = True
+    for action in actions:
+        if scratch is None:
+            scratch = state.clone()
+        try:
+            names.append(scratch.action_to_string(action))
+        except Exception:  # naming is best-effort: a game may not name an id out of context
+            names.append(str(action))
+            following = False
+            continue
+        if following:
+            try:
+                scratch.apply_action(action)
+            except AiplayError:  # not legal in the real position: stop following the line
+                following = False
+    return names
 
 
 def most_visited(stats: List[ActionStats]) -> ActionStats:
