@@ -24,7 +24,8 @@ Winter with six or more junkyard cards.
 :func:`determinize_state` works from the observer's information only: during a simultaneous phase
 every other player is rewound to the phase-start snapshot (the observer saw none of their choices;
 in the world they made none), a later actor's decision in progress restarts at its entry step,
-and the hidden cards (other hands and junkyards, other face-down feats, the decks) are redealt from
+the other seats' records (hidden from the observer) keep their sizes but are redrawn from the
+sampled cards, and the hidden cards (other hands and junkyards, other face-down feats, the decks) are redealt from
 what the observer cannot see, the records' cards first.
 """
 
@@ -65,6 +66,19 @@ def _expand(counts: List[int]) -> List[int]:
     return [t for t, c in enumerate(counts) for _ in range(c)]
 
 
+def _resample_records(b: Any, o: int, rng: random.Random) -> None:
+    """Other seats' records about ``b`` are hidden from ``o``: keep their sizes, redraw their cards from b's."""
+    cards = _expand([h + j for h, j in zip(b.hand, b.junk)])
+    for x, rec in enumerate(b.known):
+        if x == o or not any(rec):
+            continue
+        k = min(sum(rec), len(cards))
+        new = [0] * NUM_TINKER_TYPES
+        for t in rng.sample(cards, k):
+            new[t] += 1
+        b.known[x] = new
+
+
 def determinize_state(state: State, observer: int, rng: random.Random) -> State:
     """A world ``observer`` cannot tell from ``state``, its hidden part sampled from ``rng`` (module docstring)."""
     o = observer
@@ -77,9 +91,6 @@ def determinize_state(state: State, observer: int, rng: random.Random) -> State:
             if q != o:
                 w.players[q] = snap.players[q].clone()
         w.discard = [a + b for a, b in zip(snap.discard, me.disc_add)]
-    for x in range(n):
-        if x != o:
-            me.known[x] = [0] * NUM_TINKER_TYPES
     # The Tinker cards o cannot see.
     pool = list(TINKER_COUNTS)
     for t in range(NUM_TINKER_TYPES):
@@ -123,9 +134,6 @@ def determinize_state(state: State, observer: int, rng: random.Random) -> State:
             hand[t] += 1
         b.hand, b.junk = hand, junk
         b.kept = [0] * NUM_TINKER_TYPES
-        for x in range(n):
-            if x != o:
-                b.known[x] = [0] * NUM_TINKER_TYPES
     deck = [0] * NUM_TINKER_TYPES
     for t in free:
         deck[t] += 1
@@ -155,13 +163,13 @@ def determinize_state(state: State, observer: int, rng: random.Random) -> State:
     for f in feats:
         fdeck[f] += 1
     w.feat_deck = fdeck
+    for b in w.players:
+        _resample_records(b, o, rng)
     if snap is not None:
         for q in range(n):
             if q != o:
                 snap.players[q] = w.players[q].clone()
-        for x in range(n):
-            if x != o:
-                snap.players[o].known[x] = [0] * NUM_TINKER_TYPES
+        _resample_records(snap.players[o], o, rng)
         if w.actor >= 0 and w.actor != o:
             # A later actor's decision in progress restarts at its entry step (its choices are rewound).
             w.actor_done = False

@@ -108,13 +108,16 @@ class Player:
 
     def to_dict(self) -> Dict[str, Any]:
         """JSON-ready data (every field)."""
-        out: Dict[str, Any] = {}
-        for name in PLAYER_FIELDS:
-            value = getattr(self, name)
-            if isinstance(value, list):
-                value = [v[:] if isinstance(v, list) else v for v in value]
-            out[name] = value
-        return out
+        return {
+            "hand": self.hand[:], "junk": self.junk[:], "gadgets": [g[:] for g in self.gadgets],
+            "dice": self.dice[:], "used": self.used[:], "wait": self.wait[:], "active": self.active[:],
+            "reserve": self.reserve, "score": self.score, "down": self.down[:], "up": self.up[:], "ap": self.ap,
+            "ap_base": self.ap_base, "loc_used": self.loc_used[:], "free_tweak": self.free_tweak,
+            "bonus_draws": self.bonus_draws, "no_draw": self.no_draw, "skip": self.skip, "tweaks": self.tweaks[:],
+            "scraps": self.scraps, "delivered": self.delivered, "flare": self.flare, "ach_mask": self.ach_mask,
+            "todo": self.todo[:], "kept": self.kept[:], "known": [k[:] for k in self.known], "pj": self.pj[:],
+            "phj": self.phj[:], "disc_add": self.disc_add[:], "drawn": self.drawn, "fdrawn": self.fdrawn,
+        }
 
     # -- small queries --------------------------------------------------------------------------
     def hand_size(self) -> int:

@@ -633,6 +633,10 @@ class Area1851State(ReferenceState):
             return any(pl.dice[d] == cost for d in dice)
         return can_pay([pl.dice[d] for d in dice], cost)
 
+    def _payable_sum(self, p: int, owed: int) -> bool:
+        """The unpaid rest ``owed`` of a cost can still be paid exactly (used by the loader)."""
+        return self._payable(p, owed)
+
     def _use_die(self, p: int, d: int) -> None:
         pl = self.players[p]
         pl.used[d] = 1
@@ -760,7 +764,7 @@ class Area1851State(ReferenceState):
         if step == "todo":
             return self._todo_actions(p)
         if step == "skip":
-            return [A.DONE, A.YES]
+            return [A.DONE, A.YES] if pl.down[F_SITTIN] else [A.DONE]
         if step == "cheat":
             return [A.DONE] + [A.set_die(d, v) for d in range(DICE) for v in range(1, 5) if pl.dice[d] != v]
         if step == "main":

@@ -206,6 +206,9 @@ def load_state(game: Any, data: Mapping[str, Any]) -> Area1851State:
         arg = _int(item[2], f"state.queue[{i}][2]", 0, NUM_EVENTS - 1)
         if (p < 0) != (item[0] in ("event", "gdie")):
             raise _err(f"state.queue[{i}][1]", "events and everyone's dice have no player; the rest have one")
+        allowed = {"die": range(DICE), "pdie": (1, 11), "gdie": (18, 19, 20)}.get(item[0], (0,))
+        if arg not in allowed:
+            raise _err(f"state.queue[{i}][2]", f"must be one of {list(allowed)} for a {item[0]} item")
         st.queue.append([item[0], p, arg])
     st.actor = _int(d["actor"], "state.actor", -1, n - 1)
     if not isinstance(d["actor_done"], bool):
@@ -258,14 +261,82 @@ def load_state(game: Any, data: Mapping[str, Any]) -> Area1851State:
         if sum(sum(p.down) + len(p.up) for p in splayers) + fsize != sum(FEAT_COUNTS):
             raise _err("state.snap.feat_size", "the snapshot must hold all 33 feats")
         st.snap = Snapshot(splayers, sdisc, dsize, fsize)
+    if sim and not st.actor_done:
+        _check_step(st)
     if sim and not st.queue and not st.actor_done:
         try:
             legal = st._legal_actions()
-        except (KeyError, IndexError, AssertionError, ValueError):
+        except (KeyError, IndexError, AssertionError, ValueError, TypeError):
             raise _err("state.step", f"step {step!r} does not fit the position") from None
         if not legal:
             raise _err("state.step", "the actor has no legal decision")
     return st
+
+
+#: The steps each simultaneous phase allows, and the context keys each step needs.
+PHASE_STEPS = {
+    "setup_place": ("place",), "event_choice": ("todo",), "prep_skip": ("skip",), "prep_cheat": ("cheat",),
+    "action": ("main", "pay", "target", "tweakpay", "townhall", "reroll", "repl", "swap1", "swap2", "sh2a", "sh2b",
+               "recy1", "recy2", "dfeat"),
+    "delivery": ("deliver", "dfeat"), "assistants": ("move",), "rotation": ("keep",),
+}
+STEP_CTX = {
+    "pay": ("owed",), "target": ("card", "src"), "tweakpay": ("die", "up"), "townhall": ("level",), "reroll": ("sel",),
+    "swap2": ("card",), "dfeat": ("empty", "fmods", "gtype", "nmods", "own", "ret", "tmods"),
+}
+
+
+def _check_step(st: Area1851State) -> None:
+    """The actor's step fits the phase, its context and the actor's position (no dead end, no bad index)."""
+    step, ctx, pl = st.step, st.ctx, st.players[st.actor]
+    if step not in PHASE_STEPS[st.phase]:
+        raise _err("state.step", f"step {step!r} is not part of phase {st.phase}")
+    need = STEP_CTX.get(step, ())
+    if st.phase == "event_choice" and pl.todo and pl.todo[0] == 8:
+        need = ("card", "src") if ctx else ()
+    if sorted(ctx) != sorted(need):
+        raise _err("state.ctx", f"step {step} needs exactly the keys {sorted(need)}")
+    if step == "place" and pl.reserve == 0:
+        raise _err("state.players", "placing an assistant needs one in reserve")
+    if step == "todo" and not st.queue:
+        if not pl.todo:
+            raise _err("state.players", "the actor has no event choice left")
+        if pl.todo[0] == 5 and pl.reserve == 0 and not st.queue:
+            raise _err("state.players", "placing an assistant needs one in reserve")
+    if step == "skip" and not pl.down[9]:
+        raise _err("state.step", "only the holder of Just Sittin' Round decides to skip")
+    if step == "pay":
+        _int(ctx["owed"], "state.ctx.owed", 1, 7)
+        if not st._payable_sum(st.actor, ctx["owed"]):
+            raise _err("state.ctx.owed", "the dice cannot pay it")
+    if step in ("target", "swap2") or "card" in ctx:
+        t = _int(ctx["card"], "state.ctx.card", 0, NUM_TINKER_TYPES - 1)
+        src = ctx.get("src", 0)
+        _int(src, "state.ctx.src", 0, 2)
+        if step != "swap2" and (TINKER[t].is_gadget or not st._targets(st.actor, t)):
+            raise _err("state.ctx.card", "a modification with a free socket to go to")
+        if (pl.junk if src == 1 else pl.hand)[t] == 0:
+            raise _err("state.ctx.card", "the card must be where it comes from")
+        if step == "swap2" and not any(pl.junk):
+            raise _err("state.ctx.card", "a swap needs a junkyard card")
+        if step == "target" and src == 0 and (pl.ap < 1 or not st._payable(st.actor, TINKER[t].cost)):
+            raise _err("state.ctx.card", "the modification must be affordable")
+    if step == "tweakpay":
+        d = _int(ctx["die"], "state.ctx.die", 0, DICE - 1)
+        up = _int(ctx["up"], "state.ctx.up", 0, 1)
+        if not any(pl.junk) or pl.used[d] or not MIN_FACE <= pl.dice[d] + (1 if up else -1) <= MAX_FACE:
+            raise _err("state.ctx", "the tweak must be possible")
+    if step == "townhall":
+        _int(ctx["level"], "state.ctx.level", 1, 2)
+    if step == "reroll":
+        _int(ctx["sel"], "state.ctx.sel", 0, 7)
+    if step == "dfeat":
+        _int(ctx["gtype"], "state.ctx.gtype", 0, NUM_TINKER_TYPES - 1)
+        for k in ("own", "nmods", "fmods", "tmods", "empty"):
+            _int(ctx[k], f"state.ctx.{k}", 0, 16)
+        _int(ctx["ret"], "state.ctx.ret", 0, 1)
+        if (ctx["ret"] == 1) != (st.phase == "action"):
+            raise _err("state.ctx.ret", "1 exactly for a Recycler delivery in the action phase")
 
 
 def state_dict_fields() -> Dict[str, Any]:

@@ -1,0 +1,415 @@
+"""Area 1851 scenario tests: one per rule that a careless engine gets wrong (spec area1851.md).
+
+Positions are built by driving a game and editing it through the serializer
+(``area1851_helpers``); the expected values follow from the rules, not from the engine.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from aiplay import InvalidStateError
+from aiplay.games.area1851 import actions as A
+from aiplay.games.area1851.cards import (
+    CARDS, E_AUDIT, E_BASICS, E_DRAW, E_END, E_HOLD, E_LEFT, E_MISSING, E_NOTSOFAST, E_RIGHT, E_SOLAR, E_STRIKE,
+    E_TRASH, F_DOUBLE, F_LEGEND, F_LONER, F_TEAMWORK, FEAT_COUNTS, FEATS, L_TOWNHALL, L_WORKSHOP, TINKER,
+    TINKER_COUNTS, card_counts, mod_type, tinker_type,
+)
+from aiplay.games.area1851.rules import drop_to_five, rise_to_five
+
+from area1851_helpers import (
+    add_gadget, at_action, clear_feats, clear_hand, drive, edit, give, give_feat, new_game,
+)
+
+ALIEN_T = tinker_type(0, 0)  # Alien one-socket gadget (Time): cost 3, rating 2
+ALIEN_TP = tinker_type(0, 3)  # Alien TP gadget: cost 5, rating 4
+ALIEN_TPF = tinker_type(0, 6)  # cost 7, rating 6
+PIONEER_T = tinker_type(1, 0)
+NATIVE_T = tinker_type(2, 0)
+#: Random events without Missing Time (which would shift the fixed ones a turn earlier).
+PLAIN_EVENTS = [0, 1, 2, 3, 4, 5, 6, 8, 9, 10, 11, 12]
+
+
+def action_position(players: int = 2, event: int = E_TRASH, block: int = 4, dice=None):
+    """Turn 1, seat 0's action phase, after ``event`` (Trash To Treasure does nothing at 0 junk)."""
+    game = new_game(players, block)
+    return drive(game.new_initial_state(), at_action(0), events=[event], dice=dice)
+
+
+def place(d, p, wait):
+    """Seat p's assistants: ``wait`` on the waiting spaces, the rest in reserve."""
+    d["players"][p]["wait"] = list(wait)
+    d["players"][p]["active"] = [0] * 5
+    d["players"][p]["reserve"] = 3 - sum(wait)
+
+
+def with_dice(state, p, values, used=(0, 0, 0)):
+    def change(d):
+        d["players"][p]["dice"] = list(values)
+        d["players"][p]["used"] = list(used)
+    return edit(state, change)
+
+
+# -- the card table ------------------------------------------------------------------------------
+def test_card_table_matches_the_spec():
+    assert len(CARDS) == 162
+    assert card_counts() == {"Tinker": 108, "Event": 21, "Feat": 33}
+    assert sum(TINKER_COUNTS) == 108 and sum(FEAT_COUNTS) == 33
+    for f in range(3):
+        gadgets = [t for t in range(f * 18, f * 18 + 18) if TINKER[t].is_gadget]
+        mods = [t for t in range(f * 18, f * 18 + 18) if not TINKER[t].is_gadget]
+        assert sum(TINKER[t].copies for t in gadgets) == 12
+        assert sum(TINKER[t].copies for t in mods) == 24
+        for socket in range(3):
+            assert sum(TINKER[t].copies for t in mods if TINKER[t].sockets == (socket,)) == 8
+        by_size = {}
+        for t in gadgets:
+            info = TINKER[t]
+            by_size.setdefault(len(info.sockets), set()).add((info.cost, info.rating))
+            by_size.setdefault(("n", len(info.sockets)), []).append(info.copies)
+        assert by_size[1] == {(3, 2)} and by_size[2] == {(5, 4)} and by_size[3] == {(7, 6)}
+        assert [sum(by_size[("n", k)]) for k in (1, 2, 3)] == [4, 4, 4]
+    limited = {f.name for f in FEATS if f.limited}
+    assert limited == {"I'm Unique", "I've Got Time", "Just Sittin' Round", "Loner"}
+
+
+# -- dice ----------------------------------------------------------------------------------------
+def test_dice_pay_an_exact_sum():
+    s = action_position()
+    s = edit(s, lambda d: (clear_hand(d, 0), give(d, 0, ALIEN_TP), give(d, 0, ALIEN_TPF)))
+    s = with_dice(s, 0, [2, 3, 4])
+    legal = s.legal_actions()
+    assert A.HAND + ALIEN_TP in legal  # 2 + 3 = 5
+    assert A.HAND + ALIEN_TPF in legal  # 3 + 4 = 7
+    s.apply_action(A.HAND + ALIEN_TP)
+    assert s.step == "pay"
+    # The 4 cannot be part of an exact 5 (1 is missing); 2 and 3 can.
+    assert s.legal_actions() == [A.DIE + 0, A.DIE + 1]
+    s.apply_action(A.DIE + 0)
+    assert s.legal_actions() == [A.DIE + 1]
+    s.apply_action(A.DIE + 1)
+    assert s.step == "main" and s.players[0].used == [1, 1, 0] and s.players[0].ap == 1
+    # A 7-cost gadget with 1 1 1 cannot be built.
+    s2 = with_dice(action_position(), 0, [1, 1, 1])
+    s2 = edit(s2, lambda d: give(d, 0, ALIEN_TPF))
+    assert A.HAND + ALIEN_TPF not in s2.legal_actions()
+
+
+def test_faction_double_and_make_it_a_double_stack_to_four_times():
+    s = action_position()
+    alien_time = mod_type(0, 0, 0)  # rating 1
+
+    def change(d):
+        clear_feats(d)
+        give_feat(d, 0, F_DOUBLE)
+        add_gadget(d, 0, ALIEN_T, [alien_time])
+    s = edit(s, change)
+    s = drive(s, lambda x: x.phase == "delivery" and x.actor == 0)
+    before = s.players[0].score
+    s.apply_action(A.GADGET + 0)
+    assert s.players[0].score == before + 2 * 2 + 1  # the gadget's 2 doubled, the mod's 1 not
+    assert s.step == "dfeat" and A.FEAT + F_DOUBLE in s.legal_actions()
+    s.apply_action(A.FEAT + F_DOUBLE)
+    assert s.players[0].score == before + 2 * 4 + 1  # x4 with both doubles
+    assert F_DOUBLE in s.players[0].up
+
+
+def test_no_faction_double_with_a_foreign_mod():
+    s = action_position()
+    s = edit(s, lambda d: (clear_feats(d), add_gadget(d, 0, ALIEN_T, [mod_type(1, 0, 0)])))
+    s = drive(s, lambda x: x.phase == "delivery" and x.actor == 0)
+    before = s.players[0].score
+    s.apply_action(A.GADGET + 0)
+    assert s.players[0].score == before + 2 + 1
+
+
+def test_a_full_gadget_must_be_delivered():
+    s = action_position()
+    s = edit(s, lambda d: (clear_feats(d), add_gadget(d, 0, ALIEN_TP, [-1, -1]),
+                           add_gadget(d, 0, ALIEN_T, [mod_type(0, 0, 2)])))
+    s = drive(s, lambda x: x.phase == "delivery" and x.actor == 0)
+    legal = s.legal_actions()
+    assert A.DONE not in legal and A.GADGET + 1 in legal
+    s.apply_action(A.GADGET + 1)
+    assert A.DONE in s.legal_actions()  # the half-empty TP gadget may wait
+
+
+def test_workshop_level_2_reroll_frees_used_dice():
+    s = action_position()
+    s = edit(s, lambda d: place(d, 0, [0, 0, 0, 0, 2]))
+    s = with_dice(s, 0, [1, 2, 3], used=(1, 1, 0))
+    s.apply_action(A.activate(L_WORKSHOP, 2))
+    assert s.step == "reroll"
+    s.apply_action(A.DIE + 0)
+    s.apply_action(A.DONE)
+    assert s.is_chance_node()
+    s.apply_action(3)  # the die shows 4
+    assert s.players[0].dice[0] == 4 and s.players[0].used[0] == 0  # free again
+    assert s.players[0].used[1] == 1
+
+
+def test_workshop_level_1_free_tweak_once():
+    s = action_position()
+    s = edit(s, lambda d: place(d, 0, [0, 0, 0, 0, 1]))
+    s = with_dice(s, 0, [4, 2, 3])
+    s = edit(s, lambda d: clear_hand(d, 0))
+    s.apply_action(A.activate(L_WORKSHOP, 1))
+    assert A.free_tweak(0, True) in s.legal_actions()  # 5 is allowed
+    s.apply_action(A.free_tweak(0, True))
+    assert s.players[0].dice[0] == 5
+    assert not any(A.FREE_TWEAK <= a < A.SET_DIE for a in s.legal_actions())
+
+
+@pytest.mark.parametrize("level", [1, 2])
+def test_town_hall_both_levels(level):
+    s = action_position()
+    s = edit(s, lambda d: place(d, 0, [0, 0, 0, level, 0]))
+    s = with_dice(s, 0, [1, 2, 3], used=(0, 0, 1))
+    before = s.players[0].score
+    s.apply_action(A.activate(L_TOWNHALL, level))
+    assert s.step == "townhall" and s.legal_actions() == [A.DONE, A.DIE + 0, A.DIE + 1]
+    s.apply_action(A.DIE + 0)
+    s.apply_action(A.DIE + 1)
+    assert s.players[0].score == before + 2 * level
+    assert s.players[0].used == [1, 1, 1]
+
+
+def test_just_the_basics_forbids_level_2():
+    s = action_position(event=E_BASICS)
+    s = edit(s, lambda d: place(d, 0, [0, 0, 0, 2, 0]))
+    legal = s.legal_actions()
+    assert A.activate(L_TOWNHALL, 1) in legal and A.activate(L_TOWNHALL, 2) not in legal
+
+
+def test_solar_flare_one_die_per_turn():
+    s = action_position(event=E_SOLAR)
+    s = edit(s, lambda d: (clear_hand(d, 0), give(d, 0, ALIEN_T), give(d, 0, ALIEN_TP)))
+    s = with_dice(s, 0, [3, 2, 3])
+    legal = s.legal_actions()
+    assert A.HAND + ALIEN_T in legal and A.HAND + ALIEN_TP not in legal  # 3 + 2 is two dice
+    s.apply_action(A.HAND + ALIEN_T)
+    assert s.legal_actions() == [A.DIE + 0, A.DIE + 2]
+    s.apply_action(A.DIE + 2)
+    s = edit(s, lambda d: place(d, 0, [0, 0, 0, 1, 0]))
+    s.apply_action(A.activate(L_TOWNHALL, 1))
+    assert s.legal_actions() == [A.DONE]  # dice 0 and 1 are unused but may not be used
+
+
+def test_worker_strike_and_scrap_audit():
+    s = action_position(event=E_STRIKE)
+    s = edit(s, lambda d: place(d, 0, [1, 0, 0, 0, 0]))
+    assert not any(A.ACTIVATE <= a < A.LOCATION for a in s.legal_actions())
+    assert any(A.SCRAP <= a < A.JUNK for a in s.legal_actions())
+    s = action_position(event=E_AUDIT)
+    assert not any(A.SCRAP <= a < A.JUNK for a in s.legal_actions())
+
+
+def test_drop_and_rise_to_multiples_of_five():
+    assert [drop_to_five(x) for x in (0, 3, 5, 10, 12)] == [0, 0, 0, 5, 10]
+    assert [rise_to_five(x) for x in (0, 3, 5, 12)] == [5, 5, 10, 15]
+
+
+def test_not_so_fast_on_a_multiple_of_five():
+    game = new_game(3)
+    s = drive(game.new_initial_state(), lambda x: x.phase == "event" and x.queue and x.queue[0][0] == "event")
+
+    def change(d):
+        for p, v in enumerate((10, 7, 10)):
+            d["players"][p]["score"] = v
+    s = edit(s, change)
+    s.apply_action(E_NOTSOFAST)
+    assert [p.score for p in s.players] == [5, 8, 5]
+
+
+def test_missing_time_chains_two_events():
+    game = new_game(2)
+    s = drive(game.new_initial_state(), lambda x: x.phase == "event" and x.queue and x.queue[0][0] == "event")
+    s.apply_action(E_MISSING)
+    assert s.is_chance_node() and s.queue[0][0] == "event"
+    s.apply_action(E_DRAW)
+    assert s.turn_events == [E_MISSING, E_DRAW]
+    assert all(p.bonus_draws == 1 for p in s.players)
+
+
+def test_rotation_direction_after_turns_5_and_10():
+    game = new_game(3)
+    s = drive(game.new_initial_state(), lambda x: x.turn == 5 and x.phase in ("event_choice", "prep_draw"),
+              events=PLAIN_EVENTS)
+    assert s.events[4] == E_RIGHT and s.direction == -1
+    assert all(s.direction == -1 for _ in [0])
+    s = drive(s, lambda x: x.turn == 10 and x.phase in ("event_choice", "prep_draw"), events=PLAIN_EVENTS[4:])
+    assert s.events[9] == E_LEFT and s.direction == 1
+    s = drive(s, lambda x: x.turn == 15 and x.phase in ("event_choice", "prep_draw"), events=PLAIN_EVENTS[8:])
+    assert s.events[14] == E_END
+    s = drive(s, lambda x: x.is_terminal())
+    assert s.turn == 15
+
+
+def test_missing_time_ends_the_game_a_turn_early():
+    s = drive(new_game(2).new_initial_state(), lambda x: x.is_terminal(), events=[E_MISSING] + PLAIN_EVENTS)
+    assert s.turn == 14 and s.events[-1] == E_END and len(s.events) == 15
+
+
+def test_hands_pass_in_the_current_direction():
+    for event_turns, direction in ((4, 1), (5, -1)):
+        game = new_game(3)
+        s = drive(game.new_initial_state(),
+                  lambda x: x.turn == event_turns and x.phase == "assistants" and not x.queue, events=PLAIN_EVENTS)
+        assert s.direction == direction
+        hands = [p.hand[:] for p in s.players]
+        s = drive(s, lambda x: x.turn == event_turns + 1)
+        for p in range(3):
+            assert s.players[(p + direction) % 3].hand == hands[p]
+        # The passer knows what it passed.
+        for p in range(3):
+            assert s.players[(p + direction) % 3].known[p] == hands[p]
+
+
+def test_hold_some_back_keeps_two_chosen_cards():
+    game = new_game(2)
+    s = drive(game.new_initial_state(), lambda x: x.phase == "rotation" and x.actor == 0, events=[E_HOLD])
+    s = edit(s, lambda d: (clear_hand(d, 0), give(d, 0, ALIEN_T), give(d, 0, ALIEN_TP), give(d, 0, PIONEER_T),
+                           clear_hand(d, 1), give(d, 1, ALIEN_TPF, count=2), give(d, 1, NATIVE_T)))
+    s.apply_action(A.HAND + ALIEN_T)
+    s.apply_action(A.HAND + PIONEER_T)
+    assert s.actor == 1
+    s.apply_action(A.HAND + ALIEN_TPF)
+    s.apply_action(A.HAND + ALIEN_TPF)
+    s = drive(s, lambda x: x.phase == "event")
+    assert s.players[0].hand[ALIEN_T] == 1 and s.players[0].hand[PIONEER_T] == 1
+    assert s.players[0].hand[NATIVE_T] == 1 and s.players[0].hand_size() == 3  # + the card seat 1 passed
+    assert s.players[1].hand[ALIEN_TP] == 1 and s.players[1].hand[ALIEN_TPF] == 2
+
+
+def end_position(players: int = 3):
+    """The last turn's assistant phase, seat 0 to decide (block size 1: The End on turn 6)."""
+    game = new_game(players, block=1)
+    return drive(game.new_initial_state(), lambda x: x.phase == "assistants" and E_END in x.turn_events
+                 and x.actor == 0 and not x.queue)
+
+
+def finish(s):
+    return drive(s, lambda x: x.is_terminal())
+
+
+def test_teamwork_needs_another_player():
+    s = end_position()
+    s = edit(s, lambda d: (clear_feats(d), give_feat(d, 0, F_TEAMWORK), give_feat(d, 1, F_TEAMWORK)))
+    base = [p.score for p in s.players]
+    s = finish(s)
+    assert [p.score - b for p, b in zip(s.players, base)] == [10, 10, 0]
+    s = end_position()
+    s = edit(s, lambda d: (clear_feats(d), give_feat(d, 0, F_TEAMWORK)))
+    base = [p.score for p in s.players]
+    s = finish(s)
+    assert s.players[0].score == base[0] and F_TEAMWORK in s.players[0].up
+
+
+def test_loner_scores_ten():
+    s = end_position()
+    s = edit(s, lambda d: (clear_feats(d), give_feat(d, 2, F_LONER)))
+    base = s.players[2].score
+    assert finish(s).players[2].score == base + 10
+
+
+def test_a_legend_is_born_counts_itself_and_needs_three_others():
+    s = end_position()
+
+    def change(d):
+        clear_feats(d)
+        give_feat(d, 0, F_LEGEND)
+        give_feat(d, 0, F_LONER)
+        give_feat(d, 0, F_TEAMWORK)
+        give_feat(d, 1, F_TEAMWORK)
+    s2 = edit(s, change)
+    base = s2.players[0].score
+    s2 = finish(s2)
+    # Only 2 other face-up feats: A Legend Is Born stays face down.
+    assert F_LEGEND not in s2.players[0].up and s2.players[0].score == base + 20
+
+    def change3(d):
+        change(d)
+        up = d["players"][0]["up"]
+        for f in range(len(FEATS)):  # one revealed Action feat (Fiddlin') from the feat deck
+            if FEATS[f].timing == "Action" and d["feat_deck"][f]:
+                d["feat_deck"][f] -= 1
+                up.append(f)
+                break
+    s3 = edit(s, change3)
+    base = s3.players[0].score
+    s3 = finish(s3)
+    assert F_LEGEND in s3.players[0].up
+    assert s3.players[0].score == base + 10 + 10 + 5  # 4 face-up feats: 5
+
+
+def test_tie_break_chain():
+    s = end_position(2)
+
+    def scores_and_junk(junk0, junk1, up0=0):
+        def change(d):
+            clear_feats(d)
+            for p in (0, 1):
+                d["players"][p]["score"] = 20
+            give(d, 0, ALIEN_TPF, "junk", junk0)  # rating 6 each
+            give(d, 1, ALIEN_T, "junk", junk1)  # rating 2 each
+            for _ in range(up0):
+                for f in range(len(FEATS)):
+                    if FEATS[f].timing == "Action" and d["feat_deck"][f]:
+                        d["feat_deck"][f] -= 1
+                        d["players"][0]["up"].append(f)
+                        break
+        return finish(edit(s, change))
+    s1 = scores_and_junk(1, 1)  # 6 against 2: seat 1 wins on the lower junkyard rating
+    assert s1.players[0].score == s1.players[1].score
+    assert s1.returns() == [-1.0, 1.0]
+    s2 = scores_and_junk(0, 0, up0=1)  # equal junk: more feats wins
+    assert s2.returns() == [1.0, -1.0]
+    s3 = scores_and_junk(0, 0)  # a shared win
+    assert s3.returns() == [0.0, 0.0]
+
+
+def test_learn_by_watching():
+    s = action_position(players=3, event=6)  # Learn by Watching
+    s = edit(s, lambda d: (clear_feats(d), add_gadget(d, 0, ALIEN_T, [-1]), add_gadget(d, 0, PIONEER_T, [-1]),
+                           add_gadget(d, 1, NATIVE_T, [-1])))
+    s = drive(s, lambda x: x.phase == "delivery" and x.actor == 0)
+    base = [p.score for p in s.players]
+    s.apply_action(A.GADGET + 0)
+    s.apply_action(A.GADGET + 0)
+    s.apply_action(A.DONE)  # seat 1 keeps its gadget
+    s = drive(s, lambda x: x.phase == "assistants")
+    assert [p.score - b for p, b in zip(s.players, base)] == [4, 6, 6]  # 2 + 2; 3 per gadget delivered
+
+
+def test_the_end_die_adds_to_gadgets():
+    s = drive(new_game(2, block=1).new_initial_state(), lambda x: x.phase == "event" and len(x.events) == 6
+              and x.queue and x.queue[0][0] == "gdie")
+    s.apply_action(3)  # 4: every gadget scores +1 this turn
+    assert s.flags["end_gadget"] == 1
+    s = drive(s, at_action(0))
+    s = edit(s, lambda d: (clear_feats(d), add_gadget(d, 0, ALIEN_T, [mod_type(0, 0, 0)])))
+    s = drive(s, lambda x: x.phase == "delivery" and x.actor == 0)
+    base = s.players[0].score
+    s.apply_action(A.GADGET + 0)
+    assert s.players[0].score == base + (2 + 1) * 2 + 1
+
+
+# -- the serializer ------------------------------------------------------------------------------
+def test_serializer_names_the_bad_field():
+    s = action_position()
+    data = s.to_dict()
+    data["players"][1]["dice"][2] = 9
+    with pytest.raises(InvalidStateError, match=r"state.players\[1\].dice\[2\]"):
+        s.game.state_from_dict(data)
+    data = s.to_dict()
+    data["bogus"] = 1
+    with pytest.raises(InvalidStateError, match="state.bogus"):
+        s.game.state_from_dict(data)
+    data = s.to_dict()
+    data["deck"][0] += 1
+    with pytest.raises(InvalidStateError, match="state.deck"):
+        s.game.state_from_dict(data)
+    data = s.to_dict()
+    del data["players"][0]["kept"]
+    with pytest.raises(InvalidStateError, match=r"state.players\[0\].kept"):
+        s.game.state_from_dict(data)
