@@ -16,8 +16,8 @@ ENTRY = register(
     no_kernel="the Cython kernel src_ext/area1851.pyx is not written yet (issue 12, a later step)",
     no_kernel_policy=None,
     contract_options=[{"players": 2, "block": 1}, {"players": 4, "block": 1}],
-    playthroughs=[PlaythroughSpec("area1851_2p", {"players": 2}, 5, state_every=100),
-                  PlaythroughSpec("area1851_4p", {"players": 4}, 6, state_every=100)],
+    playthroughs=[PlaythroughSpec("area1851_2p", {"players": 2}, 5, state_every=200),
+                  PlaythroughSpec("area1851_4p", {"players": 4}, 6, state_every=400)],
     benchmark=None,
     listed=False,
 )
