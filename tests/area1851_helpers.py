@@ -46,7 +46,7 @@ def drive(state: State, until: Callable[[State], bool], events: Optional[List[in
     raise AssertionError("position not reached")
 
 
-def at_action(state: State, seat: int = 0) -> Callable[[State], bool]:
+def at_action(seat: int = 0) -> Callable[[State], bool]:
     return lambda s: s.phase == "action" and s.actor == seat and not s.queue and s.step == "main"
 
 

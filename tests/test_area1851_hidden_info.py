@@ -1,0 +1,154 @@
+"""Area 1851 hidden information: same-phase choices stay hidden, passed cards are tracked, worlds obey both.
+
+Spec "Rulings for the engine": simultaneous phases are a seat-order sequence in which a player does
+not see the others' choices of the same phase until it ends; a player knows the cards they passed
+(in the receiver's hand or junkyard unless visibly played since).
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from aiplay.game import sample_chance_outcome
+from aiplay.games.area1851 import actions as A
+from aiplay.games.area1851.cards import E_CHEAT, E_TRASH, F_TEAMWORK, tinker_type
+from aiplay.games.area1851.render import render_svg, render_text
+
+from area1851_helpers import add_gadget, at_action, clear_feats, clear_hand, drive, edit, give, give_feat, new_game
+
+ALIEN_T = tinker_type(0, 0)
+
+
+def same_for(seat, a, b):
+    assert a.information_state_key(seat) == b.information_state_key(seat)
+    assert a.view(seat) == b.view(seat)
+
+
+def test_action_phase_choices_are_hidden_from_later_seats():
+    s = drive(new_game(3).new_initial_state(), at_action(0), events=[E_TRASH])
+    s = edit(s, lambda d: (clear_hand(d, 0), give(d, 0, ALIEN_T), give(d, 0, tinker_type(1, 0)),
+                           d["players"][0].__setitem__("dice", [3, 1, 2])))
+    quiet = s.clone()
+    quiet.apply_action(A.DONE)
+    busy = s.clone()
+    busy.apply_action(A.HAND + ALIEN_T)  # build: 1 AP and the 3
+    busy.apply_action(A.DIE + 0)
+    busy.apply_action(A.SCRAP + tinker_type(1, 0))
+    busy.apply_action(A.DONE)
+    assert quiet.actor == busy.actor == 1
+    assert quiet.to_json() != busy.to_json()
+    for seat in (1, 2):
+        same_for(seat, quiet, busy)
+    assert quiet.information_state_key(0) != busy.information_state_key(0)
+    # Once the phase is over, everyone sees the gadget.
+    quiet = drive(quiet, lambda x: x.phase == "delivery" or x.phase == "assistants")
+    busy = drive(busy, lambda x: x.phase == "delivery" or x.phase == "assistants")
+    assert busy.view(2)["players"][0]["gadgets"] != quiet.view(2)["players"][0]["gadgets"]
+
+
+def test_not_cheatin_settings_are_hidden_until_the_phase_ends():
+    s = drive(new_game(2).new_initial_state(), lambda x: x.phase == "prep_cheat" and x.actor == 0, events=[E_CHEAT])
+    a, b = s.clone(), s.clone()
+    a.apply_action(A.DONE)
+    face = 4 if s.players[0].dice[0] != 4 else 3
+    b.apply_action(A.set_die(0, face))
+    same_for(1, a, b)
+    a = drive(a, lambda x: x.phase == "action")
+    b = drive(b, lambda x: x.phase == "action")
+    assert b.view(1)["players"][0]["dice"][0] == face
+
+
+def test_delivery_choices_are_hidden_from_later_seats():
+    s = drive(new_game(2).new_initial_state(), at_action(0), events=[E_TRASH])
+    s = edit(s, lambda d: (clear_feats(d), add_gadget(d, 0, ALIEN_T, [-1]), add_gadget(d, 1, ALIEN_T, [-1])))
+    s = drive(s, lambda x: x.phase == "delivery" and x.actor == 0)
+    a, b = s.clone(), s.clone()
+    a.apply_action(A.DONE)
+    b.apply_action(A.GADGET + 0)
+    b = drive(b, lambda x: x.actor == 1)
+    same_for(1, a, b)
+
+
+def test_passed_cards_are_known_and_worlds_keep_them():
+    s = drive(new_game(3).new_initial_state(), lambda x: x.phase == "rotation" or (
+        x.phase == "assistants" and x.actor == 0 and not x.queue))
+    hands = [p.hand[:] for p in s.players]
+    s = drive(s, lambda x: x.turn == 2)
+    d = s.direction
+    rng = random.Random(3)
+    for p in range(3):
+        receiver = (p + d) % 3
+        assert s.players[receiver].known[p] == hands[p]
+        assert s.knowledge_violations(p) == []
+        for _ in range(50):
+            w = s.determinize(p, rng)
+            got = [h + j for h, j in zip(w.players[receiver].hand, w.players[receiver].junk)]
+            assert all(g >= k for g, k in zip(got, hands[p]))
+            assert w.knowledge_violations(p) == []
+            assert w.information_state_key(p) == s.information_state_key(p)
+    # A state whose receiver lost a passed card unseen contradicts the passer's record.
+    t = next(t for t, c in enumerate(hands[0]) if c)
+    receiver = d % 3
+
+    def lose(data):
+        pl = data["players"][receiver]
+        pl["known"][0][t] = pl["hand"][t] + pl["junk"][t] + 1
+    with pytest.raises(Exception):
+        edit(s, lose)
+
+
+def test_visible_play_shrinks_the_record():
+    s = drive(new_game(2).new_initial_state(), at_action(1), events=[E_TRASH])
+
+    def change(d):
+        clear_hand(d, 1)
+        give(d, 1, ALIEN_T)
+        d["players"][1]["known"][0][ALIEN_T] = 1  # seat 0 passed it
+        d["players"][1]["dice"] = [3, 3, 3]
+    s = edit(s, change)
+    s.apply_action(A.HAND + ALIEN_T)
+    assert s.players[1].known[0][ALIEN_T] == 0
+
+
+def test_face_down_feats_are_the_owners_only():
+    s = drive(new_game(2).new_initial_state(), at_action(0), events=[E_TRASH])
+    s = edit(s, lambda d: (clear_feats(d), give_feat(d, 1, F_TEAMWORK)))
+    assert s.view(1)["players"][1]["down"][F_TEAMWORK] == 1
+    assert s.view(0)["players"][1]["down"] == 1
+    worlds = {tuple(s.determinize(0, random.Random(i)).players[1].down) for i in range(40)}
+    assert len(worlds) > 1
+
+
+def test_same_phase_twins_over_random_games():
+    """Across random games: undoing an earlier seat's same-phase actions leaves later seats' views equal."""
+    game = new_game(3)
+    rng = random.Random(7)
+    checked = 0
+    for _ in range(3):
+        s = game.new_initial_state()
+        while not s.is_terminal():
+            if s.is_chance_node():
+                s.apply_action(sample_chance_outcome(s, rng))
+                continue
+            if s.snap is not None and s.actor > 0 and not s.queue:
+                rewound = s.determinize(s.actor, rng)  # earlier seats rewound to the phase start
+                assert rewound.information_state_key(s.actor) == s.information_state_key(s.actor)
+                assert rewound.view(s.actor) == s.view(s.actor)
+                for earlier in range(s.actor):  # the world undid the earlier seats' same-phase choices
+                    assert rewound.players[earlier].to_dict()["gadgets"] == s.snap.players[earlier].gadgets
+                checked += 1
+            s.apply_action(rng.choice(s.legal_actions()))
+    assert checked > 50
+
+
+def test_rendering():
+    s = drive(new_game(2).new_initial_state(), at_action(0), events=[E_TRASH])
+    s = edit(s, lambda d: add_gadget(d, 0, ALIEN_T, [-1]))
+    text = render_text(s)
+    assert "Alien T gadget" in text and "turn 1" in text
+    svg = render_svg(s, 0)
+    assert svg.startswith("<svg") and svg.endswith("</svg>") and "Alien T gadget" in svg
+    names = s.view(0)["hand_names"]
+    assert sum(names.values()) == s.players[0].hand_size()
