@@ -21,6 +21,7 @@ from typing import Any, Dict, List, Optional, Sequence
 import aiplay
 from aiplay.errors import AiplayError, InvalidOptionError
 from aiplay.game import CHANCE, Game, sample_chance_outcome
+from aiplay.protocol import add_serve_command
 from aiplay.registry import game_entry, has_native
 
 
@@ -183,6 +184,7 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--plain", action="store_true",
                       help="use the bots' generic defaults, not the game's recommended bot options")
     play.set_defaults(func=cmd_play)
+    add_serve_command(sub)  # aiplay serve: the engine protocol (aiplay/protocol.py)
     return parser
 
 

@@ -1,0 +1,832 @@
+"""The aiplay engine protocol: JSON lines over stdio (``aiplay serve``) or WebSocket.
+
+A frontend in any language drives the engine with one JSON object per line;
+``docs/protocol.md`` is the specification (its version is
+:data:`PROTOCOL_VERSION`). This module implements it:
+
+* :class:`Server` holds the open games of one client and answers requests.
+  It is transport-free: it is given lines and an ``emit`` function that sends
+  one reply object. Every line gets exactly one final reply (``"type":
+  "reply"``, or ``"bestmove"`` for ``go``); ``go`` also streams ``"info"``
+  lines. A bad request gets ``"ok": false`` and an ``error`` text, and changes
+  nothing.
+* :func:`serve_stdio` runs a server over standard input and output.
+* :func:`serve_websocket` runs one over WebSocket (the optional ``websockets``
+  package, ``pip install aiplay[serve]``), one server per connection, and can
+  also serve the browser demo's static files on the same port.
+
+Searches (``go``, ``analyse``, ``solve``) run in a worker thread per game, so
+``stop`` and every other command are read while they run; ``stop`` ends a
+search within about 50 ms and it replies with its best move so far.
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+import math
+import sys
+import threading
+import time
+from dataclasses import asdict
+from typing import Any, Callable, Dict, List, Mapping, Optional, TextIO, Tuple
+
+import aiplay
+from aiplay.errors import AiplayError, IllegalActionError, InvalidOptionError, NotDecisionNodeError
+from aiplay.game import CHANCE, TERMINAL, Game, State
+from aiplay.match import Match, Move
+from aiplay.registry import BACKENDS, game_entries, game_entry, load
+from aiplay.search import BOTS, make_bot
+from aiplay.search.base import ActionStats, Analysis, Bot, Budget, most_visited, name_line
+
+#: The protocol version (``hello`` reports it; docs/protocol.md describes it).
+PROTOCOL_VERSION = 1
+#: Engine name reported by ``hello``.
+ENGINE_NAME = "aiplay"
+#: The longest request line accepted, in characters (a position is a few kB).
+MAX_LINE = 1_000_000
+#: Bot kinds whose search is run in slices, with an ``info`` line after each.
+SLICED_BOTS = ("mcts", "ismcts")
+#: Default slice of a ``seconds`` budget, in seconds (one ``info`` line each).
+DEFAULT_INFO_SECONDS = 0.1
+#: Keys every reply carries; a command's data never overrides them.
+RESERVED = ("id", "type", "cmd", "ok")
+
+Emit = Callable[[Dict[str, Any]], None]
+
+
+class ProtocolError(AiplayError, ValueError):
+    """A request that is malformed or cannot be served (its text is the reply's ``error``)."""
+
+
+def _reject_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not a JSON number")
+
+
+def parse_request(line: str) -> Dict[str, Any]:
+    """One request line as an object; :class:`ProtocolError` naming what is wrong."""
+    if len(line) > MAX_LINE:
+        raise ProtocolError(f"line too long ({len(line)} characters; the limit is {MAX_LINE})")
+    if not line.strip():
+        raise ProtocolError("empty line: a request is one JSON object with a 'cmd' field")
+    try:
+        request = json.loads(line, parse_constant=_reject_constant)
+    except RecursionError:
+        raise ProtocolError("malformed JSON: nested too deeply") from None
+    except ValueError as exc:
+        raise ProtocolError(f"malformed JSON: {exc}") from None
+    if not isinstance(request, dict):
+        raise ProtocolError(f"a request must be a JSON object, got {type(request).__name__}")
+    return request
+
+
+def _field(request: Mapping[str, Any], key: str, kinds: Tuple[type, ...], default: Any = None,
+           required: bool = False) -> Any:
+    """``request[key]`` checked against ``kinds`` (bool is never an int here)."""
+    if key not in request or request[key] is None:
+        if required:
+            raise ProtocolError(f"missing field {key!r}")
+        return default
+    value = request[key]
+    if isinstance(value, bool) and bool not in kinds:
+        raise ProtocolError(f"field {key!r} must be {_kind_names(kinds)}, got {json.dumps(value)}")
+    if not isinstance(value, kinds):
+        raise ProtocolError(f"field {key!r} must be {_kind_names(kinds)}, got {_short(value)}")
+    if isinstance(value, float) and not math.isfinite(value):
+        raise ProtocolError(f"field {key!r} must be finite")
+    return value
+
+
+def _kind_names(kinds: Tuple[type, ...]) -> str:
+    names = {int: "an integer", float: "a number", str: "a string", bool: "true or false",
+             dict: "an object", list: "a list"}
+    return " or ".join(names.get(k, k.__name__) for k in kinds)
+
+
+def _short(value: Any, limit: int = 80) -> str:
+    text = json.dumps(value)
+    return text if len(text) <= limit else text[:limit] + "..."
+
+
+def _move(move: Move) -> Dict[str, Any]:
+    return move.to_dict()
+
+
+def _reference_state(state: State) -> State:
+    """The reference engine's copy of ``state`` (renderers live there)."""
+    to_reference = getattr(state, "to_reference", None)
+    return to_reference() if callable(to_reference) else state
+
+
+def _game_package(state: State) -> str:
+    """The package of the game's reference engine (``aiplay.games.<name>``)."""
+    return type(state).__module__.rsplit(".", 1)[0]
+
+
+class Session:
+    """One open game of a client: a :class:`~aiplay.match.Match` and its running search, if any."""
+
+    def __init__(self, game_id: str, match: Match, auto_chance: bool, seed: int):
+        self.game_id = game_id
+        self.match = match
+        self.auto_chance = auto_chance
+        self.seed = seed
+        self.searches = 0  # searches started, for the default bot seeds
+        self.bot: Optional[Bot] = None
+        self.thread: Optional[threading.Thread] = None
+        self.stop_event = threading.Event()
+        self.active = False  # a search runs: set when it starts, cleared just before its reply
+
+    @property
+    def busy(self) -> bool:
+        """True while a search runs on this game (until its final reply is sent)."""
+        return self.active
+
+    def stop(self) -> None:
+        """Ask the running search to end (it replies with its best move so far)."""
+        self.stop_event.set()
+        bot = self.bot
+        if bot is not None:
+            bot.stop()
+
+    def status(self) -> Dict[str, Any]:
+        """The game's summary, carried by most replies."""
+        m = self.match
+        state = m.state
+        player = state.current_player()
+        data: Dict[str, Any] = {
+            "game_id": self.game_id, "game": m.game.name, "options": m.game.options,
+            "to_move": player, "chance": player == CHANCE, "terminal": player == TERMINAL,
+            "ply": m.ply, "move_number": m.move_number, "turn": m.turn_number, "turn_owner": m.turn_owner,
+            "turn_ended": m.turn_ended, "can_undo": m.can_undo(), "can_redo": m.can_redo(),
+            "searching": self.busy,
+        }
+        if player == TERMINAL:
+            data["returns"] = state.returns()
+            data["scores"] = state.scores()
+        return data
+
+
+class Server:
+    """The protocol engine for one client (see the module docstring and docs/protocol.md).
+
+    ``emit`` sends one reply object; it may be called from worker threads
+    (the server serialises the calls).
+    """
+
+    def __init__(self, emit: Emit):
+        self._emit = emit
+        self._emit_lock = threading.Lock()
+        self._lock = threading.RLock()  # guards the sessions against worker threads
+        self.sessions: Dict[str, Session] = {}
+        self._next_id = 1
+        self.closed = False
+        self._commands: Dict[str, Callable[[Dict[str, Any]], Optional[Dict[str, Any]]]] = {
+            "hello": self._hello, "new": self._new, "close": self._close, "games": self._games,
+            "status": self._status, "position": self._position, "legal": self._legal, "apply": self._apply,
+            "chance": self._chance, "undo": self._undo, "redo": self._redo, "view": self._view,
+            "history": self._history, "record": self._record, "load": self._load, "go": self._go,
+            "analyse": self._analyse, "stop": self._stop, "solve": self._solve, "quit": self._quit,
+        }
+
+    # -- framing -------------------------------------------------------------
+    def send(self, obj: Dict[str, Any]) -> None:
+        """Emit one reply object (thread-safe)."""
+        with self._emit_lock:
+            self._emit(obj)
+
+    def reply(self, request_id: Any, cmd: Any, data: Optional[Dict[str, Any]] = None,
+              kind: str = "reply") -> None:
+        """Send a successful reply with ``data``."""
+        out: Dict[str, Any] = {"id": request_id, "type": kind, "cmd": cmd, "ok": True}
+        for key, value in (data or {}).items():
+            if key not in RESERVED:
+                out[key] = value
+        self.send(out)
+
+    def fail(self, request_id: Any, cmd: Any, error: BaseException, kind: str = "reply") -> None:
+        """Send an error reply naming the problem."""
+        self.send({"id": request_id, "type": kind, "cmd": cmd if isinstance(cmd, str) else None,
+                   "ok": False, "error": str(error) or type(error).__name__,
+                   "error_type": type(error).__name__})
+
+    def handle_line(self, line: str) -> bool:
+        """Answer one request line; returns False once the client asked to ``quit``.
+
+        Never raises: every failure becomes an error reply.
+        """
+        request_id: Any = None
+        cmd: Any = None
+        try:
+            request = parse_request(line)
+            request_id = request.get("id")
+            if isinstance(request_id, bool) or not isinstance(request_id, (str, int, float, type(None))):
+                request_id = None  # not echoed: it is not an id
+                raise ProtocolError("field 'id' must be a string or a number")
+            cmd = request.get("cmd")
+            if not isinstance(cmd, str):
+                raise ProtocolError("missing field 'cmd' (a string): the command, e.g. {\"cmd\": \"hello\"}")
+            handler = self._commands.get(cmd)
+            if handler is None:
+                raise ProtocolError(f"unknown command {_short(cmd)}; commands are: {', '.join(self._commands)}")
+            with self._lock:  # one command at a time against the workers' final moves
+                data = handler(request)
+            if data is not None:  # None: a worker thread replies later (go, analyse, solve)
+                self.reply(request_id, cmd, data)
+        except (AiplayError, ValueError, TypeError, KeyError, IndexError, OverflowError, RecursionError) as exc:
+            self.fail(request_id, cmd, exc)
+        except Exception as exc:  # the server never dies: an unexpected failure is reported, not raised
+            self.fail(request_id, cmd, RuntimeError(f"internal error: {type(exc).__name__}: {exc}"))
+        return not self.closed
+
+    # -- helpers -------------------------------------------------------------
+    def _session(self, request: Mapping[str, Any], idle: bool = False) -> Session:
+        """The game a request names (``game_id``; optional when exactly one game is open)."""
+        game_id = _field(request, "game_id", (str,))
+        with self._lock:
+            if game_id is None:
+                if len(self.sessions) != 1:
+                    raise ProtocolError(
+                        "field 'game_id' is required: " + ("no game is open (use 'new')" if not self.sessions
+                                                           else f"open games are {sorted(self.sessions)}"))
+                session = next(iter(self.sessions.values()))
+            else:
+                session = self.sessions.get(game_id)
+                if session is None:
+                    raise ProtocolError(f"no open game {_short(game_id)}; open games are {sorted(self.sessions)}")
+        if idle and session.busy:
+            raise ProtocolError(f"game {session.game_id!r} is searching; send 'stop' first or wait for its reply")
+        return session
+
+    def _after_move(self, session: Session) -> List[Dict[str, Any]]:
+        """Auto-chance: draw chance outcomes until a seat is to move, when the game asks for it."""
+        if not session.auto_chance:
+            return []
+        return [_move(m) for m in session.match.advance_chance()]
+
+    # -- commands ------------------------------------------------------------
+    def _hello(self, request: Dict[str, Any]) -> Dict[str, Any]:
+        games = []
+        for entry in game_entries():
+            spec = entry.reference.option_spec
+            games.append({
+                "name": entry.name, "title": entry.title,
+                "options": {k: {"default": o.default, "accepts": o.accepts, "doc": o.doc} for k, o in spec.items()},
+            })
+        return {"engine": ENGINE_NAME, "version": aiplay.__version__, "protocol": PROTOCOL_VERSION,
+                "games": games, "bots": sorted(BOTS), "commands": list(self._commands)}
+
+    def _new(self, request: Dict[str, Any]) -> Dict[str, Any]:
+        name = _field(request, "game", (str,), required=True)
+        options = dict(_field(request, "options", (dict,), {}))
+        players = _field(request, "players", (int,))
+        if players is not None:
+            if "players" not in game_entry(name).reference.option_spec:
+                raise InvalidOptionError(f"game {name!r} has a fixed number of players; drop 'players'")
+            options["players"] = players
+        seed = _field(request, "seed", (int,), 0)
+        backend = _field(request, "backend", (str,), "auto")
+        if backend not in BACKENDS:
+            raise InvalidOptionError(f"field 'backend' accepts one of {list(BACKENDS)}, got {_short(backend)}")
+        auto_chance = _field(request, "auto_chance", (bool,), False)
+        game = load(name, backend=backend, **options)
+        state = None
+        if "state" in request and request["state"] is not None:
+            state = self._parse_state(game, request["state"])
+        match = Match(game, seed=seed, state=state)
+        with self._lock:
+            game_id = f"g{self._next_id}"
+            self._next_id += 1
+            session = self.sessions[game_id] = Session(game_id, match, auto_chance, seed)
+        played = self._after_move(session)
+        return {**session.status(), "chance_moves": played}
+
+    @staticmethod
+    def _parse_state(game: Game, doc: Any) -> State:
+        if isinstance(doc, dict):
+            doc = json.dumps(doc)
+        if not isinstance(doc, str):
+            raise ProtocolError("field 'state' must be a position: a JSON object (or its text) as 'position' gives")
+        return game.state_from_json(doc)
+
+    def _close(self, request: Dict[str, Any]) -> Dict[str, Any]:
+        session = self._session(request)
+        session.stop()
+        with self._lock:
+            self.sessions.pop(session.game_id, None)
+        return {"game_id": session.game_id, "closed": True}
+
+    def _games(self, request: Dict[str, Any]) -> Dict[str, Any]:
+        with self._lock:
+            sessions = list(self.sessions.values())
+        return {"open": [s.status() for s in sessions]}
+
+    def _status(self, request: Dict[str, Any]) -> Dict[str, Any]:
+        return self._session(request).status()
+
+    def _position(self, request: Dict[str, Any]) -> Dict[str, Any]:
+        if "state" not in request or request["state"] is None:
+            session = self._session(request)
+            return {**session.status(), "state": json.loads(session.match.state.to_json())}
+        session = self._session(request, idle=True)
+        old = session.match
+        state = self._parse_state(old.game, request["state"])
+        session.match = Match(old.game, seed=old.rng, state=state)
+        played = self._after_move(session)
+        return {**session.status(), "chance_moves": played}
+
+    def _legal(self, request: Dict[str, Any]) -> Dict[str, Any]:
+        session = self._session(request)
+        state = session.match.state
+        data: Dict[str, Any] = {"game_id": session.game_id, "player": state.current_player()}
+        if state.is_chance_node():
+            data["actions"] = [{"id": a, "name": state.action_to_string(a), "probability": p}
+                               for a, p in state.chance_outcomes()]
+        else:
+            data["actions"] = [{"id": a, "name": n} for a, n in session.match.legal_moves()]
+        return data
+
+    def _apply(self, request: Dict[str, Any]) -> Dict[str, Any]:
+        session = self._session(request, idle=True)
+        if "action" not in request:
+            raise ProtocolError("missing field 'action' (an action id or its name)")
+        action = request["action"]
+        if isinstance(action, bool) or not isinstance(action, (int, str)):
+            raise ProtocolError(f"field 'action' must be an action id or a name, got {_short(action)}")
+        move = session.match.apply(action)
+        played = self._after_move(session)
+        return {**session.status(), "move": _move(move), "chance_moves": played}
+
+    def _chance(self, request: Dict[str, Any]) -> Dict[str, Any]:
+        session = self._session(request, idle=True)
+        if not session.match.state.is_chance_node():
+            raise ProtocolError("not a chance node: no chance outcome to draw")
+        played = [_move(m) for m in session.match.advance_chance()]
+        return {**session.status(), "chance_moves": played}
+
+    def _undo(self, request: Dict[str, Any]) -> Dict[str, Any]:
+        session = self._session(request, idle=True)
+        seat = _field(request, "seat", (int,))
+        count = _field(request, "count", (int,))
+        if seat is not None:
+            if count is not None:
+                raise ProtocolError("give 'count' or 'seat', not both")
+            if not 0 <= seat < session.match.game.num_players:
+                raise ProtocolError(f"seat {seat} does not exist; seats are 0..{session.match.game.num_players - 1}")
+            undone = session.match.undo_decision(seat)
+        else:
+            undone = session.match.undo(1 if count is None else count)
+        return {**session.status(), "undone": [_move(m) for m in undone]}
+
+    def _redo(self, request: Dict[str, Any]) -> Dict[str, Any]:
+        session = self._session(request, idle=True)
+        count = _field(request, "count", (int,), 1)
+        redone = session.match.redo(count)
+        return {**session.status(), "redone": [_move(m) for m in redone]}
+
+    def _view(self, request: Dict[str, Any]) -> Dict[str, Any]:
+        session = self._session(request)
+        state = session.match.state
+        game = session.match.game
+        player = _field(request, "player", (int,))
+        render = _field(request, "render", (str,))
+        if render not in (None, "text", "svg"):
+            raise ProtocolError(f"field 'render' accepts 'text' or 'svg', got {_short(render)}")
+        if player is None:
+            if not game.perfect_information:
+                raise ProtocolError(f"field 'player' is required: {game.name!r} has hidden information")
+            view = state.view(0)
+        else:
+            view = state.view(player)
+        data: Dict[str, Any] = {**session.status(), "player": player, "view": view}
+        if render is not None:
+            data[render] = self._render(state, player, render)
+        return data
+
+    @staticmethod
+    def _render(state: State, player: Optional[int], kind: str) -> Optional[str]:
+        """A picture of ``state`` as ``player`` sees it, when the game has a renderer for that; else None.
+
+        Text: a hidden-information game's ``render(state, viewer)`` (exported by
+        its package), or ``str(state)`` when nothing is hidden. SVG: the game's
+        ``render.svg_board(state)``, for perfect-information games only (it
+        draws everything).
+        """
+        ref = _reference_state(state)
+        package = importlib.import_module(_game_package(ref))
+        if kind == "text":
+            fn = getattr(package, "render", None)
+            if callable(fn):
+                return fn(ref, player)
+            return str(ref) if state.game.perfect_information else None
+        if not state.game.perfect_information:
+            return None
+        try:
+            module = importlib.import_module(package.__name__ + ".render")
+        except ImportError:
+            return None
+        svg = getattr(module, "svg_board", None)
+        return svg(ref) if callable(svg) else None
+
+    def _history(self, request: Dict[str, Any]) -> Dict[str, Any]:
+        session = self._session(request)
+        return {**session.status(), "moves": [_move(m) for m in session.match.history]}
+
+    def _record(self, request: Dict[str, Any]) -> Dict[str, Any]:
+        session = self._session(request)
+        return {**session.status(), "record": session.match.to_record()}
+
+    def _load(self, request: Dict[str, Any]) -> Dict[str, Any]:
+        record = _field(request, "record", (dict, str), required=True)
+        backend = _field(request, "backend", (str,), "auto")
+        auto_chance = _field(request, "auto_chance", (bool,), False)
+        match = Match.from_json(record if isinstance(record, str) else json.dumps(record), backend=backend)
+        with self._lock:
+            game_id = f"g{self._next_id}"
+            self._next_id += 1
+            session = self.sessions[game_id] = Session(game_id, match, auto_chance, 0)
+        return session.status()
+
+    # -- searches ------------------------------------------------------------
+    def _build_bot(self, session: Session, request: Mapping[str, Any]) -> Tuple[Bot, Budget]:
+        game = session.match.game
+        state = session.match.state
+        if state.is_terminal():
+            raise NotDecisionNodeError("the game is over: there is no move to search")
+        if state.is_chance_node():
+            raise NotDecisionNodeError("a chance node: apply or draw a chance outcome first ('chance')")
+        default = "mcts" if game.perfect_information else "ismcts"
+        kind = _field(request, "bot", (str,), default)
+        options = dict(_field(request, "options", (dict,), {}))
+        for key in ("iterations", "nodes", "depth"):
+            value = _field(request, key, (int,))
+            if value is not None:
+                options[key] = value
+        seconds = _field(request, "seconds", (int, float))
+        if seconds is not None:
+            options["seconds"] = seconds
+        preset = _field(request, "preset", (bool,), True)
+        seed = _field(request, "seed", (int,))
+        if seed is None:
+            seed = session.seed * 1000 + session.searches
+        bot = make_bot(kind, game=game if preset else None, seed=seed, **options)
+        budget = getattr(bot, "budget", None) or Budget(iterations=1)
+        session.searches += 1
+        return bot, budget
+
+    def _start_search(self, request: Dict[str, Any], cmd: str, streamed: bool) -> None:
+        session = self._session(request, idle=True)
+        bot, budget = self._build_bot(session, request)
+        play = _field(request, "play", (bool,), False)
+        info_every = _field(request, "info_every", (int,))
+        if info_every is not None and info_every < 1:
+            raise ProtocolError("field 'info_every' must be >= 1")
+        info_seconds = _field(request, "info_seconds", (int, float), DEFAULT_INFO_SECONDS)
+        if info_seconds <= 0:
+            raise ProtocolError("field 'info_seconds' must be > 0")
+        state = session.match.state.clone()
+        request_id = request.get("id")
+        session.bot = bot
+        session.stop_event.clear()
+
+        def work() -> None:
+            try:
+                analysis, stopped = self._search(session, bot, state, budget, request_id, cmd, streamed,
+                                                 info_every, info_seconds)
+                data = self._analysis_data(state, analysis)
+                data["stopped"] = stopped
+                if play:
+                    with self._lock:
+                        move = session.match.apply(analysis.action)
+                        data["move"] = _move(move)
+                        data["chance_moves"] = self._after_move(session)
+                session.bot = None
+                session.active = False
+                data["status"] = session.status()
+                self.reply(request_id, cmd, data, kind="bestmove" if cmd == "go" else "reply")
+            except Exception as exc:
+                session.bot = None
+                session.active = False
+                self.fail(request_id, cmd, exc, kind="bestmove" if cmd == "go" else "reply")
+
+        thread = threading.Thread(target=work, name=f"aiplay-search-{session.game_id}", daemon=True)
+        session.thread = thread
+        session.active = True
+        thread.start()
+
+    def _search(self, session: Session, bot: Bot, state: State, budget: Budget, request_id: Any, cmd: str,
+                streamed: bool, info_every: Optional[int], info_seconds: float) -> Tuple[Analysis, bool]:
+        """Run the search; tree searches in slices with an ``info`` line after each.
+
+        On the native engine a tree search keeps its tree between slices (the
+        root is the same position), so the slices are one growing search. On
+        the reference engine each slice is an independent search and their
+        root statistics are added up (root parallelism over time).
+        """
+        started = time.perf_counter()
+        done = threading.Event()
+
+        def watch() -> None:
+            # stop() may land between two slices, when the bot is idle and ignores it:
+            # keep asking until the search is over.
+            session.stop_event.wait()
+            while not done.is_set():
+                bot.stop()
+                done.wait(0.01)
+
+        threading.Thread(target=watch, daemon=True).start()
+        try:
+            return self._run_slices(session, bot, state, budget, request_id, cmd, streamed, info_every,
+                                    info_seconds, started)
+        finally:
+            done.set()
+            session.stop_event.set()  # ends the watcher
+
+    def _run_slices(self, session: Session, bot: Bot, state: State, budget: Budget, request_id: Any,
+                    cmd: str, streamed: bool, info_every: Optional[int], info_seconds: float,
+                    started: float) -> Tuple[Analysis, bool]:
+        if bot.kind not in SLICED_BOTS:
+            analysis = bot.analyse(state)
+            if streamed:
+                self._info(request_id, cmd, session, state, analysis, analysis.counters.get("iterations"),
+                           analysis.counters.get("nodes"), time.perf_counter() - started)
+            return analysis, session.stop_event.is_set()
+        total_iterations = total_nodes = 0
+        visits: Dict[int, int] = {}
+        sums: Dict[int, float] = {}
+        last: Optional[Analysis] = None
+        while True:
+            slice_budget: Dict[str, Any] = {}
+            if budget.iterations is not None:
+                left = budget.iterations - total_iterations
+                if left <= 0:
+                    break
+                step = info_every or max(1, budget.iterations // 10)
+                slice_budget["iterations"] = min(step, left)
+            if budget.nodes is not None:
+                left = budget.nodes - total_nodes
+                if left <= 0:
+                    break
+                slice_budget["nodes"] = left if budget.iterations is not None else min(
+                    left, max(1, budget.nodes // 10))
+            if budget.seconds is not None:
+                left = budget.seconds - (time.perf_counter() - started)
+                if left <= 0:
+                    break
+                slice_budget["seconds"] = min(left, info_seconds)
+            if last is not None and session.stop_event.is_set():
+                break
+            analysis = bot.analyse(state, **slice_budget)
+            total_iterations += analysis.counters.get("iterations") or 0
+            total_nodes += analysis.counters.get("nodes") or 0
+            if analysis.counters.get("reused_tree"):
+                # The native tree grew on: its root statistics already hold every slice.
+                visits = {s.action: s.visits or 0 for s in analysis.stats}
+                sums = {s.action: (s.value or 0.0) * (s.visits or 0) for s in analysis.stats}
+            else:
+                for s in analysis.stats:
+                    visits[s.action] = visits.get(s.action, 0) + (s.visits or 0)
+                    sums[s.action] = sums.get(s.action, 0.0) + (s.value or 0.0) * (s.visits or 0)
+            stats = [ActionStats(action=s.action, visits=visits[s.action],
+                                 value=sums[s.action] / visits[s.action] if visits[s.action] else None,
+                                 availability=s.availability) for s in analysis.stats]
+            best = most_visited(stats)
+            line = analysis.principal_variation if analysis.action == best.action else [best.action]
+            counters = dict(analysis.counters, iterations=total_iterations, nodes=total_nodes,
+                            seconds=time.perf_counter() - started)
+            last = Analysis(bot=analysis.bot, player=analysis.player, action=best.action, value=best.value,
+                            stats=stats, principal_variation=list(line), counters=counters)
+            object.__setattr__(last, "_pv_names", name_line(state, last.principal_variation))
+            if streamed:
+                self._info(request_id, cmd, session, state, last, total_iterations, total_nodes,
+                           counters["seconds"])
+            if session.stop_event.is_set():
+                break
+        assert last is not None
+        return last, session.stop_event.is_set()
+
+    def _info(self, request_id: Any, cmd: str, session: Session, state: State, analysis: Analysis,
+              iterations: Optional[int], nodes: Optional[int], seconds: float) -> None:
+        self.reply(request_id, cmd, {
+            "game_id": session.game_id, "iterations": iterations, "nodes": nodes, "seconds": seconds,
+            "best": {"id": analysis.action, "name": state.action_to_string(analysis.action)},
+            "value": analysis.value, "pv": analysis.principal_variation_names,
+        }, kind="info")
+
+    @staticmethod
+    def _analysis_data(state: State, analysis: Analysis) -> Dict[str, Any]:
+        data = analysis.to_dict()
+        for s in data["stats"]:
+            s["name"] = state.action_to_string(s["action"])
+        data["principal_variation_names"] = analysis.principal_variation_names
+        return {"action": analysis.action, "name": state.action_to_string(analysis.action),
+                "value": analysis.value, "player": analysis.player,
+                "pv": [{"id": a, "name": n} for a, n in zip(analysis.principal_variation,
+                                                              analysis.principal_variation_names)],
+                "analysis": data}
+
+    def _go(self, request: Dict[str, Any]) -> None:
+        self._start_search(request, "go", streamed=True)
+        return None
+
+    def _analyse(self, request: Dict[str, Any]) -> None:
+        self._start_search(request, "analyse", streamed=False)
+        return None
+
+    def _stop(self, request: Dict[str, Any]) -> Dict[str, Any]:
+        if request.get("game_id") is not None:
+            sessions = [self._session(request)]
+        else:
+            with self._lock:
+                sessions = list(self.sessions.values())
+        stopped = []
+        for session in sessions:
+            if session.busy:
+                session.stop()
+                stopped.append(session.game_id)
+        return {"stopped": stopped}
+
+    def _solve(self, request: Dict[str, Any]) -> None:
+        session = self._session(request, idle=True)
+        try:
+            # Late: the solver is optional (another module); the protocol works without it.
+            solver = importlib.import_module("aiplay.solve")
+        except ImportError:
+            raise ProtocolError("solver not available: this aiplay has no aiplay.solve") from None
+        solve = getattr(solver, "solve", None)
+        if not callable(solve):
+            raise ProtocolError("solver not available: aiplay.solve has no solve()")
+        options = dict(_field(request, "options", (dict,), {}))
+        state = session.match.state.clone()
+        request_id = request.get("id")
+
+        def work() -> None:
+            try:
+                result = _jsonable(solve(state, **options))
+                session.active = False
+                self.reply(request_id, "solve", {"game_id": session.game_id, "result": result})
+            except Exception as exc:
+                session.active = False
+                self.fail(request_id, "solve", exc)
+
+        thread = threading.Thread(target=work, name=f"aiplay-solve-{session.game_id}", daemon=True)
+        session.thread = thread
+        session.active = True
+        thread.start()
+        return None
+
+    def _quit(self, request: Dict[str, Any]) -> Dict[str, Any]:
+        # Searches are stopped here and waited for by the transport (shutdown), outside the lock.
+        self.closed = True
+        with self._lock:
+            sessions = list(self.sessions.values())
+        for session in sessions:
+            session.stop()
+        return {"bye": True}
+
+    def shutdown(self, timeout: float = 2.0) -> None:
+        """Stop every search and wait (up to ``timeout`` seconds each) for its reply."""
+        self.closed = True
+        with self._lock:
+            sessions = list(self.sessions.values())
+        for session in sessions:
+            session.stop()
+        for session in sessions:
+            if session.thread is not None:
+                session.thread.join(timeout)
+
+
+def _jsonable(value: Any) -> Any:
+    """A solver result as JSON-ready data: its ``to_dict()``, a dataclass's fields, or plain data."""
+    to_dict = getattr(value, "to_dict", None)
+    if callable(to_dict):
+        return to_dict()
+    if hasattr(value, "__dataclass_fields__"):
+        return asdict(value)
+    try:
+        json.dumps(value)
+        return value
+    except (TypeError, ValueError):
+        return repr(value)
+
+
+def serve_stdio(stdin: Optional[TextIO] = None, stdout: Optional[TextIO] = None) -> int:
+    """Serve the protocol over standard input and output until ``quit`` or end of input."""
+    out = stdout if stdout is not None else sys.stdout
+    source = stdin if stdin is not None else sys.stdin
+    binary = getattr(source, "buffer", None)
+
+    def emit(obj: Dict[str, Any]) -> None:
+        out.write(json.dumps(obj, separators=(",", ":")) + "\n")
+        out.flush()
+
+    server = Server(emit)
+    while True:
+        if binary is not None:
+            raw = binary.readline()
+            if not raw:
+                break
+            line = raw.decode("utf-8", errors="replace")
+        else:
+            line = source.readline()
+            if not line:
+                break
+        if not server.handle_line(line.rstrip("\r\n")):
+            break
+    server.shutdown()
+    return 0
+
+
+def serve_websocket(port: int, host: str = "127.0.0.1", static_dir: Optional[str] = None,
+                    ready: Optional[Callable[[int], None]] = None) -> int:
+    """Serve the protocol over WebSocket at ``ws://host:port/`` (one message per request or reply).
+
+    With ``static_dir``, plain HTTP requests get that folder's files (the
+    browser demo), and the page's WebSocket connects to the same port.
+    ``ready(port)`` is called once listening (port 0 picks a free one).
+    Needs the optional ``websockets`` package (``pip install aiplay[serve]``).
+    """
+    try:
+        from websockets.datastructures import Headers
+        from websockets.http11 import Response
+        from websockets.sync.server import serve
+    except ImportError:
+        raise InvalidOptionError(
+            "serving over WebSocket needs the 'websockets' package: pip install 'aiplay[serve]'") from None
+    import mimetypes
+    from pathlib import Path
+
+    root = Path(static_dir).resolve() if static_dir is not None else None
+
+    def handler(connection: Any) -> None:
+        def emit(obj: Dict[str, Any]) -> None:
+            try:
+                connection.send(json.dumps(obj, separators=(",", ":")))
+            except Exception:  # the client went away: nothing to tell it any more
+                pass
+
+        server = Server(emit)
+        try:
+            for message in connection:
+                if isinstance(message, bytes):
+                    message = message.decode("utf-8", errors="replace")
+                if not server.handle_line(message):
+                    break
+        except Exception:  # a dropped connection ends this client's games, never the server
+            pass
+        finally:
+            server.shutdown()
+
+    def process_request(connection: Any, request: Any) -> Any:
+        if request.headers.get("Upgrade", "").lower() == "websocket":
+            return None
+        if root is None:
+            return connection.respond(426, "This is the aiplay engine protocol over WebSocket.\n")
+        path = request.path.split("?", 1)[0].lstrip("/") or "index.html"
+        target = (root / path).resolve()
+        if root not in target.parents and target != root or not target.is_file():
+            return connection.respond(404, "not found\n")
+        body = target.read_bytes()
+        kind = mimetypes.guess_type(target.name)[0] or "application/octet-stream"
+        headers = Headers([("Content-Type", kind), ("Content-Length", str(len(body))),
+                           ("Cache-Control", "no-store")])
+        return Response(200, "OK", headers, body)
+
+    with serve(handler, host, port, process_request=process_request, max_size=MAX_LINE) as server:
+        actual = server.socket.getsockname()[1]
+        if ready is not None:
+            ready(actual)
+        try:
+            server.serve_forever()
+        except KeyboardInterrupt:
+            pass
+    return 0
+
+
+def add_serve_command(sub: Any) -> None:
+    """Add ``aiplay serve`` to the command line's subcommands."""
+    serve = sub.add_parser(
+        "serve", help="run the engine protocol (JSON lines over stdio, or WebSocket)",
+        description="Serve the aiplay engine protocol (docs/protocol.md): one JSON object per line on "
+                    "standard input, replies on standard output; or over WebSocket with --websocket PORT.")
+    serve.add_argument("--websocket", type=int, metavar="PORT",
+                       help="serve over WebSocket on this port instead of stdio (needs aiplay[serve]; 0: any free port)")
+    serve.add_argument("--host", default="127.0.0.1", help="WebSocket address to listen on (default 127.0.0.1)")
+    serve.set_defaults(func=cmd_serve)
+
+
+def cmd_serve(args: Any) -> int:
+    """``aiplay serve``: stdio, or WebSocket with ``--websocket PORT``."""
+    if args.websocket is None:
+        return serve_stdio()
+    if not 0 <= args.websocket <= 65535:
+        raise InvalidOptionError(f"--websocket {args.websocket} is not a port (0..65535)")
+
+    def ready(port: int) -> None:
+        print(f"aiplay: serving the engine protocol at ws://{args.host}:{port}/", file=sys.stderr, flush=True)
+
+    return serve_websocket(args.websocket, args.host, ready=ready)
+
+
+__all__ = ["ENGINE_NAME", "PROTOCOL_VERSION", "ProtocolError", "Server", "Session", "add_serve_command",
+           "cmd_serve", "parse_request", "serve_stdio", "serve_websocket"]
