@@ -18,6 +18,7 @@ ENTRY = register(
     contract_options=[{"players": 3}, {"players": 5, "half_win": True}],
     playthroughs=[PlaythroughSpec("groom_lake_3p", {"players": 3}, 41, state_every=40),
                   PlaythroughSpec("groom_lake_5p", {"players": 5, "half_win": True}, 42, state_every=40)],
+    max_game_length=lambda game: game.max_game_length,
     listed=False,
 )
 

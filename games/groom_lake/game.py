@@ -65,6 +65,36 @@ class GroomLakeGame(Game):
     def zero_sum(self) -> bool:
         return True
 
+    @property
+    def max_game_length(self) -> int:
+        """A proven (loose) bound on the moves of any game: decisions and chance outcomes.
+
+        * Set-up: 2 role draws, 12n card deals, 3n keeps, 6 face-up cards.
+        * Life tokens ever owned: L = n * start + 21 (Recovery gains 1 + 2 + ... + 6).
+          Each exhaustion of the Discard Stack costs every living player a token,
+          and while the game is on someone lives, so exhaustions E <= L.
+        * Cards added to the Discard Stack besides its refills: contributions (hands
+          only grow by the set-up's 3n cards and one card per investigation, 11 in
+          all; the turn's take is paid back at once) and investigation rejects:
+          A <= (3n + 11) + 11. A turn whose player starts alive takes the top card,
+          unless the player died during it (<= n) or the stack was empty (then it
+          is exhausted again: <= E). So turns T <= 6 (E + 1) + A + n + E.
+        * Per turn at most 4n + 18 moves besides those counted globally: 4 at the
+          action choice (two actions, "end turn", a Half-Win proposal), n - 1
+          Half-Win votes, two scouts of 4 moves, "done" by n players for two
+          hazards, n votes, the turn's discard, 6 face-up cards.
+        * Globally: hazard items and their dice <= 2 ((3n + 11) + L); 11
+          investigations of 4 moves; hand-outs after at most n kills, 2 moves per
+          card (<= 128 n); the failed strike's share (<= 64); hand-limit discards
+          <= cards entering hands (3n + 11 + 64 n + 64).
+        """
+        n = self.players
+        life = n * self.start_life + 21
+        turns = 6 * (life + 1) + (3 * n + 22) + n + life
+        setup = 2 + 12 * n + 3 * n + 6
+        return (setup + turns * (4 * n + 18) + 2 * (3 * n + 11 + life) + 44 + 128 * n + 64
+                + (3 * n + 11 + 64 * n + 64))
+
     def new_initial_state(self) -> "GroomLakeState":
         return GroomLakeState(self)
 

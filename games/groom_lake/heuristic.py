@@ -29,8 +29,8 @@ from aiplay.game import State
 
 from . import actions as A
 from .components import (
-    AP_VALUE, CANYON, CIVILIZATION, COMPASS, DIRS, HELPS, HUNTER, ALIEN, MOUNTAIN, RECOVERY, ROPE, SHOVEL, TECH, TILES,
-    WATER, cell_xy,
+    ALIEN, AP_VALUE, CANYON, CIVILIZATION, COMPASS, CRASH, DIRS, HELPS, HUNTER, MOUNTAIN, RECOVERY, ROPE, SHOVEL, TECH,
+    TILES, WATER, cell_xy,
 )
 
 #: Belief in a seat being the Alien above which the Hunter strikes.
@@ -62,8 +62,27 @@ def _keep_value(t: int, role: int) -> float:
     return AP_VALUE[t] * 2.0 if AP_VALUE[t] else {WATER: 6.0, COMPASS: 6.0, SHOVEL: 5.0, ROPE: 5.0}[t]
 
 
+def _feasible(view: Dict[str, Any], tile: List[int]) -> bool:
+    """Whether entering ``tile`` looks worth it: no open hazard, a Crash Site, or enough dice in sight.
+
+    The dice: the viewer's helping cards, its life tokens beyond two, and one
+    item from every other living player (what the Team usually gives).
+    """
+    t = TILES[tile[0]]
+    if not tile[4] or t.hazard == CRASH:
+        return True
+    me = view["observer"]
+    hand = view["hand"]
+    items = sum(hand[c] for c in HELPS[t.hazard] if AP_VALUE[c] == 0) + max(0, view["life"][me] - 2)
+    items += sum(1 for q, life in enumerate(view["life"]) if q != me and life > 0)
+    return 3.5 * items > t.number + 1
+
+
 def _route(view: Dict[str, Any]) -> Tuple[Optional[int], bool]:
-    """(first direction towards the nearest Civilization over passable tiles, whether one is in reach)."""
+    """(first direction towards the nearest Civilization over passable tiles, whether one is in reach).
+
+    Tiles with an open hazard the Team cannot expect to beat are avoided.
+    """
     cells = {(t[1], t[2]): t for t in view["map"]}
     start = tuple(view["team"])
     frontier = [start]
@@ -74,7 +93,8 @@ def _route(view: Dict[str, Any]) -> Tuple[Optional[int], bool]:
             return first[pos], True
         for d, (dx, dy) in enumerate(DIRS):
             nxt = (pos[0] + dx, pos[1] + dy)
-            if nxt in cells and nxt not in first and TILES[cells[nxt][0]].terrain != CANYON:
+            if nxt in cells and nxt not in first and TILES[cells[nxt][0]].terrain != CANYON \
+                    and _feasible(view, cells[nxt]):
                 first[nxt] = d if first[pos] is None else first[pos]
                 frontier.append(nxt)
     return None, False
@@ -146,12 +166,14 @@ def _contribute(view: Dict[str, Any], legal: List[int], role: int, hand: List[in
         # A token card from a hand with spare tools keeps the Alien from looking idle.
         mine = [a for a in cards if AP_VALUE[a - A.CONTRIB] == 0 and hand[a - A.CONTRIB] >= 2]
         return mine[0] if mine and dice == 0 else A.DONE
-    if 3.5 * dice > tile.number + 2:
+    # Give until the dice in sight (those given, and one item from each player still to come) look enough.
+    later = len(view["queue"]) - 1
+    if 3.5 * (dice + later) > tile.number + 2:
         return A.DONE
-    tools = sorted((a for a in cards if AP_VALUE[a - A.CONTRIB] == 0), key=lambda a: -hand[a - A.CONTRIB])
+    tools = sorted((a for a in cards if AP_VALUE[a - A.CONTRIB] == 0), key=lambda a: (-hand[a - A.CONTRIB], a))
     if tools:
         return tools[0]
-    if A.LIFE in legal and view["life"][view["observer"]] >= 4:
+    if A.LIFE in legal and view["life"][view["observer"]] >= 3:
         return A.LIFE
     return A.DONE
 
