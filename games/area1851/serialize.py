@@ -18,7 +18,8 @@ from aiplay.errors import InvalidStateError
 from aiplay.game import reject_unknown_fields
 
 from .cards import (
-    ASSISTANTS, DICE, E_END, FEAT_COUNTS, MAX_FACE, MAX_GADGETS, MIN_FACE, NUM_EVENTS, NUM_FEAT_TYPES,
+    ASSISTANTS, DICE, E_AUDIT, E_BASICS, E_CHEAT, E_END, E_HOLD, E_LEARN, E_LEFT, E_MISSING, E_NODELIV, E_RIGHT,
+    E_SOLAR, E_STRIKE, FEAT_COUNTS, MAX_FACE, MAX_GADGETS, MIN_FACE, NUM_EVENTS, NUM_FEAT_TYPES,
     NUM_LOCATIONS, NUM_TINKER_TYPES, RANDOM_EVENTS, TINKER, TINKER_COUNTS,
 )
 from .player import PLAYER_FIELDS, Player, Snapshot
@@ -246,6 +247,7 @@ def load_state(game: Any, data: Mapping[str, Any]) -> Area1851State:
     if st.queue and st.queue[0][0] == "event" and (len(st.events) > 3 * block + 2 or (
             event_at(len(st.events), block) < 0 and all(e in st.events for e in RANDOM_EVENTS))):
         raise _err("state.queue", "no event left to reveal")
+    _check_events(st)
     snap = d["snap"]
     if sim != (snap is not None):
         raise _err("state.snap", "a snapshot exists exactly during the simultaneous phases")
@@ -271,6 +273,31 @@ def load_state(game: Any, data: Mapping[str, Any]) -> Area1851State:
         if not legal:
             raise _err("state.step", "the actor has no legal decision")
     return st
+
+
+#: Turn flags set by an event of the turn (and only then).
+FLAG_EVENTS = {"basics": E_BASICS, "nodeliv": E_NODELIV, "audit": E_AUDIT, "solar": E_SOLAR, "strike": E_STRIKE,
+               "hold": E_HOLD, "learn": E_LEARN, "cheat": E_CHEAT}
+
+
+def _check_events(st: Area1851State) -> None:
+    """Turn, events, direction and flags agree (one reveal per turn, two with Missing Time)."""
+    pending = sum(1 for q in st.queue if q[0] == "event")
+    if len(st.events) + pending != st.turn + (1 if E_MISSING in st.events else 0):
+        raise _err("state.events", f"{len(st.events)} events revealed and {pending} pending do not fit turn {st.turn}")
+    if st.turn >= 1 and not st.turn_events and not pending:
+        raise _err("state.turn_events", "every turn reveals an event")
+    if E_END in st.events and E_END not in st.turn_events:
+        raise _err("state.events", "the game ends in the turn that reveals The End")
+    expected = -1 if E_RIGHT in st.events and E_LEFT not in st.events else 1
+    if st.direction != expected:
+        raise _err("state.direction", "the direction follows To the Right! and To the Left!")
+    for flag, event in FLAG_EVENTS.items():
+        if st.flags[flag] != (1 if event in st.turn_events else 0):
+            raise _err(f"state.flags.{flag}", "set exactly in the turn of its event")
+    for flag, event in (("end_mod", E_END), ("end_gadget", E_END), ("no_tweak", E_LEFT), ("junk_bonus", E_LEFT)):
+        if st.flags[flag] and event not in st.turn_events:
+            raise _err(f"state.flags.{flag}", "set only by the die of its event this turn")
 
 
 #: The steps each simultaneous phase allows, and the context keys each step needs.
