@@ -49,6 +49,8 @@ MAX_LINE = 1_000_000
 SLICED_BOTS = ("mcts", "ismcts")
 #: Default slice of a ``seconds`` budget, in seconds (one ``info`` line each).
 DEFAULT_INFO_SECONDS = 0.1
+#: The time budget of a ``solve`` that gives neither ``seconds`` nor ``nodes``, in seconds.
+DEFAULT_SOLVE_SECONDS = 10.0
 #: Keys every reply carries; a command's data never overrides them.
 RESERVED = ("id", "type", "cmd", "ok")
 
@@ -136,6 +138,7 @@ class Session:
         self.thread: Optional[threading.Thread] = None
         self.stop_event = threading.Event()
         self.active = False  # a search runs: set when it starts, cleared just before its reply
+        self.solving = False  # the running job is a solve (stop cannot interrupt it)
 
     @property
     def busy(self) -> bool:
@@ -487,6 +490,7 @@ class Server:
         state = session.match.state.clone()
         request_id = request.get("id")
         session.bot = bot
+        session.solving = False
         session.stop_event.clear()
 
         def work() -> None:
@@ -641,7 +645,7 @@ class Server:
                 sessions = list(self.sessions.values())
         stopped = []
         for session in sessions:
-            if session.busy:
+            if session.busy and not session.solving:
                 session.stop()
                 stopped.append(session.game_id)
         return {"stopped": stopped}
@@ -657,6 +661,14 @@ class Server:
         if not callable(solve):
             raise ProtocolError("solver not available: aiplay.solve has no solve()")
         options = dict(_field(request, "options", (dict,), {}))
+        for key, kinds in (("seconds", (int, float)), ("nodes", (int,)), ("observer", (int,)), ("seed", (int,)),
+                           ("determinizations", (int,))):
+            value = _field(request, key, kinds)
+            if value is not None:
+                options[key] = value
+        if options.get("seconds") is None and options.get("nodes") is None:
+            # stop cannot interrupt a solve: without a budget of its own it gets this one.
+            options["seconds"] = DEFAULT_SOLVE_SECONDS
         state = session.match.state.clone()
         request_id = request.get("id")
 
@@ -672,6 +684,7 @@ class Server:
         thread = threading.Thread(target=work, name=f"aiplay-solve-{session.game_id}", daemon=True)
         session.thread = thread
         session.active = True
+        session.solving = True
         thread.start()
         return None
 

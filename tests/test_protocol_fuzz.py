@@ -1,0 +1,175 @@
+"""Protocol fuzzing: random and malformed lines to `aiplay serve`; every line gets one reply, the server
+stays up, and a request that fails changes no game.
+
+The count is ``AIPLAY_PROTOCOL_FUZZ_LINES`` (default 2,000 in the suite; the issue's full run is
+10,000 or more: ``AIPLAY_PROTOCOL_FUZZ_LINES=10000``). Like tests/test_protocol.py, this client does
+not import aiplay.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import string
+
+from test_protocol import Engine
+
+LINES = int(os.environ.get("AIPLAY_PROTOCOL_FUZZ_LINES", "2000"))
+SEED = int(os.environ.get("AIPLAY_PROTOCOL_FUZZ_SEED", "1"))
+
+#: Commands the fuzzer sends (quit and close of the tracked games are left out: they would end
+#: the checks, not break the server).
+COMMANDS = ["hello", "new", "games", "status", "position", "legal", "apply", "chance", "undo", "redo", "view",
+            "history", "record", "load", "go", "analyse", "stop", "solve", "close", "dance", "", "APPLY"]
+FIELDS = ["game_id", "game", "players", "options", "seed", "backend", "auto_chance", "state", "action", "count",
+          "seat", "player", "render", "record", "bot", "iterations", "seconds", "nodes", "depth", "preset",
+          "play", "info_every", "info_seconds", "x"]
+SEARCHES = ("go", "analyse", "solve")
+
+
+def _random_value(rng, depth=0):
+    r = rng.random()
+    if r < 0.15:
+        return rng.choice([0, 1, -1, 2, 3, 10 ** rng.randint(1, 30), -(10 ** rng.randint(1, 30)), 2 ** 63])
+    if r < 0.25:
+        return rng.choice([0.5, -0.0, 1e308, -1e-9, 3.0, 0.001])
+    if r < 0.35:
+        return rng.choice([True, False, None])
+    if r < 0.6:
+        alphabet = string.printable.replace("\n", "").replace("\r", "") + "éß漢\u2028\x00"
+        return "".join(rng.choice(alphabet) for _ in range(rng.randint(0, 12)))
+    if r < 0.75 and depth < 3:
+        return [_random_value(rng, depth + 1) for _ in range(rng.randint(0, 4))]
+    if r < 0.9 and depth < 3:
+        return {rng.choice(FIELDS): _random_value(rng, depth + 1) for _ in range(rng.randint(0, 4))}
+    return rng.choice(["g1", "g2", "g999", "roll", "stop", "mcts", "random", "ismcts", "text", "svg"])
+
+
+class Fuzzer:
+    def __init__(self, engine, rng):
+        self.engine = engine
+        self.rng = rng
+        hello = engine.ok("hello")
+        self.names = [g["name"] for g in hello["games"]]
+        self.games = {}
+        for name in (self.names[0], self.names[-1]):
+            gid = engine.ok("new", game=name, seed=rng.randint(0, 99), auto_chance=True)["game_id"]
+            self.games[gid] = None
+        self.snapshot()
+        self.stop_count = 0
+
+    def snapshot(self):
+        for gid in self.games:
+            reply = self.engine.ok("position", game_id=gid)
+            self.games[gid] = (reply["ply"], reply["state"], reply["can_redo"])
+
+    def unchanged(self):
+        for gid, snap in self.games.items():
+            reply = self.engine.ok("position", game_id=gid)
+            if (reply["ply"], reply["state"], reply["can_redo"]) != snap:
+                return gid
+        return None
+
+    def request(self):
+        rng = self.rng
+        cmd = rng.choice(COMMANDS)
+        request = {"cmd": cmd}
+        if rng.random() < 0.8:
+            request["id"] = rng.choice([rng.randint(0, 10 ** 6), "x" + str(rng.random()), [1], {"a": 1}, None])
+        gids = list(self.games)
+        if rng.random() < 0.7:
+            request["game_id"] = rng.choice(gids + ["g0", "", 5, None])
+        for _ in range(rng.randint(0, 4)):
+            request[rng.choice(FIELDS)] = _random_value(rng)
+        target = request.get("game_id")
+        tracked = isinstance(target, str) and target in self.games
+        if cmd == "close" and (tracked or "game_id" not in request):
+            request["game_id"] = "g-not-open"
+        if cmd in SEARCHES:  # keep searches short; they are stopped at once anyway
+            request["seconds"] = rng.choice([0.05, 0.2, 30, request.get("seconds")])
+        if cmd == "solve":  # stop cannot end a solve: its own budget does
+            request["seconds"] = rng.choice([0.05, 0.2])
+            request.pop("nodes", None)
+        if cmd == "new" and rng.random() < 0.5:
+            request["game"] = rng.choice(self.names)
+        if cmd == "apply" and rng.random() < 0.5 and tracked:
+            legal = self.engine.ok("legal", game_id=request["game_id"])["actions"]
+            if legal:
+                move = rng.choice(legal)
+                request["action"] = move["name"] if rng.random() < 0.5 else move["id"]
+        return request
+
+    def line(self):
+        rng = self.rng
+        r = rng.random()
+        if r < 0.1:  # garbage text
+            return "".join(rng.choice(string.printable[:-5] + "{}[]\":,\\") for _ in range(rng.randint(0, 60)))
+        if r < 0.15:  # a JSON value that is not an object
+            return json.dumps(_random_value(rng))
+        text = json.dumps(self.request())
+        if r < 0.3:  # truncated or corrupted JSON
+            cut = rng.randint(0, max(0, len(text) - 1))
+            text = text[:cut] + rng.choice(["", "}", "\"", "\\", ",", "{", "NaN", "\x7f"]) + text[cut + 1:]
+        return text
+
+    def send(self, text):
+        """Send one line; return its final reply (stopping a search it started)."""
+        engine = self.engine
+        engine.send_raw(text)
+        try:
+            parsed = json.loads(text)
+        except ValueError:
+            parsed = None
+        searching = isinstance(parsed, dict) and parsed.get("cmd") in SEARCHES
+        replies = []
+        if searching:
+            self.stop_count += 1
+            stop_id = f"fuzz-stop-{self.stop_count}"
+            engine.send_raw(json.dumps({"id": stop_id, "cmd": "stop"}))
+            while len(replies) < 2:
+                try:
+                    line = engine.lines.get(timeout=60)
+                except Exception:
+                    raise AssertionError(f"no reply within 60 s to {text!r} (got {replies})") from None
+                assert line.get("type") != "eof", "the engine exited"
+                if line.get("type") != "info":
+                    replies.append(line)
+            mine = [r for r in replies if r.get("id") != stop_id or r.get("cmd") != "stop"]
+            assert len(mine) == 1, replies
+            return mine[0]
+        line = engine.lines.get(timeout=60)
+        while line.get("type") == "info":
+            line = engine.lines.get(timeout=60)
+        assert line.get("type") != "eof", "the engine exited"
+        return line
+
+
+def test_fuzz_every_line_gets_a_reply_and_failures_change_nothing():
+    rng = random.Random(SEED)
+    engine = Engine()
+    try:
+        fuzz = Fuzzer(engine, rng)
+        counts = {"ok": 0, "error": 0}
+        for i in range(LINES):
+            text = fuzz.line()
+            reply = fuzz.send(text)
+            assert reply.get("type") in ("reply", "bestmove") and isinstance(reply.get("ok"), bool), (text, reply)
+            if reply["ok"]:
+                counts["ok"] += 1
+                if reply.get("cmd") in ("new", "load") and str(reply.get("game_id")) not in fuzz.games:
+                    engine.ok("close", game_id=reply["game_id"])  # only the tracked games stay open
+                fuzz.snapshot()
+            else:
+                counts["error"] += 1
+                assert isinstance(reply.get("error"), str) and reply["error"], (text, reply)
+                changed = fuzz.unchanged()
+                assert changed is None, f"line {i} {text!r} failed ({reply['error']}) but changed game {changed}"
+        # Still up, nothing pending: the next request gets its own reply.
+        assert engine.ok("hello")["engine"] == "aiplay"
+        assert sorted(g["game_id"] for g in engine.ok("games")["open"]) == sorted(fuzz.games)
+        assert engine.proc.poll() is None
+        assert counts["error"] > LINES // 2 and counts["ok"] > LINES // 20, counts
+        print(f"protocol fuzz: {LINES} lines, {counts}")
+    finally:
+        engine.close()
