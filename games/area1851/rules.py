@@ -39,7 +39,6 @@ Engine rulings (the spec is silent; chosen here and documented):
 
 from __future__ import annotations
 
-import json
 import random
 from typing import Any, Dict, List, Optional, Tuple
 
@@ -79,6 +78,8 @@ QUEUE_KINDS = (Q_EVENT, Q_CARD, Q_FEAT, Q_DIE, Q_PDIE, Q_GDIE, Q_DUST)
 #: Turn flags (all small ints, reset at each turn's start).
 FLAG_NAMES = ("basics", "nodeliv", "audit", "solar", "strike", "hold", "learn", "cheat", "no_tweak", "junk_bonus",
               "end_mod", "end_gadget")
+#: Player fields packed as hex in information strings (counts 0..255).
+PACKED = frozenset(("hand", "junk", "kept", "known_by_me", "pj", "phj", "disc_add", "down"))
 CTX_KEYS = ("card", "src", "owed", "level", "sel", "die", "up", "gtype", "own", "nmods", "fmods", "tmods", "empty")
 
 
@@ -1268,7 +1269,15 @@ class Area1851State(ReferenceState):
         return action_name(action)
 
     def information_state_string(self, player: int) -> str:
-        return json.dumps(self.view(player), sort_keys=True, separators=(",", ":"))
+        # Exactly the view's content (built in a fixed key order, ctx sorted), with the long count
+        # vectors packed as hex: equal strings exactly when the views are equal.
+        view = self.view(player)
+        players = view.pop("players")
+        parts = [repr(view)]
+        for b in players:
+            parts.append("|".join(f"{k}={bytes(v).hex() if k in PACKED and isinstance(v, list) else v!r}"
+                                  for k, v in b.items()))
+        return "\n".join(parts)
 
     def __str__(self) -> str:
         return render_text(self)
@@ -1311,7 +1320,7 @@ class Area1851State(ReferenceState):
         return {
             "observer": o, "turn": self.turn, "phase": self.phase, "actor": self.actor,
             "to_move": None if hidden_turn else self.current_player(),
-            "step": "" if hidden_turn else self.step, "ctx": {} if hidden_turn else dict(self.ctx),
+            "step": "" if hidden_turn else self.step, "ctx": {} if hidden_turn else dict(sorted(self.ctx.items())),
             "actor_done": None if hidden_turn else self.actor_done,
             "queue": queue, "events": [EVENTS[e] for e in self.events],
             "turn_events": [EVENTS[e] for e in self.turn_events], "flags": dict(self.flags),

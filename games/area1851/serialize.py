@@ -12,6 +12,7 @@ simultaneous phases; and the knowledge records hold (every state reached by play
 
 from __future__ import annotations
 
+import operator
 from typing import Any, Dict, List, Mapping
 
 from aiplay.errors import InvalidStateError
@@ -56,7 +57,19 @@ def _list(value: Any, field: str, length: int = -1, max_len: int = -1) -> list:
     return value
 
 
+_INT = {int}
+
+
+def _le(small: List[int], big: List[int]) -> bool:
+    """``small <= big`` entry by entry."""
+    return all(map(operator.le, small, big))
+
+
 def _ints(value: Any, field: str, length: int, low: int, high: int) -> List[int]:
+    items = _list(value, field, length)
+    # Fast path (plain ints in range); the slow path names the bad entry.
+    if not items or (set(map(type, items)) == _INT and low <= min(items) and max(items) <= high):
+        return list(items)
     return [_int(v, f"{field}[{i}]", low, high) for i, v in enumerate(_list(value, field, length))]
 
 
@@ -119,19 +132,19 @@ def _player(data: Any, field: str, n: int) -> Player:
     todo = _list(d["todo"], f"{f}.todo", max_len=12)
     pl.todo = [_int(v, f"{f}.todo[{i}]", 0, 8) for i, v in enumerate(todo)]
     pl.kept = _ints(d["kept"], f"{f}.kept", NUM_TINKER_TYPES, 0, 2)
-    if sum(pl.kept) > 2 or any(k > h for k, h in zip(pl.kept, pl.hand)):
+    if sum(pl.kept) > 2 or not _le(pl.kept, pl.hand):
         raise _err(f"{f}.kept", "at most 2 kept cards, all in hand")
     known = _list(d["known"], f"{f}.known", n)
     pl.known = [_ints(k, f"{f}.known[{x}]", NUM_TINKER_TYPES, 0, 108) for x, k in enumerate(known)]
     pl.pj = _ints(d["pj"], f"{f}.pj", NUM_TINKER_TYPES, 0, 108)
     pl.phj = _ints(d["phj"], f"{f}.phj", NUM_TINKER_TYPES, 0, 108)
-    hj = [h + j for h, j in zip(pl.hand, pl.junk)]
-    if any(a > b for a, b in zip(pl.pj, pl.junk)):
+    hj = list(map(operator.add, pl.hand, pl.junk))
+    if not _le(pl.pj, pl.junk):
         raise _err(f"{f}.pj", "cards seen entering the junkyard must be in it")
-    if any(a > b for a, b in zip(pl.phj, hj)):
+    if not _le(pl.phj, hj):
         raise _err(f"{f}.phj", "publicly known cards must be in hand or junkyard")
     for x, k in enumerate(pl.known):
-        if any(a > b for a, b in zip(k, hj)):
+        if not _le(k, hj):
             raise _err(f"{f}.known[{x}]", "passed cards on record must be in hand or junkyard")
     pl.disc_add = _ints(d["disc_add"], f"{f}.disc_add", NUM_TINKER_TYPES, 0, 108)
     pl.drawn = _int(d["drawn"], f"{f}.drawn", 0, 108)
