@@ -50,7 +50,7 @@ pool and the scout's hand, o's known pool tiles first.
 from __future__ import annotations
 
 import random
-from typing import List, Tuple
+from typing import List
 
 from aiplay.errors import DeterminizationError
 

@@ -23,8 +23,7 @@ from aiplay.game import Game, reject_unknown_fields
 from .board import fits, make_grid
 from .components import (
     ALIEN, DISCARD_STACK_SIZE, FIRST_DEAL, GROOM_LAKE, GRID_RADIUS, HUMAN, HUNTER, INVESTIGATION_DRAW, KEEP,
-    NUM_CARDS, NUM_RECOVERY, NUM_STACKS, NUM_TILES, NUM_TYPES, RECOVERY, SCOUT_DRAW, SECOND_DEAL, STACK_TILES,
-    TILES, TYPE_COUNTS, CANYON, CRASH, NO_HAZARD, has_hunter,
+    NUM_CARDS, NUM_RECOVERY, NUM_STACKS, NUM_TILES, NUM_TYPES, RECOVERY, SCOUT_DRAW, SECOND_DEAL, TILES, TYPE_COUNTS, CANYON, CRASH, NO_HAZARD, has_hunter,
 )
 from .knowledge import knowledge_violations
 from .rules import ACTIONS_PER_TURN, NO_RESULT, S_OVER, STEPS, TEAM_ESCAPES, RulesState
@@ -115,6 +114,14 @@ def state_from_dict(game: Game, data: Mapping[str, Any], cls: type) -> RulesStat
         raise _err("result", "a result exactly when the step is over")
     if s.alien_card and not any(s.revealed[p] and s.roles[p] == HUNTER for p in range(n)):
         raise _err("alien_card", "only a revealed Hunter takes the Alien card")
+    # Roles are revealed by the Hunter's strike (the Hunter and one dead victim) and by the Alien's weapon.
+    victims = [p for p in range(n) if s.revealed[p] and s.roles[p] != HUNTER
+               and not (s.step == S_OVER and s.roles[p] == ALIEN and s.life[p] > 0)]
+    hunter_out = any(s.revealed[p] and s.roles[p] == HUNTER for p in range(n))
+    if len(victims) != (1 if hunter_out else 0) or any(s.life[p] > 0 for p in victims):
+        raise _err("revealed", "a revealed Hunter has exactly one dead victim, revealed too")
+    if victims and s.alien_card != (s.roles[victims[0]] == ALIEN):
+        raise _err("alien_card", "the Hunter takes the Alien card exactly when its victim was the Alien")
 
     # -- cards ---------------------------------------------------------------------------
     s.hands = [_counts(h, f"hands[{p}]") for p, h in enumerate(_list(data["hands"], "hands", n))]
@@ -139,7 +146,7 @@ def state_from_dict(game: Game, data: Mapping[str, Any], cls: type) -> RulesStat
         where = (sum(h[t] for h in s.hands) + s.deck[t] + s.refresh[t] + s.discard.count(t) + s.kept[t]
                  + s.inv_cards[t] + s.handout[t] + (s.recoveries + reserve if t == RECOVERY else 0))
         if where != TYPE_COUNTS[t]:
-            raise _err(f"hands", f"{where} cards of type {t} are in play, the game has {TYPE_COUNTS[t]}")
+            raise _err("hands", f"{where} cards of type {t} are in play, the game has {TYPE_COUNTS[t]}")
     for p in range(n):
         if s.life[p] == 0 and sum(s.hands[p]) and s.step != "roles":
             raise _err(f"hands[{p}]", "a dead player holds no cards")
