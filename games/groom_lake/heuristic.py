@@ -152,8 +152,9 @@ def _vote(view: Dict[str, Any], role: int) -> int:
     target = view["target"]
     if view["step"] == "half_vote":
         return A.NO if role == ALIEN else A.YES
-    if role == ALIEN:
-        return A.NO if target == view["observer"] else A.YES
+    if target == view["observer"]:
+        return A.NO
+    # The Alien votes like a Human (on public suspicion) so as not to stand out.
     b = belief(view)
     return A.YES if 0 <= target < len(b) and b[target] >= max(b) and b[target] > 0.4 else A.NO
 

@@ -66,6 +66,14 @@ Rulings settled here (beyond the spec's):
   others (spec: "A tile that fits nowhere goes to the discard pool");
 * the distance, the classes of placement and the end "no escape left" follow
   :mod:`.board` (and its rulings).
+
+For the later C kernel every field is a small bounded array: hands, deck,
+Refresh stack and records are 13 counts (at most 64 cards); the Discard Stack
+holds at most 64 types; the map at most 49 placed tiles with coordinates in
+``-48..48`` (the 97 x 97 grid of :mod:`.components`, whose cell lookup the
+kernel would keep as a byte array); stacks, pool and pool records at most 16 /
+48 tile ids; queues at most 64 seats; life at most start + 21. Connectivity
+(distance, walkable region, escape) is a breadth-first search over that grid.
 """
 
 from __future__ import annotations
