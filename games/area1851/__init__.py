@@ -7,7 +7,7 @@ registered hidden (``listed=False``).
 from aiplay.registry import PlaythroughSpec, register
 
 from .game import Area1851Game
-from .render import render_svg, render_text
+from .render import render, render_svg, render_text
 from .rules import Area1851State
 
 ENTRY = register(
@@ -22,4 +22,4 @@ ENTRY = register(
     listed=False,
 )
 
-__all__ = ["Area1851Game", "Area1851State", "ENTRY", "render_svg", "render_text"]
+__all__ = ["Area1851Game", "Area1851State", "ENTRY", "render", "render_svg", "render_text"]

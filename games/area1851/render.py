@@ -46,6 +46,11 @@ def render_text(state: State) -> str:
     return "\n".join(lines)
 
 
+def render(state: State) -> str:
+    """The state as text (the name the project's games share)."""
+    return render_text(state)
+
+
 def render_svg(state: State, player: int) -> str:
     """An SVG picture of ``player``'s tableau (public information only)."""
     b = state.players[player]
