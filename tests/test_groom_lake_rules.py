@@ -16,9 +16,10 @@ from aiplay import IllegalActionError, InvalidStateError
 from aiplay.game import CHANCE, TERMINAL, sample_chance_outcome
 from aiplay.games.groom_lake import GroomLakeGame, render, render_svg
 from aiplay.games.groom_lake import actions as A
+from aiplay.games.groom_lake.board import build_graph, escape_possible, make_grid
 from aiplay.games.groom_lake.components import (
     ALIEN, COMPASS, HUMAN, HUNTER, LIFEFORM, NUM_TYPES, RECOVERY, ROPE, SHOVEL, START_LIFE, STACK_TILES, TECH,
-    TYPE_COUNTS, WATER,
+    TYPE_COUNTS, WATER, cell_xy,
 )
 
 from groom_lake_helpers import counts, place_action, play, position
@@ -181,7 +182,6 @@ def test_placement_class_b_diagonal_when_the_sides_are_full():
     state = play(position(3, placed=sides), "scout", f"draw tile Desert #{DESERT_OOOO}", "draw tile Canyon #13")
     play(state, f"keep tile Desert #{DESERT_OOOO}")
     cells = {A.decode(a)[1] // 4 for a in state.legal_actions()}
-    from aiplay.games.groom_lake.components import cell_xy
     assert {cell_xy(c) for c in cells} == {(1, 1), (1, -1), (-1, 1), (-1, -1)}
     state.apply_action(place_action(1, 1, 0))
     assert state.life[0] == 6
@@ -405,3 +405,25 @@ def test_registry_entry_is_hidden_and_says_why_there_is_no_kernel():
     state = game.new_initial_state()
     json.loads(state.to_json())
     assert state.current_player() == CHANCE and TERMINAL != CHANCE
+
+
+def test_the_distance_follows_placed_tiles_not_the_crow():
+    # A U-shaped road: (0, 2) is 2 cells from Groom Lake as the crow flies, 6 steps over tiles.
+    cells = [(1, 0), (2, 0), (2, 1), (2, 2), (1, 2), (0, 2)]
+    road = [[t, x, y, 0, 0] for t, (x, y) in zip([1, 5, 7, 17, 22, MOUNTAIN_OOOO], cells)]
+    state = position(3, placed=road, team=(0, 2))
+    assert state.distance() == 6
+    play(state, "scout")
+    assert {t for t, _ in state.chance_outcomes()} == set(state.stacks[1]), "4-6 steps: the \"6\" stack"
+
+
+def test_escape_needs_civilization_in_reach_or_room_and_tiles_to_grow():
+    placed = [[0, 0, 0, 0, 0], [CANYON_O, 1, 0, 3, 0]]
+    graph, grid = build_graph(placed), make_grid(placed)
+    assert escape_possible(graph, grid, (0, 0), tiles_remain=True)
+    assert not escape_possible(graph, grid, (0, 0), tiles_remain=False), "no tiles remain"
+    with_civ = placed + [[CIV_OOOO, -1, 0, 0, 0]]
+    assert escape_possible(build_graph(with_civ), make_grid(with_civ), (0, 0), tiles_remain=False)
+    # A Civilization beyond a Canyon is out of reach.
+    behind = placed + [[CIV_OOOO, 2, 0, 0, 0]]
+    assert not escape_possible(build_graph(behind), make_grid(behind), (0, 0), tiles_remain=False)
