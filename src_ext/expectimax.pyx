@@ -702,3 +702,566 @@ cdef class ExpectimaxSearch:
             k.apply(s, e.best_action)
             decisions += 1
         return pv
+
+
+# ---------------------------------------------------------------------------
+# The endgame solver (aiplay.solve): exact max^n with shallow pruning.
+# ---------------------------------------------------------------------------
+
+cdef enum:
+    SOLVE_EXACT = -1      # _solve's return: the vector at res[level] is the node's value
+    TT_NO_BOUND = -1      # an exact entry (no fail-low player)
+    UNLIMITED = -1        # remaining depth of an unlimited (exact) pass: never decremented
+
+#: Values closer than this count as equal (a tie goes to the lowest action id).
+#: Pruning proofs keep this margin, so float noise (~1e-16) never changes a choice.
+TIE_EPS = 1e-12
+cdef double TIE = 1e-12
+
+ORDERINGS = {"none": 0, "table": 1, "heuristic": 2}
+
+
+cdef struct SolveEntry:
+    uint64_t key
+    int32_t depth        # remaining depth it was searched with (UNLIMITED for exact passes)
+    int32_t best_action  # the best move found (-1: none), tried first next time
+    int8_t low_player    # TT_NO_BOUND: the values are exact; else that player's value is <= ub
+    int8_t whole         # the subtree never reached the depth limit (valid at any depth)
+    uint32_t generation
+    double ub            # the upper bound of a fail-low entry
+
+
+cdef class Solver:
+    """Max^n expectimax for exact solving: pruned, with a table, optionally depth-limited.
+
+    The value of a node is the plain full-width max^n expectimax value: terminal
+    returns; at a chance node the probability-weighted sum over every outcome,
+    in outcome order; at a decision node the child vector that maximizes the
+    mover's component, ties (values closer than :data:`TIE_EPS`) going to the
+    lowest action id. Pruning and the table change the work, never that value:
+
+    * a node is searched with per-player bounds ``B[r]``: the caller does not
+      need the node's vector when ``v[r] <= B[r]``; the node may then return
+      "fail-low for r" instead of its vector;
+    * at a decision node of ``p``, after an exact child with ``v[p] = x``, any
+      other player's value is at most ``S - x - (N-2)*L`` when the game is
+      constant-sum with sum ``S`` (learned from the first terminal reached)
+      and utilities ``>= L``: shallow pruning (Sturtevant & Korf), which in a
+      two-player game, with the bounds of both players carried down, is
+      alpha-beta;
+    * later children of ``p`` only need to be shown unable to replace the
+      best, and ``p``'s bound is inherited through ``p``'s own consecutive
+      moves and through chance nodes (with more than two players nothing
+      else may be inherited: deep pruning is unsound in max^n);
+    * chance nodes pass the bounds on with Ballard's Star1 windows (the
+      outcomes not searched yet bounded by the maximum utility); Star2 first
+      probes one move of every outcome where another player than the bounded
+      one moves, which bounds the bounded player's value from above;
+    * children are ordered by the table's best move, then by the kernel's
+      ``evaluate`` for the mover (``ordering="heuristic"``).
+
+    ``depth`` (decisions, chance not counted) limits a pass; its leaves take
+    the kernel's ``evaluate``. Entries searched without reaching the limit
+    ("whole" subtrees) are reused at any depth. Nothing bounds the depth of
+    an unlimited pass but ``max_plies``; a pass that reaches it is reported as
+    not exact.
+    """
+
+    cdef Kernel kernel
+    cdef int n
+    cdef int pruning
+    cdef int ordering
+    cdef double lo, hi
+    cdef bint constant_sum         # the game says its returns always add up to one constant
+    cdef bint sum_known
+    cdef double total
+    cdef int levels
+    cdef char* states
+    cdef int* actions
+    cdef int* outcomes
+    cdef double* probs
+    cdef double* keys          # per level x max_legal: ordering keys / probe bounds
+    cdef double* res           # per level x K_MAX_PLAYERS: the node's result
+    cdef double* acc           # per level x K_MAX_PLAYERS: best / running sum
+    cdef double* bnd           # per level x K_MAX_PLAYERS: the bounds B[r] (-inf: none)
+    cdef SolveEntry* tt
+    cdef double* tt_values
+    cdef uint64_t tt_mask
+    cdef uint32_t generation
+    cdef readonly long nodes
+    cdef readonly long tt_hits
+    cdef readonly long cutoffs
+    cdef long node_limit
+    cdef double deadline
+    cdef bint aborted
+    cdef bint hit_limit
+    cdef bint capped
+    cdef int max_level
+    cdef bint busy
+    cdef readonly Cancellation cancel
+
+    def __init__(self, Kernel kernel, bint constant_sum, str pruning="star2", str ordering="heuristic",
+                 int tt_bits=20, int max_plies=4096, Cancellation cancel=None):
+        if pruning not in PRUNING:
+            raise InvalidOptionError(f"pruning={pruning!r} is invalid; it accepts one of {sorted(PRUNING)}")
+        if ordering not in ORDERINGS:
+            raise InvalidOptionError(f"ordering={ordering!r} is invalid; it accepts one of {sorted(ORDERINGS)}")
+        if not 4 <= tt_bits <= 30:
+            raise InvalidOptionError(f"tt_bits={tt_bits} is invalid; it accepts an integer from 4 to 30")
+        if not 8 <= max_plies <= 1_000_000:
+            raise InvalidOptionError(f"max_plies={max_plies} is invalid; it accepts an integer from 8 to 1000000")
+        self.kernel = kernel
+        self.n = kernel.num_players
+        self.constant_sum = constant_sum
+        self.pruning = PRUNING[pruning]
+        self.ordering = ORDERINGS[ordering]
+        self.lo = kernel.min_utility
+        self.hi = kernel.max_utility
+        self.cancel = cancel if cancel is not None else Cancellation()
+        self.levels = max_plies + 2
+        cdef size_t L = <size_t>self.levels, m = <size_t>kernel.max_legal
+        self.states = <char*>malloc(L * kernel.state_size)
+        self.actions = <int*>malloc(L * m * sizeof(int))
+        self.outcomes = <int*>malloc(L * m * sizeof(int))
+        self.probs = <double*>malloc(L * m * sizeof(double))
+        self.keys = <double*>malloc(L * m * sizeof(double))
+        self.res = <double*>malloc(L * K_MAX_PLAYERS * sizeof(double))
+        self.acc = <double*>malloc(L * K_MAX_PLAYERS * sizeof(double))
+        self.bnd = <double*>malloc(L * K_MAX_PLAYERS * sizeof(double))
+        self.tt = <SolveEntry*>calloc(1 << tt_bits, sizeof(SolveEntry))
+        self.tt_values = <double*>malloc((<size_t>1 << tt_bits) * self.n * sizeof(double))
+        self.tt_mask = (1 << tt_bits) - 1
+        self.generation = 1
+        if (self.states == NULL or self.actions == NULL or self.outcomes == NULL or self.probs == NULL
+                or self.keys == NULL or self.res == NULL or self.acc == NULL or self.bnd == NULL
+                or self.tt == NULL or self.tt_values == NULL):
+            raise MemoryError()
+
+    def __dealloc__(self):
+        free(self.states); free(self.actions); free(self.outcomes); free(self.probs); free(self.keys)
+        free(self.res); free(self.acc); free(self.bnd); free(self.tt); free(self.tt_values)
+
+    def clear_table(self):
+        """Forget every table entry (O(1): older generations are stale)."""
+        cdef uint64_t i
+        self.generation += 1
+        if self.generation == 0:
+            for i in range(self.tt_mask + 1):
+                self.tt[i].generation = 0
+            self.generation = 1
+
+    # -- helpers -------------------------------------------------------------
+    cdef inline void* _st(self, int level) noexcept nogil:
+        return self.states + <size_t>level * self.kernel.state_size
+
+    cdef inline double* _res(self, int level) noexcept nogil:
+        return self.res + <size_t>level * K_MAX_PLAYERS
+
+    cdef inline double* _acc(self, int level) noexcept nogil:
+        return self.acc + <size_t>level * K_MAX_PLAYERS
+
+    cdef inline double* _bnd(self, int level) noexcept nogil:
+        return self.bnd + <size_t>level * K_MAX_PLAYERS
+
+    cdef inline bint _count(self) noexcept nogil:
+        self.nodes += 1
+        if (self.nodes & 1023) == 0:
+            if self.cancel.should_stop():
+                self.aborted = True
+            elif self.deadline >= 0 and now_seconds() >= self.deadline:
+                self.aborted = True
+        if self.node_limit >= 0 and self.nodes > self.node_limit:
+            self.aborted = True
+        return self.aborted
+
+    cdef inline void _store(self, uint64_t key, int depth, int best, int low_player, double ub,
+                            bint whole, const double* values) noexcept nogil:
+        cdef SolveEntry* e = &self.tt[key & self.tt_mask]
+        cdef int p
+        # An exact whole entry of the same position is not replaced by a bound.
+        if (e.generation == self.generation and e.key == key and e.whole and e.low_player == TT_NO_BOUND
+                and not (whole and low_player == TT_NO_BOUND)):
+            return
+        e.key = key
+        e.depth = depth
+        e.best_action = best
+        e.low_player = low_player
+        e.ub = ub
+        e.whole = whole
+        e.generation = self.generation
+        if low_player == TT_NO_BOUND:
+            for p in range(self.n):
+                self.tt_values[(key & self.tt_mask) * self.n + p] = values[p]
+
+    cdef inline void _set_child_bounds_none(self, int level) noexcept nogil:
+        cdef double* b = self._bnd(level)
+        cdef int r
+        for r in range(self.n):
+            b[r] = -INFINITY
+
+    cdef inline double _cap_for_others(self, double x) noexcept nogil:
+        """An upper bound on any other player's value when one player has ``x`` (constant-sum)."""
+        return self.total - x - (self.n - 2) * self.lo
+
+    # -- the search ------------------------------------------------------------
+    cdef int _solve(self, int level, int depth) noexcept nogil:
+        """Solve the state at ``level`` under the bounds ``bnd[level]``.
+
+        Returns SOLVE_EXACT (the vector is in ``res[level]``) or a player r:
+        the node's value for r is at most ``bnd[level][r]`` (fail-low).
+        """
+        cdef void* s = self._st(level)
+        cdef double* out = self._res(level)
+        cdef double* B = self._bnd(level)
+        cdef int player, r, i, p
+        cdef SolveEntry* e
+        cdef uint64_t key = 0
+        cdef int hint = -1, result
+        cdef bint was_limited, whole
+        if self._count():
+            return SOLVE_EXACT
+        if level > self.max_level:
+            self.max_level = level
+        player = self.kernel.current_player(s)
+        if player == K_TERMINAL:
+            self.kernel.returns(s, out)
+            if self.constant_sum and not self.sum_known:
+                self.total = 0.0
+                for p in range(self.n):
+                    self.total += out[p]
+                self.sum_known = True
+            return SOLVE_EXACT
+        if depth == 0 or level + 2 >= self.levels:
+            if depth != 0:
+                self.capped = True
+            self.hit_limit = True
+            self.kernel.evaluate(s, out)
+            return SOLVE_EXACT
+        key = self.kernel.state_hash(s)
+        e = &self.tt[key & self.tt_mask]
+        if e.generation == self.generation and e.key == key:
+            if e.whole or e.depth == depth:
+                if e.low_player == TT_NO_BOUND:
+                    self.tt_hits += 1
+                    if player >= 0:  # the best move, where _decision would have left it
+                        self.outcomes[<size_t>level * self.kernel.max_legal] = e.best_action
+                    for p in range(self.n):
+                        out[p] = self.tt_values[(key & self.tt_mask) * self.n + p]
+                    if not e.whole:
+                        self.hit_limit = True
+                    return SOLVE_EXACT
+                if B[e.low_player] >= e.ub:
+                    self.tt_hits += 1
+                    if not e.whole:
+                        self.hit_limit = True
+                    return e.low_player
+            hint = e.best_action
+        was_limited = self.hit_limit
+        self.hit_limit = False
+        if player == K_CHANCE:
+            result = self._chance(level, depth)
+            hint = -1
+        else:
+            result = self._decision(level, depth, player, hint)
+            hint = self.outcomes[<size_t>level * self.kernel.max_legal]  # the best action, set by _decision
+        if self.aborted:
+            return SOLVE_EXACT
+        whole = not self.hit_limit
+        self.hit_limit = was_limited or self.hit_limit
+        if result == SOLVE_EXACT:
+            self._store(key, depth, hint, TT_NO_BOUND, 0.0, whole, out)
+        else:
+            self._store(key, depth, hint, result, B[result], whole, out)
+        return result
+
+    cdef bint _bounded(self, const double* B) noexcept nogil:
+        cdef int r
+        for r in range(self.n):
+            if B[r] > -INFINITY:
+                return True
+        return False
+
+    cdef int _chance(self, int level, int depth) noexcept nogil:
+        cdef void* s = self._st(level)
+        cdef double* out = self._res(level)
+        cdef double* B = self._bnd(level)
+        cdef double* CB = self._bnd(level + 1)
+        cdef double* child = self._res(level + 1)
+        cdef int m = self.kernel.max_legal
+        cdef int* outs = self.outcomes + <size_t>level * m
+        cdef double* ps = self.probs + <size_t>level * m
+        cdef double* ub = self.keys + <size_t>level * m   # per outcome: upper bound on the bounded value
+        cdef int k = self.kernel.chance_outcomes(s, outs, ps)
+        cdef int i, p, r, code, cp
+        cdef double rest, w, total_ub
+        cdef bint bounded = self.pruning != PRUNE_NONE and self._bounded(B)
+        for p in range(self.n):
+            out[p] = 0.0
+        if not bounded:
+            for i in range(k):
+                self.kernel.clone_into(s, self._st(level + 1))
+                self.kernel.apply(self._st(level + 1), outs[i])
+                self._set_child_bounds_none(level + 1)
+                self._solve(level + 1, depth)
+                if self.aborted:
+                    return SOLVE_EXACT
+                for p in range(self.n):
+                    out[p] += ps[i] * child[p]
+            return SOLVE_EXACT
+        # Star1 runs for every bounded player, each with its own windows.
+        for i in range(k):
+            ub[i] = self.hi
+            self.actions[<size_t>level * m + i] = -1   # no Star2 bound yet
+        if self.pruning == PRUNE_STAR2 and depth != 0:
+            self._star2_probes(level, depth, k)
+            if self.aborted:
+                return SOLVE_EXACT
+        for i in range(k):
+            # Fail low for any bounded r whose best case is already <= B[r].
+            for r in range(self.n):
+                if B[r] == -INFINITY:
+                    continue
+                total_ub = out[r]
+                for cp in range(i, k):
+                    total_ub += ps[cp] * (ub[cp] if self._probe_player(level, cp) == r else self.hi)
+                if total_ub + TIE <= B[r]:
+                    self.cutoffs += 1
+                    return r
+            self.kernel.clone_into(s, self._st(level + 1))
+            self.kernel.apply(self._st(level + 1), outs[i])
+            for r in range(self.n):
+                if B[r] == -INFINITY:
+                    CB[r] = -INFINITY
+                    continue
+                rest = 0.0
+                for cp in range(i + 1, k):
+                    rest += ps[cp] * (ub[cp] if self._probe_player(level, cp) == r else self.hi)
+                w = (B[r] - TIE - out[r] - rest) / ps[i]
+                CB[r] = w if w >= self.lo else -INFINITY
+            code = self._solve(level + 1, depth)
+            if self.aborted:
+                return SOLVE_EXACT
+            if code != SOLVE_EXACT:
+                self.cutoffs += 1
+                return code
+            for p in range(self.n):
+                out[p] += ps[i] * child[p]
+        return SOLVE_EXACT
+
+    cdef inline int _probe_player(self, int level, int i) noexcept nogil:
+        """Which player outcome i's Star2 probe bounds (-1: none): stored in the outcome's action slot."""
+        return self.actions[<size_t>level * self.kernel.max_legal + i]
+
+    cdef void _star2_probes(self, int level, int depth, int k) noexcept nogil:
+        """Star2: bound each outcome by one searched move of its successor.
+
+        Where player p moves next, one move's exact value x for p shows that
+        every other player gets at most ``S - x - (N-2)L`` there (constant-sum),
+        a tighter bound than the maximum utility when ``x`` is large. Only the
+        single bounded player of a max^n node (or either in two-player games)
+        benefits; the bound is kept per outcome in ``keys``, and the player it
+        bounds in the outcome's ``actions`` slot.
+        """
+        cdef void* s = self._st(level)
+        cdef int m = self.kernel.max_legal
+        cdef int* outs = self.outcomes + <size_t>level * m
+        cdef int* who = self.actions + <size_t>level * m
+        cdef double* ub = self.keys + <size_t>level * m
+        cdef double* B = self._bnd(level)
+        cdef int i, p, r, first, nl, bounded_r
+        cdef SolveEntry* e
+        cdef int* acts
+        cdef double x
+        cdef uint64_t h
+        if not self.sum_known:
+            return
+        for i in range(k):
+            self.kernel.clone_into(s, self._st(level + 1))
+            self.kernel.apply(self._st(level + 1), outs[i])
+            p = self.kernel.current_player(self._st(level + 1))
+            if p < 0:
+                continue
+            bounded_r = -1
+            for r in range(self.n):
+                if r != p and B[r] > -INFINITY:
+                    bounded_r = r
+                    break
+            if bounded_r < 0:
+                continue
+            acts = self.actions + <size_t>(level + 1) * m
+            nl = self.kernel.legal_actions(self._st(level + 1), acts)
+            first = acts[0]
+            h = self.kernel.state_hash(self._st(level + 1))
+            e = &self.tt[h & self.tt_mask]
+            if e.generation == self.generation and e.key == h and e.best_action >= 0:
+                first = e.best_action
+            self.kernel.clone_into(self._st(level + 1), self._st(level + 2))
+            self.kernel.apply(self._st(level + 2), first)
+            self._set_child_bounds_none(level + 2)
+            self._solve(level + 2, depth - 1 if depth > 0 else depth)
+            if self.aborted:
+                return
+            x = self._res(level + 2)[p]
+            who[i] = bounded_r
+            ub[i] = self._cap_for_others(x) + TIE
+            if ub[i] > self.hi:
+                ub[i] = self.hi
+
+    cdef int _decision(self, int level, int depth, int player, int hint) noexcept nogil:
+        cdef void* s = self._st(level)
+        cdef void* c = self._st(level + 1)
+        cdef double* out = self._res(level)
+        cdef double* best = self._acc(level)
+        cdef double* B = self._bnd(level)
+        cdef double* CB = self._bnd(level + 1)
+        cdef double* child = self._res(level + 1)
+        cdef int m = self.kernel.max_legal
+        cdef int* acts = self.actions + <size_t>level * m
+        cdef double* keys = self.keys + <size_t>level * m
+        cdef int k = self.kernel.legal_actions(s, acts)
+        cdef int i, j, a, p, r, code, best_action = -1, child_depth
+        cdef double key, thr, bb
+        cdef bint inherited_low = False, two = self.n == 2 and self.constant_sum
+        cdef bint prune = self.pruning != PRUNE_NONE
+        child_depth = depth - 1 if depth > 0 else depth
+        # Order: the table's move first, then by the mover's static evaluation.
+        if self.ordering == 2 and k > 1:
+            for i in range(k):
+                self.kernel.clone_into(s, c)
+                self.kernel.apply(c, acts[i])
+                if self.kernel.current_player(c) == K_TERMINAL:
+                    self.kernel.returns(c, child)
+                else:
+                    self.kernel.evaluate(c, child)
+                keys[i] = child[player]
+            for i in range(1, k):  # insertion sort, stable: equal keys stay in id order
+                a = acts[i]
+                key = keys[i]
+                j = i - 1
+                while j >= 0 and keys[j] < key:
+                    acts[j + 1] = acts[j]
+                    keys[j + 1] = keys[j]
+                    j -= 1
+                acts[j + 1] = a
+                keys[j + 1] = key
+        if self.ordering >= 1 and hint >= 0:
+            for i in range(1, k):
+                if acts[i] == hint:
+                    for j in range(i, 0, -1):
+                        acts[j] = acts[j - 1]
+                    acts[0] = hint
+                    break
+        for i in range(k):
+            a = acts[i]
+            # The child's bounds: the mover only needs to know whether it
+            # beats the best so far; with two players the other bound is kept
+            # (alpha-beta); with more, nothing else may be inherited.
+            for r in range(self.n):
+                CB[r] = B[r] if (two and prune) else -INFINITY
+            bb = B[player] if prune else -INFINITY
+            if best_action >= 0 and prune:
+                thr = best[player] + TIE if a > best_action else best[player] - 2 * TIE
+                if thr > bb:
+                    bb = thr
+                if bb >= self.hi + TIE:
+                    # Cannot beat the best (or is below the inherited bound): skipped.
+                    if thr < bb:
+                        inherited_low = True
+                    continue
+            CB[player] = bb
+            self.kernel.clone_into(s, c)
+            self.kernel.apply(c, a)
+            code = self._solve(level + 1, child_depth)
+            if self.aborted:
+                return SOLVE_EXACT
+            if code == SOLVE_EXACT:
+                if best_action < 0 or child[player] > best[player] + TIE or (
+                        a < best_action and child[player] >= best[player] - TIE):
+                    best_action = a
+                    for p in range(self.n):
+                        best[p] = child[p]
+                # Shallow (and, with two players, alpha-beta) cut-off: every other
+                # player gets at most S - best[player] - (N-2)L here.
+                if prune and self.sum_known:
+                    for r in range(self.n):
+                        if r != player and B[r] > -INFINITY and self._cap_for_others(best[player]) + TIE <= B[r]:
+                            self.outcomes[<size_t>level * m] = best_action
+                            self.cutoffs += 1
+                            return r
+            elif code == player:
+                # Cannot replace the best; or, when the inherited bound decided,
+                # is at most B[player] (then so may be the node).
+                if CB[player] == B[player]:
+                    inherited_low = True
+            else:
+                # Two players only: the child fails low for the other player r,
+                # so the mover gets at least S - B[r] there, and so does the node.
+                self.outcomes[<size_t>level * m] = best_action if best_action >= 0 else a
+                self.cutoffs += 1
+                return code
+        self.outcomes[<size_t>level * m] = best_action
+        if best_action < 0 or (inherited_low and best[player] <= B[player] + TIE):
+            return player
+        for p in range(self.n):
+            out[p] = best[p]
+        return SOLVE_EXACT
+
+    # -- driver --------------------------------------------------------------------
+    def solve(self, NativeState root, int depth=-1, double seconds=-1.0, long nodes=-1):
+        """Solve ``root`` (any node: decision, chance or terminal) without bounds.
+
+        ``depth``: decisions before the kernel's evaluation takes over (-1:
+        unlimited). Returns a dict: ``values`` (one per player), ``action`` (the
+        best action at a decision node, else None), ``exact`` (no leaf was
+        cut by the depth limit or ``max_plies``, and the budget lasted),
+        ``complete`` (the pass finished within the budget), ``capped`` (a
+        line was longer than ``max_plies``) and counters. The table is kept
+        between calls (``clear_table`` empties it), so solving the nodes of a
+        principal variation after the root is mostly table hits.
+        """
+        if root.kernel is not self.kernel:
+            raise InvalidOptionError("the state belongs to another kernel than this solver's")
+        if self.busy:
+            raise BotBusyError("this solver is already running in another thread")
+        self.busy = True
+        try:
+            return self._run(root, depth, seconds, nodes)
+        finally:
+            self.busy = False
+
+    cdef object _run(self, NativeState root, int depth, double seconds, long nodes):
+        cdef Kernel k = self.kernel
+        cdef int player = k.current_player(root.data)
+        cdef double started = now_seconds()
+        cdef int code
+        cdef long nodes0 = self.nodes, hits0 = self.tt_hits, cuts0 = self.cutoffs
+        self.node_limit = -1 if nodes < 0 else self.nodes + nodes
+        self.deadline = started + seconds if seconds >= 0 else -1.0
+        self.aborted = False
+        self.hit_limit = False
+        self.capped = False
+        self.max_level = 0
+        k.clone_into(root.data, self._st(0))
+        self._set_child_bounds_none(0)
+        with nogil:
+            code = self._solve(0, depth if depth > 0 else UNLIMITED)
+        pending = self.cancel.take_pending()
+        if pending is not None:
+            raise pending
+        complete = not self.aborted
+        action = None
+        if complete and player >= 0:
+            action = self.outcomes[0]
+        return {
+            "player": player,
+            "values": [self._res(0)[i] for i in range(self.n)],
+            "action": action,
+            "complete": complete,
+            "exact": complete and not self.hit_limit,
+            "capped": self.capped,
+            "nodes": self.nodes - nodes0,
+            "tt_hits": self.tt_hits - hits0,
+            "cutoffs": self.cutoffs - cuts0,
+            "max_ply": self.max_level,
+            "seconds": now_seconds() - started,
+        }
