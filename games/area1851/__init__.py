@@ -19,6 +19,7 @@ ENTRY = register(
     playthroughs=[PlaythroughSpec("area1851_2p", {"players": 2}, 5, state_every=200),
                   PlaythroughSpec("area1851_4p", {"players": 4}, 6, state_every=400)],
     benchmark=None,
+    max_game_length=lambda game: game.max_game_length,
     listed=False,
 )
 

@@ -56,6 +56,25 @@ class Area1851Game(Game):
         """Turns in a game without Missing Time: the deck position of The End, plus one."""
         return 3 * self.block + 3
 
+    @property
+    def max_game_length(self) -> int:
+        """An upper bound on the moves (decisions and chance outcomes) of a game.
+
+        Set-up: 5n + n deals and n placements. Each of the at most ``num_turns`` turns (Missing
+        Time only shortens the game): the event phase at most 3 + 2n chance outcomes (two reveals,
+        one shared die, a die and a dust draw per player); per player at most 10 event choices
+        (with their dice and draws), 1 skip, 5 draws and 3 dice, 1 die setting; in the action
+        phase at most 4 AP (3 base + the Replicator) times 5 moves (card, target, up to 3 dice;
+        or a feat and its draw), 24 moves for the five locations' effects (one each per turn: the
+        Workshop re-roll 3 picks + done + 3 dice, Town Hall 3 dice + done, ...), 6 for bonus draws
+        and 1 done; 21 in the delivery phase (10 gadgets, each with a feat, and done); 1 move and 2
+        kept cards. Tweaks paying a junkyard card (2 moves each) are bounded over the whole game:
+        each uses a junkyard card, and a player adds at most 14 junkyard cards a turn (4 scraps,
+        4 from the Recycler, 4 from A Harsh Requirement, 1 each from Casino Night and To the Left!).
+        """
+        n, turns = self.players, self.num_turns
+        return 7 * n + turns * (3 + 97 * n) + 2 * 14 * turns * n
+
     def new_initial_state(self) -> Area1851State:
         return Area1851State(self)
 

@@ -34,7 +34,16 @@ Engine rulings (the spec is silent; chosen here and documented):
   wins).
 * A gadget left full at the end of the delivery phase (possible only in sampled worlds, never in
   play: ``done`` needs none left) is delivered then without a feat.
+* Nosey Neighbor with two players counts the one neighbour once; Teamwork needs another player's
+  Teamwork (one player's two copies score 0); Ooh! and Secret Duplication take the best Action feat.
+* Just Sittin' Round: the holder decides before the draws (its own sub-phase); a skipping player
+  neither draws nor rolls, and its dice keep their faces and become unused.
+* Learn by Watching counts Recycler Level 2 deliveries; the Level 1 mod delivery is not a gadget.
 * Engine bound: at most :data:`~.cards.MAX_GADGETS` gadgets face up per player.
+
+Hidden information within a simultaneous phase: the legal actions of the seat to act depend on the
+true decks (a draw or a feat needs a card), so a seat may notice that an earlier seat emptied a
+deck in the same phase; everything else the earlier seats did is hidden until the phase ends.
 """
 
 from __future__ import annotations
