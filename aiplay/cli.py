@@ -8,6 +8,8 @@ Examples::
     aiplay play leduc_poker --players 2 --bots ismcts,random --seed 7 --iterations 2000
     aiplay play pig --option winscore=30 --bots expectimax,mcts --seed 3
     aiplay play sunken_city --players 3 --bots heuristic,random,heuristic --seed 1
+    aiplay play sunken_city --players 3 --human 0 --bots heuristic
+    aiplay serve
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ from typing import Any, Dict, List, Optional, Sequence
 import aiplay
 from aiplay.errors import AiplayError, InvalidOptionError
 from aiplay.game import CHANCE, Game, sample_chance_outcome
+from aiplay.human import play_with_humans
 from aiplay.protocol import add_serve_command
 from aiplay.registry import game_entry, has_native
 
@@ -113,6 +116,8 @@ def cmd_play(args: argparse.Namespace) -> int:
     game = _build_game(args)
     args._perfect_information = game.perfect_information
     bots = _build_bots(args, game.num_players, game)
+    if args.human is not None:  # people at some seats (aiplay/human.py); their bots give the hints
+        return play_with_humans(game, bots, args.human, args.seed)
     rng = random.Random(args.seed)  # chance outcomes of the real game
     state = game.new_initial_state()
     print(f"{game.name} ({game.backend} engine), options {game.options}, seed {args.seed}")
@@ -183,6 +188,8 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--quiet", action="store_true", help="print only the result")
     play.add_argument("--plain", action="store_true",
                       help="use the bots' generic defaults, not the game's recommended bot options")
+    play.add_argument("--human", metavar="SEATS",
+                      help="seats played by you at the keyboard, e.g. 0 or 0,2 (the others are bots)")
     play.set_defaults(func=cmd_play)
     add_serve_command(sub)  # aiplay serve: the engine protocol (aiplay/protocol.py)
     return parser

@@ -23,6 +23,7 @@ search within about 50 ms and it replies with its best move so far.
 from __future__ import annotations
 
 import importlib
+import inspect
 import json
 import math
 import sys
@@ -123,6 +124,40 @@ def _reference_state(state: State) -> State:
 def _game_package(state: State) -> str:
     """The package of the game's reference engine (``aiplay.games.<name>``)."""
     return type(state).__module__.rsplit(".", 1)[0]
+
+
+def _takes_two(fn: Callable[..., Any]) -> bool:
+    """True when ``fn`` can be called as ``fn(state, viewer)`` (a renderer for one seat's eyes)."""
+    try:
+        inspect.signature(fn).bind(None, None)
+    except (TypeError, ValueError):
+        return False
+    return True
+
+
+def render_state(state: State, player: Optional[int], kind: str = "text") -> Optional[str]:
+    """A picture of ``state`` as ``player`` sees it, when the game has a renderer for that; else None.
+
+    Text: a hidden-information game's ``render(state, viewer)`` (exported by
+    its package), or ``str(state)`` when nothing is hidden. SVG (``kind="svg"``):
+    the game's ``render.svg_board(state)``, for perfect-information games only
+    (it draws everything).
+    """
+    ref = _reference_state(state)
+    package = importlib.import_module(_game_package(ref))
+    if kind == "text":
+        fn = getattr(package, "render", None)
+        if callable(fn) and _takes_two(fn):
+            return str(fn(ref, player))
+        return str(ref) if state.game.perfect_information else None
+    if not state.game.perfect_information:
+        return None
+    try:
+        module = importlib.import_module(package.__name__ + ".render")
+    except ImportError:
+        return None
+    svg = getattr(module, "svg_board", None)
+    return str(svg(ref)) if callable(svg) else None
 
 
 class Session:
@@ -408,28 +443,7 @@ class Server:
 
     @staticmethod
     def _render(state: State, player: Optional[int], kind: str) -> Optional[str]:
-        """A picture of ``state`` as ``player`` sees it, when the game has a renderer for that; else None.
-
-        Text: a hidden-information game's ``render(state, viewer)`` (exported by
-        its package), or ``str(state)`` when nothing is hidden. SVG: the game's
-        ``render.svg_board(state)``, for perfect-information games only (it
-        draws everything).
-        """
-        ref = _reference_state(state)
-        package = importlib.import_module(_game_package(ref))
-        if kind == "text":
-            fn = getattr(package, "render", None)
-            if callable(fn):
-                return fn(ref, player)
-            return str(ref) if state.game.perfect_information else None
-        if not state.game.perfect_information:
-            return None
-        try:
-            module = importlib.import_module(package.__name__ + ".render")
-        except ImportError:
-            return None
-        svg = getattr(module, "svg_board", None)
-        return svg(ref) if callable(svg) else None
+        return render_state(state, player, kind)
 
     def _history(self, request: Dict[str, Any]) -> Dict[str, Any]:
         session = self._session(request)
@@ -842,4 +856,4 @@ def cmd_serve(args: Any) -> int:
 
 
 __all__ = ["ENGINE_NAME", "PROTOCOL_VERSION", "ProtocolError", "Server", "Session", "add_serve_command",
-           "cmd_serve", "parse_request", "serve_stdio", "serve_websocket"]
+           "cmd_serve", "parse_request", "render_state", "serve_stdio", "serve_websocket"]

@@ -1,0 +1,231 @@
+"""Human seats in the command line: ``aiplay play GAME --human 0`` lets a person play against bots.
+
+At a human seat the position is shown as that seat sees it, then the legal
+moves, numbered and named. The person types a move's number (its place in the
+list) or its name (exactly, or in any case), or a command:
+
+``undo``
+    take back your last move and everything played since (the bots' replies,
+    chance);
+``hint``
+    ask this seat's bot (``--bots``) what it would play, with its estimate;
+``save FILE`` / ``load FILE``
+    write the game record (:class:`~aiplay.match.Match`) to a file, or
+    continue a saved game of the same game and options;
+``moves``
+    show the position and the legal moves again;
+``help``, ``quit``.
+
+Everything is read line by line from the given input, so a test (or a script)
+can feed a whole game on standard input.
+"""
+
+from __future__ import annotations
+
+import random
+import sys
+from typing import Any, List, Optional, Sequence, Set, TextIO
+
+from aiplay.errors import AiplayError, InvalidOptionError
+from aiplay.game import CHANCE, Game
+from aiplay.match import Match
+from aiplay.protocol import render_state
+
+HELP = ("type a move's number or name; or: undo (take back your last move), hint (ask the bot), "
+        "save FILE, load FILE, moves (show them again), help, quit")
+
+
+def parse_seats(text: str, num_players: int) -> Set[int]:
+    """``"0"`` or ``"0,2"`` -> the human seats; InvalidOptionError for a seat that does not exist."""
+    seats: Set[int] = set()
+    for part in text.split(","):
+        part = part.strip()
+        if not part:
+            continue
+        try:
+            seat = int(part)
+        except ValueError:
+            raise InvalidOptionError(f"--human {text!r}: seats are numbers, e.g. --human 0 or --human 0,2") from None
+        if not 0 <= seat < num_players:
+            raise InvalidOptionError(f"--human seat {seat} does not exist; seats are 0..{num_players - 1}")
+        seats.add(seat)
+    if not seats:
+        raise InvalidOptionError("--human needs at least one seat, e.g. --human 0")
+    return seats
+
+
+class HumanGame:
+    """One game with human seats and bot seats, driven by lines of input."""
+
+    def __init__(self, game: Game, bots: Sequence[Any], humans: Set[int], seed: int,
+                 stdin: Optional[TextIO] = None, stdout: Optional[TextIO] = None):
+        self.match = Match(game, seed=random.Random(seed))
+        self.bots = list(bots)
+        self.humans = humans
+        self.stdin = stdin if stdin is not None else sys.stdin
+        self.stdout = stdout if stdout is not None else sys.stdout
+        self._shown_turn = -1
+
+    def say(self, text: str = "") -> None:
+        self.stdout.write(text + "\n")
+        self.stdout.flush()
+
+    def run(self) -> int:
+        """Play to the end (or ``quit``, or the end of the input); returns the exit status."""
+        while not self.match.is_terminal():
+            match = self.match  # `load` replaces it
+            player = match.current_player()
+            if player == CHANCE:
+                move = match.play_chance()
+                self.say(f"  chance: {move.name}")
+            elif player in self.humans:
+                if not self.human_move(player):
+                    self.say("game left unfinished")
+                    return 0
+            else:
+                self.announce_turn(player)
+                action = self.bots[player].choose(match.state)
+                move = match.apply(action)
+                self.say(f"  player {player} ({self.bots[player].kind}): {move.name}")
+        self.finish()
+        return 0
+
+    def announce_turn(self, player: int) -> None:
+        match = self.match
+        upcoming = match.turn_number + (0 if match.turn_owner == player else 1)
+        if upcoming != self._shown_turn:
+            self._shown_turn = upcoming
+            who = "you" if player in self.humans else "bot"
+            self.say(f"--- turn {upcoming}: player {player} ({who}) ---")
+
+    def show(self, player: int) -> List[int]:
+        """Print the position for ``player`` and the numbered legal moves; returns the actions in that order."""
+        text = render_state(self.match.state, player, "text")
+        if text:
+            self.say(text)
+        moves = self.match.legal_moves()
+        self.say(f"player {player}, your move:")
+        for i, (_, name) in enumerate(moves, 1):
+            self.say(f"  {i:3d}. {name}")
+        return [a for a, _ in moves]
+
+    def human_move(self, player: int) -> bool:
+        """Prompt ``player`` until a move is played; False on ``quit`` or the end of the input."""
+        self.announce_turn(player)
+        actions = self.show(player)
+        while True:
+            self.stdout.write(f"player {player}> ")
+            self.stdout.flush()
+            line = self.stdin.readline()
+            if not line:
+                self.say("")
+                return False
+            text = line.strip()
+            if not text:
+                continue
+            word, _, rest = text.partition(" ")
+            command = word.lower()
+            try:
+                if command == "quit":
+                    return False
+                if command == "help":
+                    self.say(HELP)
+                    continue
+                if command == "moves":
+                    actions = self.show(player)
+                    continue
+                if command == "hint":
+                    self.hint(player)
+                    continue
+                if command == "undo":
+                    undone = self.match.undo_decision(player)
+                    self.say(f"undone: {', '.join(m.name for m in reversed(undone))}")
+                    self._shown_turn = -1
+                    return True  # the loop resumes from the restored position
+                if command == "save":
+                    self.match.save(self._path(rest))
+                    self.say(f"saved to {rest.strip()}")
+                    continue
+                if command == "load":
+                    self.load(self._path(rest))
+                    return True
+                move = self.parse_move(text, actions)
+            except (AiplayError, OSError) as exc:
+                self.say(f"error: {exc}")
+                continue
+            record = self.match.apply(move)
+            self.say(f"  player {player} (you): {record.name}")
+            return True
+
+    @staticmethod
+    def _path(rest: str) -> str:
+        path = rest.strip()
+        if not path:
+            raise InvalidOptionError("give a file name, e.g. save mygame.json")
+        return path
+
+    def parse_move(self, text: str, actions: List[int]) -> int:
+        """A number is a place in the shown list (1..n); anything else is a move name."""
+        if text.isdigit():
+            number = int(text)
+            if 1 <= number <= len(actions):
+                return actions[number - 1]
+            raise InvalidOptionError(f"no move number {number}: choose 1 to {len(actions)}")
+        return self.match.parse(text)
+
+    def hint(self, player: int) -> None:
+        """The seat's bot's choice, with its estimate and the best-looking alternatives."""
+        bot = self.bots[player]
+        analysis = bot.analyse(self.match.state)
+        state = self.match.state
+        value = "" if analysis.value is None else f" (estimated value {analysis.value:.3f})"
+        self.say(f"hint from {bot.kind}: {state.action_to_string(analysis.action)}{value}")
+        ranked = sorted((s for s in analysis.stats if s.visits), key=lambda s: -(s.visits or 0))[:3]
+        if ranked:
+            self.say("  most searched: " + "; ".join(
+                f"{state.action_to_string(s.action)} ({s.visits} visits)" for s in ranked))
+        if len(analysis.principal_variation_names) > 1:
+            self.say("  expected line: " + " / ".join(analysis.principal_variation_names[:6]))
+
+    def load(self, path: str) -> None:
+        loaded = Match.load(path)
+        game = self.match.game
+        if loaded.game.name != game.name or loaded.game.options != game.options:
+            raise InvalidOptionError(
+                f"{path} is a game of {loaded.game.name} {loaded.game.options}; this table plays "
+                f"{game.name} {game.options}")
+        loaded.rng = self.match.rng
+        self.match = loaded
+        self._shown_turn = -1
+        self.say(f"loaded {path}: {loaded.ply} moves played")
+
+    def finish(self) -> None:
+        state = self.match.state
+        text = render_state(state, min(self.humans), "text")
+        if text:
+            self.say(text)
+        returns = state.returns()
+        self.say(f"returns: {returns}")
+        self.say(f"scores: {state.scores()}")
+        best = max(returns)
+        winners = [p for p, r in enumerate(returns) if r == best]
+        if len(winners) == len(returns):
+            self.say("result: draw")
+        else:
+            names = [f"player {p} ({'you' if p in self.humans else self.bots[p].kind})" for p in winners]
+            self.say("result: " + ", ".join(names) + " won")
+        self.say(f"{self.match.move_number} moves, {self.match.turn_number} turns")
+
+
+def play_with_humans(game: Game, bots: Sequence[Any], human: str, seed: int,
+                     stdin: Optional[TextIO] = None, stdout: Optional[TextIO] = None) -> int:
+    """Run ``aiplay play ... --human SEATS``: the seats in ``human`` are typed, the others are ``bots``."""
+    humans = parse_seats(human, game.num_players)
+    print(f"{game.name} ({game.backend} engine), options {game.options}, seed {seed}", file=stdout or sys.stdout)
+    print("seats: " + ", ".join(f"{p}={'you' if p in humans else bots[p].kind}" for p in range(game.num_players)),
+          file=stdout or sys.stdout)
+    print(HELP, file=stdout or sys.stdout)
+    return HumanGame(game, bots, humans, seed, stdin, stdout).run()
+
+
+__all__ = ["HELP", "HumanGame", "parse_seats", "play_with_humans"]
