@@ -152,6 +152,24 @@ cdef class Kernel:
         return self.policy_action(state.data, self._scratch_actions, n, &rng)
 
 
+def rng_stream(uint64_t seed, int n, int below=0):
+    """Test hook: the first ``n`` draws of ``Rng`` seeded with ``seed``, as ``aiplay.kernel_rng`` reproduces them.
+
+    ``below`` selects the helper: 0 for ``rng_next`` (64-bit words), -1 for
+    ``rng_uniform`` (floats), a positive bound for ``rng_below(below)``.
+    """
+    cdef Rng rng
+    cdef int i
+    rng.s = seed
+    if below > 0:
+        return [rng_below(&rng, below) for i in range(n)]
+    if below == -1:
+        return [rng_uniform(&rng) for i in range(n)]
+    if below == 0:
+        return [rng_next(&rng) for i in range(n)]
+    raise InvalidOptionError(f"below={below} is invalid; it accepts 0, -1 or a positive bound")
+
+
 cdef class NativeState:
     """A game state held by a native kernel; the API is that of ``aiplay.game.State``."""
 
