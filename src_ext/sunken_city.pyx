@@ -831,7 +831,8 @@ cdef class SunkenCityKernel(Kernel):
         cdef int wcells[NBUILD + 1]
         cdef int wvals[NBUILD + 1]
         cdef int nreach = 0, nw, nc, a, i, j, k, c, cell, n, target = -1, m, best_m, score
-        cdef int best_score = -(1 << 30), best = legal[0], ties = 0, b, tr, tc, d, md
+        cdef int best_score = -(1 << 30), ntied = 0, b, tr, tc, d, md
+        cdef int tied[NUM_ACTIONS]
         cdef bint touches, cut_off, have_grid = False
         cdef int grid[NCELLS]
         cdef int seat = self.seats[me]
@@ -914,19 +915,19 @@ cdef class SunkenCityKernel(Kernel):
                 score += (12 + b) if s.treasure[me][b] == ROOF else -20
             if score > best_score:
                 best_score = score
-                best = a
-                ties = 1
-            elif score == best_score:
-                ties += 1
-                if rng_below(rng, ties) == 0:
-                    best = a
-        return best
+                ntied = 0
+            if score == best_score:
+                tied[ntied] = a
+                ntied += 1
+        # One uniform draw among the best, in the order of ``legal`` (policy: rng.choice).
+        return tied[rng_below(rng, ntied)]
 
     cdef int _pol_move(self, const SunkenC* s, int me, const int* legal, int n_legal) noexcept nogil:
         cdef int dist[NNODES]
         cdef int parent[NNODES]
         cdef int hdist[NNODES]
         cdef int hparent[NNODES]
+        cdef int gdist[NNODES]
         cdef int wcells[NBUILD + 1]
         cdef int wvals[NBUILD + 1]
         cdef int nw, i, w, d, key, best_key, goal = -1, nxt, action
@@ -990,9 +991,14 @@ cdef class SunkenCityKernel(Kernel):
                     goal = w
         if goal < 0:
             return A_STOP_MOVE
+        # The first step of policy._shortest_path: the lowest-numbered neighbour
+        # of the source (distance 1) that is one step closer to the goal.
+        self._bfs(s, goal, seat, -1, gdist, hparent)
         nxt = goal
-        while parent[nxt] != source:
-            nxt = parent[nxt]
+        for i in range(NNODES):
+            if dist[i] == 1 and gdist[i] == dist[goal] - 1:
+                nxt = i
+                break
         action = A_ENTER_VILLAGE if nxt == home else STEP_BASE + nxt
         for i in range(n_legal):
             if legal[i] == action:
@@ -1026,7 +1032,7 @@ cdef class SunkenCityKernel(Kernel):
         cdef int nt = 0, p, q, i, j, k, tmp, cnt, goal, x, first, max_sec = 0, sec
         cdef int mine = s.adventurer[me]
         cdef int nep = s.neptune
-        cdef bint searched = False, has_exit
+        cdef bint has_exit
         if nep == mine:
             return -1  # leaving would sink me
         for p in range(self.n):
@@ -1054,6 +1060,8 @@ cdef class SunkenCityKernel(Kernel):
             nt += 1
         for q in range(nt):
             goal = s.adventurer[order[q]]
+            if goal == mine:
+                continue  # sinking him would sink me too
             if goal == nep:
                 # He stands under Neptune: any step away sinks him.
                 cnt = self._neighbours(s, nep, nbrs)
@@ -1061,22 +1069,25 @@ cdef class SunkenCityKernel(Kernel):
                     if nbrs[i] != mine:
                         return nbrs[i]
                 continue
-            if goal == mine:
+            # Distances to the victim's piece, never through mine (policy._shortest_path).
+            self._bfs(s, goal, -1, mine, dist, parent)
+            if dist[nep] < 0 or dist[nep] + 1 > steps:
                 continue
-            if not searched:
-                self._bfs(s, nep, -1, mine, dist, parent)
-                searched = True
-            if dist[goal] < 0 or dist[goal] + 1 > steps:
-                continue
+            # The path: from Neptune, always the lowest-numbered neighbour one step closer.
             for i in range(NCELLS):
                 on_path[i] = 0
-            x = goal
-            first = goal
-            while x >= 0:
-                on_path[x] = 1
-                if parent[x] == nep:
+            on_path[nep] = 1
+            x = nep
+            first = -1
+            while x != goal:
+                cnt = self._neighbours(s, x, nbrs)   # sorted
+                for i in range(cnt):
+                    if nbrs[i] != mine and dist[nbrs[i]] == dist[x] - 1:
+                        x = nbrs[i]
+                        break
+                if first < 0:
                     first = x
-                x = parent[x]
+                on_path[x] = 1
             cnt = self._neighbours(s, goal, nbrs)
             has_exit = False
             for i in range(cnt):

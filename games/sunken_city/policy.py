@@ -101,32 +101,58 @@ def _score_threat(view: _View, me: int) -> List[Tuple[float, int]]:
     return sorted(out, reverse=True)
 
 
-def _neptune_graph(view: _View) -> nx.Graph:
-    villages = [B.VILLAGE_NODE_BASE + s for s in view.seats]
-    return nx.restricted_view(view.graph, villages, [])
+def _shortest_path(graph: nx.Graph, source: int, goal: int) -> Optional[List[int]]:
+    """A shortest path from ``source`` to ``goal`` (both included), or None when there is none.
+
+    Of several shortest paths it takes, step by step, the lowest-numbered node
+    that is still on one: a fixed choice that the kernel's port makes too.
+    """
+    to_goal = B.reachable_within(graph, goal, B.NUM_CELLS + 4)
+    if source not in to_goal:
+        return None
+    path = [source]
+    while path[-1] != goal:
+        here = path[-1]
+        path.append(min(n for n in graph.neighbors(here) if to_goal.get(n) == to_goal[here] - 1))
+    return path
+
+
+def _neptune_graph(view: _View, me: int) -> nx.Graph:
+    """The pieces Neptune may cross to attack: no village, and not the piece ``me`` stands on.
+
+    Neptune sinks every piece he leaves, so a path through my own piece would drown me.
+    """
+    avoid = [B.VILLAGE_NODE_BASE + s for s in view.seats]
+    if view.positions[me] is not None:
+        avoid.append(view.positions[me])
+    return nx.restricted_view(view.graph, avoid, [])
 
 
 def _neptune_plan(view: _View, me: int, steps: int) -> Optional[List[int]]:
-    """A Neptune path (anchors after the start) that sinks an opponent's piece within ``steps``, or None."""
-    graph = _neptune_graph(view)
+    """A Neptune path (anchors after the start) that sinks an opponent's piece within ``steps``, or None.
+
+    The victims are tried by :func:`_score_threat`. Neptune walks a shortest
+    path that avoids my piece onto the victim's piece, then one step more to
+    a piece off that path: leaving the victim's piece sinks it.
+    """
     mine = view.positions[me]
+    if view.neptune == mine:
+        return None  # any step away from here sinks me
+    graph = _neptune_graph(view, me)
     for _, target in _score_threat(view, me):
         goal = view.positions[target]
+        if goal == mine:
+            continue  # sinking him would sink me too
         if goal == view.neptune:
-            # He stands under Neptune: leaving sinks him (unless I stand there too).
-            if mine == goal:
-                continue
-            for nxt in sorted(graph.neighbors(view.neptune)):
-                if nxt != mine:
-                    return [nxt]
+            # He stands under Neptune: any step away sinks him.
+            steps_away = sorted(graph.neighbors(view.neptune))
+            if steps_away:
+                return steps_away[:1]
             continue
-        try:
-            path = nx.shortest_path(graph, view.neptune, goal)
-        except nx.NetworkXNoPath:
+        path = _shortest_path(graph, view.neptune, goal)
+        if path is None or len(path) - 1 + 1 > steps:
             continue
-        if len(path) - 1 + 1 > steps or mine in path[:-1] or view.neptune == mine:
-            continue
-        exits = [x for x in graph.neighbors(goal) if x not in path and x != mine]
+        exits = [x for x in graph.neighbors(goal) if x not in path]
         if not exits:
             continue
         return path[1:] + [min(exits)]
@@ -178,7 +204,7 @@ def _choose_raise(view: _View, legal: Sequence[int], me: int, rng: random.Random
             return corner in cells
         return any(n in reach for cell in cells for n in B.CELL_NEIGHBOURS[cell])
 
-    best: List[Tuple[float, int]] = []
+    best: List[Tuple[float, int]] = []  # (score, action) in the order of ``legal``
     for a in legal:
         if a < BUILD_BASE:
             cells = B.STREET_SLOTS[a - STREET_BASE]
@@ -195,8 +221,10 @@ def _choose_raise(view: _View, legal: Sequence[int], me: int, rng: random.Random
             # A building only helps when its treasure is still to find, and
             # then the more valuable the better (RB "Strategy Hints").
             score += (6 + b / 2) if b not in found else -10
-        best.append((score + rng.random() * 0.01, a))
-    return max(best)[1]
+        best.append((score, a))
+    # Scores are multiples of 1/2, so ties are exact: one uniform draw among them.
+    top = max(score for score, _ in best)
+    return rng.choice([a for score, a in best if score == top])
 
 
 def _choose_step(view: _View, legal: Sequence[int], me: int, points: int) -> int:
@@ -226,7 +254,8 @@ def _choose_step(view: _View, legal: Sequence[int], me: int, points: int) -> int
     if goal is None and carried and home in dist and 0 < dist[home] <= points:
         goal = home
     if goal is None and carried < 3:
-        near = [(dist[w] - v / 20.0, w) for w, v in wanted.items() if dist[w] <= points]
+        # A point of distance is worth 20 of value (an exact integer key, no rounding).
+        near = [(20 * dist[w] - v, w) for w, v in wanted.items() if dist[w] <= points]
         if near:
             goal = min(near)[1]
     if goal is None and bonus and (best_round_trip(points + bonus) is not None or any(
@@ -235,10 +264,11 @@ def _choose_step(view: _View, legal: Sequence[int], me: int, points: int) -> int
     if goal is None and carried and home in dist and dist[home] > 0:
         goal = home
     if goal is None and wanted:
-        goal = min((dist[w] - v / 20.0, w) for w, v in wanted.items())[1]
+        goal = min((20 * dist[w] - v, w) for w, v in wanted.items())[1]
     if goal is None:
         return STOP_MOVE
-    path = nx.shortest_path(graph, source, goal)
+    path = _shortest_path(graph, source, goal)
+    assert path is not None  # the goal was chosen among the reachable nodes
     nxt = path[1]
     action = ENTER_VILLAGE if nxt == home else STEP_BASE + nxt
     return action if action in legal else STOP_MOVE
