@@ -1075,8 +1075,9 @@ cdef class Area51Kernel(Kernel):
             out[p] = 0.99 * tanh((proj[p] - rival) / 15.0)
 
     # -- playout policy ---------------------------------------------------------------
-    # A port of games/area51/heuristic.py's ``policy`` (same rules in substance; ties
-    # may break differently). It reads only the acting seat's own hand and public
+    # An exact port of games/area51/heuristic.py's ``policy``: the same values, summed in
+    # the same order, ties broken the same way (the first best in ``legal``), and the same
+    # draws (tests/test_policy_agreement.py runs both with one random stream). It reads only the acting seat's own hand and public
     # information: other hands, the deck and other seats' face-down hangar cards are
     # never looked at, so it behaves the same on every determinization.
 
@@ -1092,18 +1093,19 @@ cdef class Area51Kernel(Kernel):
         return mask
 
     cdef inline void _pile_gains(self, const A51* st, int me, int r, double* gain) noexcept nogil:
-        """Per card type: what one such card in a region-``r`` pile brings (heuristic._pile_value)."""
+        """Per card type: what one such card in a region-``r`` pile brings beyond its 0.6
+        as a card (heuristic._pile_value)."""
         cdef int t, s, c, v
         for t in range(NT):
-            gain[t] = 0.6
+            gain[t] = 0.0
             c = t >> 2
             v = (t & 3) + 1
             for s in range(self.spaces_in[r]):
                 if st.sp_colour[r][s] == c and st.sp_level[r][s] >= v:
                     if self.seat_of[st.sp_owner[r][s]] == me:
-                        gain[t] += v
+                        gain[t] = v
                     else:
-                        gain[t] -= 0.3 * v
+                        gain[t] = -0.3 * v
                     break
 
     cdef inline double _pile_value(self, const A51* st, int me, int r, int h, const double* gain) noexcept nogil:
@@ -1111,10 +1113,11 @@ cdef class Area51Kernel(Kernel):
         cdef int i, b
         for i in range(st.hlen[r][h]):
             b = st.hcards[r][h][i]
+            # Added in the policy's order (0.6, then the gain): the same rounding.
+            value += 0.6
             if (b & 16) or (b >> 5) == me:
                 value += gain[b & 15]
-            else:
-                value += 0.6  # another seat's face-down card: a card, of unknown type
+            # else another seat's face-down card: a card, of unknown type
         return value
 
     cdef int _policy_pick(self, const A51* st, int me, const int* legal, int n_legal, double* best_out) noexcept nogil:

@@ -159,11 +159,17 @@ def _build_value(view: Dict[str, Any], me: int, block: str, args) -> float:
         c, _, level = view["spaces"][r][s]
         cap = 3 if c == 0 else 4
         return 3.0 - level if level < cap else -1.0
-    c, r, _ = args
+    c, r, j = args
     n_own = sum(1 for _ in _own_bunkers(view, me))
     hand = view["hand"]
-    return (2.5 if n_own < 3 else 0.0) + 0.3 * sum(hand[c * 4:c * 4 + 4]) + 0.1 * view["markers"][r] - (
+    value = (2.5 if n_own < 3 else 0.0) + 0.3 * sum(hand[c * 4:c * 4 + 4]) + 0.1 * view["markers"][r] - (
         1.0 if c in owned else 0.0)
+    owners = view["owners_of_seat"][me]
+    if len(owners) > 1:
+        # A seat with two owners (2 players) scores its poorer one: spread the
+        # bunkers, building for the owner with more caps left.
+        value += 0.02 * view["caps"][owners[j]]
+    return value
 
 
 def _card_keep_value(view: Dict[str, Any], mine: set, t: int, h: int) -> float:
@@ -180,8 +186,9 @@ def _store_value(view: Dict[str, Any], mine: set, args) -> float:
     t, r, s = args
     owner = view["spaces"][r][s][1]
     v = type_value(t)
-    if owner in mine:
-        return 100.0 + v
     scores = view["scores"]
+    if owner in mine:
+        # With two owners (2 players) the seat scores its poorer one: feed it.
+        return 100.0 + v - 0.001 * scores[owner]
     weakest = min(scores[o] for o in range(len(scores)) if o not in mine)
     return -10.0 * v - 0.1 * (scores[owner] - weakest)
