@@ -36,7 +36,8 @@ Engine rulings (the spec is silent; chosen here and documented):
   play: ``done`` needs none left) is delivered then without a feat.
 * Nosey Neighbor with two players counts the one neighbour once; Teamwork needs another player's
   Teamwork (one player's two copies score 0); Ooh! and Secret Duplication take the best Action feat.
-* Just Sittin' Round: the holder decides before the draws (its own sub-phase); a skipping player
+* Just Sittin' Round: the holder decides before the draws (its own sub-phase, in which every seat
+  is asked while the card is unrevealed, the others having only ``done``); a skipping player
   neither draws nor rolls, and its dice keep their faces and become unused.
 * Learn by Watching counts Recycler Level 2 deliveries; the Level 1 mod delivery is not a gadget.
 * Engine bound: at most :data:`~.cards.MAX_GADGETS` gadgets face up per player.
@@ -320,8 +321,6 @@ class Area1851State(ReferenceState):
         ph = self.phase
         if ph == EVENT_CHOICE:
             return bool(pl.todo)
-        if ph == PREP_SKIP:
-            return pl.down[F_SITTIN] > 0
         if ph == DELIVERY_PH:
             return bool(pl.gadgets)
         if ph == ASSIST:
@@ -434,8 +433,9 @@ class Area1851State(ReferenceState):
         self.queue.append([Q_EVENT, -1, 0])
 
     def _begin_prep(self) -> None:
-        # Feat "Just Sittin' Round": its holder may skip the preparation phase.
-        if any(pl.down[F_SITTIN] for pl in self.players):
+        # Feat "Just Sittin' Round": its holder may skip the preparation phase. Every seat is asked
+        # while the card is not revealed, so that being asked does not tell who holds it.
+        if not any(F_SITTIN in pl.up for pl in self.players):
             self._start_sim(PREP_SKIP)
         else:
             self._prep_draws()

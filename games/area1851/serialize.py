@@ -343,8 +343,6 @@ def _check_step(st: Area1851State) -> None:
             raise _err("state.players", "the actor has no event choice left")
         if pl.todo[0] == 5 and pl.reserve == 0 and not st.queue:
             raise _err("state.players", "placing an assistant needs one in reserve")
-    if step == "skip" and not pl.down[9]:
-        raise _err("state.step", "only the holder of Just Sittin' Round decides to skip")
     if step == "pay":
         _int(ctx["owed"], "state.ctx.owed", 1, 7)
         if not st._payable_sum(st.actor, ctx["owed"]):
