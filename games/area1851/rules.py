@@ -67,7 +67,7 @@ from .cards import (
 from .heuristic import static_values
 from .knowledge import determinize_state, violations
 from .player import Player, Snapshot, clone_snapshot
-from .render import render_text
+from .render import gadget_text, render_text
 
 # Phases. The simultaneous ones (SIM_PHASES) have an actor; the others are chance stages.
 SETUP_DEAL, SETUP_PLACE, EVENT, EVENT_CHOICE, PREP_SKIP, PREP_DRAW, PREP_CHEAT, ACTION_PH, DELIVERY_PH, ASSIST, \
@@ -1317,6 +1317,7 @@ class Area1851State(ReferenceState):
             d = b.to_dict()
             del d["known"]
             d["known_by_me"] = b.known[o][:]
+            d["tableau"] = [gadget_text(g) for g in b.gadgets]
             if q != o:
                 d["hand"] = b.hand_size()
                 d["junk"] = b.junk_size()
