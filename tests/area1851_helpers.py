@@ -57,13 +57,16 @@ def edit(state: State, change: Callable[[Dict[str, Any]], None]) -> State:
     return state.game.state_from_dict(data)
 
 
-def take_card(d: Dict[str, Any], t: int) -> None:
-    """Remove one card of type ``t`` from the deck, else the discard pile, else any hand or junkyard."""
+def take_card(d: Dict[str, Any], t: int, exclude: int = -1) -> None:
+    """Remove one card of type ``t`` from the deck, else the discard pile, else a hand or junkyard
+    (not seat ``exclude``'s)."""
     for pile in (d["deck"], d["discard"]):
         if pile[t]:
             pile[t] -= 1
             return
-    for pl in d["players"]:
+    for q, pl in enumerate(d["players"]):
+        if q == exclude:
+            continue
         for where in ("hand", "junk"):
             if pl[where][t] > pl["kept"][t] if where == "hand" else pl[where][t]:
                 pl[where][t] -= 1
@@ -76,7 +79,7 @@ def take_card(d: Dict[str, Any], t: int) -> None:
 
 def give(d: Dict[str, Any], p: int, t: int, where: str = "hand", count: int = 1) -> None:
     for _ in range(count):
-        take_card(d, t)
+        take_card(d, t, exclude=p)
         d["players"][p][where][t] += 1
 
 

@@ -26,6 +26,7 @@ ALIEN_TP = tinker_type(0, 3)  # Alien TP gadget: cost 5, rating 4
 ALIEN_TPF = tinker_type(0, 6)  # cost 7, rating 6
 PIONEER_T = tinker_type(1, 0)
 NATIVE_T = tinker_type(2, 0)
+NATIVE_BONE = mod_type(2, 2, 0)  # 3 copies
 #: Random events without Missing Time (which would shift the fixed ones a turn earlier).
 PLAIN_EVENTS = [0, 1, 2, 3, 4, 5, 6, 8, 9, 10, 11, 12]
 
@@ -413,3 +414,172 @@ def test_serializer_names_the_bad_field():
     del data["players"][0]["kept"]
     with pytest.raises(InvalidStateError, match=r"state.players\[0\].kept"):
         s.game.state_from_dict(data)
+
+
+# -- more locations, events and feats ---------------------------------------------------------------
+def test_recycler_level_1_delivers_a_mod_alone_and_level_2_junks_the_gadget():
+    s = action_position()
+    mod3 = mod_type(1, 0, 2)  # Pioneer Time mod, rating 3
+    s = edit(s, lambda d: (clear_feats(d), place(d, 0, [1, 0, 0, 0, 0]), add_gadget(d, 0, ALIEN_TP, [mod3, -1])))
+    before = s.players[0].score
+    s.apply_action(A.activate(0, 1))
+    assert s.legal_actions() == [A.DONE, A.mod(0, 0)]
+    s.apply_action(A.mod(0, 0))
+    assert s.players[0].score == before + 3 and s.players[0].gadgets == [[ALIEN_TP, -1, -1]]
+    assert s.discard[mod3] == 1
+    s = action_position()
+    s = edit(s, lambda d: (clear_feats(d), place(d, 0, [2, 0, 0, 0, 0]), add_gadget(d, 0, ALIEN_TP, [mod3, -1])))
+    before = s.players[0].score
+    s.apply_action(A.activate(0, 2))
+    s.apply_action(A.GADGET + 0)
+    assert s.players[0].score == before + 4 + 3 and s.players[0].delivered == 1
+    assert s.players[0].junk[ALIEN_TP] == 1 and s.players[0].junk[mod3] == 1
+    assert s.players[0].pj[ALIEN_TP] == 1  # everyone saw it go there
+
+
+def test_replicator_and_storehouse():
+    s = action_position()
+    s = edit(s, lambda d: (place(d, 0, [0, 1, 0, 0, 0]), clear_hand(d, 0), give(d, 0, ALIEN_T)))
+    s.apply_action(A.activate(1, 1))
+    s.apply_action(A.HAND + ALIEN_T)
+    assert s.discard[ALIEN_T] >= 1 and s.is_chance_node()
+    s.apply_action(s.legal_actions()[0])
+    s.apply_action(s.legal_actions()[0])
+    assert s.players[0].hand_size() == 2
+    s = action_position()
+    s = edit(s, lambda d: (place(d, 0, [0, 2, 0, 0, 0])))
+    ap = s.players[0].ap
+    s.apply_action(A.activate(1, 2))
+    assert s.players[0].ap == ap + 1
+    # Storehouse Level 1: a swap between hand and junkyard.
+    s = action_position()
+    s = edit(s, lambda d: (place(d, 0, [0, 0, 1, 0, 0]), clear_hand(d, 0), give(d, 0, ALIEN_T),
+                           give(d, 0, PIONEER_T, "junk")))
+    s.apply_action(A.activate(2, 1))
+    s.apply_action(A.HAND + ALIEN_T)
+    s.apply_action(A.JUNK + PIONEER_T)
+    assert s.players[0].hand[PIONEER_T] == 1 and s.players[0].junk[ALIEN_T] == 1
+    # Storehouse Level 2: a junkyard card to the discard pile, then build from the junkyard, no dice.
+    s = action_position()
+    s = edit(s, lambda d: (place(d, 0, [0, 0, 2, 0, 0]), give(d, 0, PIONEER_T, "junk"),
+                           give(d, 0, ALIEN_TPF, "junk"), d["players"][0].__setitem__("dice", [1, 1, 1])))
+    s.apply_action(A.activate(2, 2))
+    s.apply_action(A.JUNK + PIONEER_T)
+    assert A.JUNK + ALIEN_TPF in s.legal_actions()
+    s.apply_action(A.JUNK + ALIEN_TPF)
+    assert s.players[0].gadgets == [[ALIEN_TPF, -1, -1, -1]] and s.players[0].ap == 1
+    assert s.players[0].used == [0, 0, 0]
+
+
+def test_tweaks_cost_junk_and_reach_zero_and_five():
+    s = action_position()
+    s = edit(s, lambda d: (give(d, 0, PIONEER_T, "junk"), give(d, 0, NATIVE_T, "junk")))
+    s = with_dice(s, 0, [1, 4, 2], used=(0, 0, 1))
+    legal = s.legal_actions()
+    assert A.tweak(0, False) in legal and A.tweak(1, True) in legal and A.tweak(2, True) not in legal
+    s.apply_action(A.tweak(0, False))
+    assert s.step == "tweakpay"
+    s.apply_action(A.JUNK + PIONEER_T)
+    assert s.players[0].dice[0] == 0 and s.discard[PIONEER_T] >= 1
+    assert A.tweak(0, False) not in s.legal_actions()  # never below 0
+
+
+def test_action_feats_fiddlin_more_junk_storin_synchronized():
+    from aiplay.games.area1851.cards import F_FIDDLIN, F_MOREJUNK, F_STORIN, F_SYNC
+    s = action_position()
+
+    def change(d):
+        clear_feats(d)
+        for f in (F_FIDDLIN, F_MOREJUNK, F_STORIN):
+            give_feat(d, 0, f)
+        give(d, 0, NATIVE_BONE, "junk", 3)
+        d["players"][0]["dice"] = [2, 3, 4]
+        d["players"][0]["ap_base"] = 3
+        d["players"][0]["ap"] = 3
+    s = edit(s, change)
+    base = s.players[0].score
+    for _ in range(3):
+        s.apply_action(A.tweak(0, True) if s.players[0].dice[0] < 5 else A.tweak(0, False))
+        s.apply_action(next(a for a in s.legal_actions() if a >= A.JUNK))
+    assert F_FIDDLIN in s.players[0].up and s.players[0].score == base + 6
+    hand = [a for a in s.legal_actions() if A.SCRAP <= a < A.JUNK]
+    s.apply_action(hand[0])
+    s.apply_action([a for a in s.legal_actions() if A.SCRAP <= a < A.JUNK][0])
+    assert F_MOREJUNK in s.players[0].up
+    s = action_position()
+    s = edit(s, lambda d: (clear_feats(d), give_feat(d, 0, F_STORIN), give(d, 0, NATIVE_BONE, "junk", 3),
+                           give(d, 0, mod_type(1, 1, 0), "junk", 2)))
+    base = s.players[0].score
+    s.apply_action([a for a in s.legal_actions() if A.SCRAP <= a < A.JUNK][0])  # the 6th junkyard card
+    assert F_STORIN in s.players[0].up and s.players[0].score == base + 10
+    s = action_position()
+    s = edit(s, lambda d: (clear_feats(d), give_feat(d, 0, F_SYNC), give(d, 0, PIONEER_T, "junk"),
+                           d["players"][0].__setitem__("dice", [3, 3, 2])))
+    s.apply_action(A.tweak(2, True))
+    s.apply_action(A.JUNK + PIONEER_T)
+    assert F_SYNC in s.players[0].up
+
+
+def test_delivery_feats():
+    from aiplay.games.area1851.cards import F_DIVERSITY, F_SNAKE, F_STRENGTH, F_TIME
+    cases = [
+        (F_SNAKE, ALIEN_TPF, [mod_type(0, 0, 0), -1, -1], 8),
+        (F_STRENGTH, ALIEN_TP, [mod_type(1, 0, 0), mod_type(2, 1, 0)], 5),
+        (F_DIVERSITY, ALIEN_TPF, [mod_type(0, 0, 0), mod_type(0, 1, 0), -1], 4),
+        (F_TIME, ALIEN_TP, [mod_type(2, 0, 0), -1], 5),
+    ]
+    for feat, gadget, mods, points in cases:
+        s = action_position()
+        s = edit(s, lambda d: (clear_feats(d), give_feat(d, 0, feat), add_gadget(d, 0, gadget, mods)))
+        s = drive(s, lambda x: x.phase == "delivery" and x.actor == 0)
+        s.apply_action(A.GADGET + 0)
+        before = s.players[0].score
+        assert s.legal_actions() == [A.DONE, A.FEAT + feat]
+        s.apply_action(A.FEAT + feat)
+        assert s.players[0].score == before + points, FEATS[feat].name
+
+
+def test_events_trash_to_treasure_and_to_the_right():
+    game = new_game(3)
+    s = drive(game.new_initial_state(), lambda x: x.phase == "event" and x.queue and x.queue[0][0] == "event")
+
+    def change(d):
+        for p, v in enumerate((3, 9, 3)):
+            d["players"][p]["score"] = v
+        give(d, 0, NATIVE_BONE, "junk", 2)
+    s = edit(s, change)
+    s.apply_action(E_TRASH)
+    assert [p.score for p in s.players] == [7, 9, 3]
+    s = drive(game.new_initial_state(), lambda x: len(x.events) == 5 and x.queue and x.queue[0][0] == "gdie",
+              events=PLAIN_EVENTS)
+    s = edit(s, lambda d: [d["players"][p].__setitem__("score", v) for p, v in enumerate((10, 12, 4))])
+    s.apply_action(2)  # To the Right! 3: everyone drops to the next lower multiple of 5
+    assert [p.score for p in s.players] == [5, 10, 0]
+    assert all(p.todo == [5] for p in s.players)  # and places one more assistant
+
+
+def test_final_feats_packrat_single_minded_drop_more_and_who_needs():
+    from aiplay.games.area1851.cards import F_DROP, F_LITTLE, F_PACKRAT, F_SINGLE, F_UNIQUE, F_WHONEEDS
+    s = end_position()
+
+    def change(d):
+        clear_feats(d)
+        give_feat(d, 0, F_PACKRAT)
+        give(d, 0, NATIVE_BONE, "junk", 2)
+        place(d, 0, [3, 0, 0, 0, 0])
+        place(d, 1, [1, 1, 1, 0, 0])
+        place(d, 2, [0, 1, 1, 1, 0])
+        give_feat(d, 0, F_SINGLE)
+        give_feat(d, 1, F_LITTLE)
+        give_feat(d, 1, F_UNIQUE)  # not alone anywhere: Recycler has seat 0, the others are shared
+        give_feat(d, 2, F_UNIQUE)  # alone on the Town Hall
+        give_feat(d, 2, F_WHONEEDS)
+        give_feat(d, 2, F_DROP)
+        for p, v in enumerate((10, 10, 11)):
+            d["players"][p]["score"] = v
+    s = edit(s, change)
+    s = finish(s)
+    assert s.players[0].score == 10 + 4 + 5
+    assert s.players[1].score == 10 + 5 and F_UNIQUE not in s.players[1].up
+    # Seat 2: 11 + 10 (I'm Unique) + 25 - 5 * 2 (two other face-up feats) = 36, then up to 40.
+    assert s.players[2].score == 40
