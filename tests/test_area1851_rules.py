@@ -28,6 +28,7 @@ PIONEER_T = tinker_type(1, 0)
 NATIVE_T = tinker_type(2, 0)
 NATIVE_BONE = mod_type(2, 2, 0)  # 3 copies
 #: Random events without Missing Time (which would shift the fixed ones a turn earlier).
+E_RISKY_ID = 11
 PLAIN_EVENTS = [0, 1, 2, 3, 4, 5, 6, 8, 9, 10, 11, 12]
 
 
@@ -583,3 +584,139 @@ def test_final_feats_packrat_single_minded_drop_more_and_who_needs():
     assert s.players[1].score == 10 + 5 and F_UNIQUE not in s.players[1].up
     # Seat 2: 11 + 10 (I'm Unique) + 25 - 5 * 2 (two other face-up feats) = 36, then up to 40.
     assert s.players[2].score == 40
+
+
+def event_choices(players, event, dice=None, before=None):
+    """Seat 0's event choices after ``event`` revealed on turn 1 (``dice``: the event's die faces)."""
+    game = new_game(players)
+    s = drive(game.new_initial_state(), lambda x: x.phase == "event" and x.queue and x.queue[0][0] == "event")
+    if before is not None:
+        s = edit(s, before)
+    s.apply_action(event)
+    for face in dice or []:
+        assert s.is_chance_node()
+        s.apply_action(face - 1)
+    return s
+
+
+def test_casino_night_faces():
+    s = event_choices(2, 1, dice=[1, 4])  # seat 0 rolls 1, seat 1 rolls 4
+    assert s.players[0].bonus_draws == 2 and s.players[1].ap_base == 3
+    s = drive(s, at_action(0))
+    assert A.DRAW_CARD in s.legal_actions()
+    s = event_choices(2, 1, dice=[2, 3], before=lambda d: place(d, 1, [1, 0, 0, 0, 0]))
+    assert s.actor == 0 and s.players[0].todo == [1]
+    t = next(t for t in range(54) if s.players[0].hand[t])
+    s.apply_action(A.HAND + t)
+    assert s.players[0].junk[t] == 1
+    assert s.actor == 1 and A.move(0, 3) in s.legal_actions()
+    s.apply_action(A.move(0, 3))
+    s = drive(s, lambda x: x.phase == "action")
+    assert s.players[1].wait[3] == 1
+
+
+def test_risky_deal_free_build():
+    s = event_choices(2, E_RISKY_ID, before=lambda d: (clear_hand(d, 0), give(d, 0, ALIEN_TPF)))
+    assert s.actor == 0 and s.legal_actions() == [A.DONE, A.YES]
+    s.apply_action(A.YES)
+    s.apply_action(3)  # a 4: build at once, free of AP and dice
+    assert s.legal_actions() == [A.DONE, A.HAND + ALIEN_TPF]
+    s.apply_action(A.HAND + ALIEN_TPF)
+    assert s.players[0].gadgets == [[ALIEN_TPF, -1, -1, -1]]
+    s = event_choices(2, E_RISKY_ID)
+    s.apply_action(A.YES)
+    s.apply_action(0)  # a 1: this turn starts with 1 AP
+    s = drive(s, at_action(0))
+    assert s.players[0].ap == 1
+
+
+def test_smell_my_feat_and_dust_storm_and_harsh_requirement():
+    s = event_choices(2, 14)  # Smell My Feat
+    feats = sum(s.players[0].down)
+    s.apply_action(A.YES)
+    s.apply_action(s.legal_actions()[0])
+    assert sum(s.players[0].down) == feats + 1
+    s = event_choices(2, 3, before=lambda d: give(d, 1, NATIVE_BONE, "junk", 2))  # Dust Storm
+    assert s.is_chance_node() and s.chance_outcomes() == [(NATIVE_BONE, 1.0)]
+    s.apply_action(NATIVE_BONE)
+    assert s.players[1].junk[NATIVE_BONE] == 1 and s.discard[NATIVE_BONE] == 1
+    s = event_choices(2, 0, before=lambda d: add_gadget(d, 0, ALIEN_TP, [mod_type(0, 0, 0), -1]))
+    assert s.legal_actions() == [A.GADGET + 0, A.mod(0, 0)]
+    s.apply_action(A.mod(0, 0))
+    assert s.players[0].junk[mod_type(0, 0, 0)] == 1 and s.players[0].gadgets == [[ALIEN_TP, -1, -1]]
+
+
+def test_to_the_left_faces():
+    game = new_game(2)
+    start = drive(game.new_initial_state(), lambda x: len(x.events) == 10 and x.queue and x.queue[0][0] == "gdie",
+                  events=PLAIN_EVENTS)
+    assert start.events[-1] == E_LEFT and start.direction == 1
+    s = start.clone()
+    s.apply_action(1)  # 2: each may put a card from hand into the junkyard
+    assert s.players[0].todo == [5, 6]
+    s = start.clone()
+    s.apply_action(2)  # 3: no tweaking this turn
+    s = edit(s, lambda d: give(d, 0, NATIVE_BONE, "junk"))
+    s = drive(s, at_action(0))
+    assert not any(A.TWEAK <= a < A.SET_DIE for a in s.legal_actions())
+    s = start.clone()
+    s.apply_action(3)  # 4: 2 per junkyard card moved to the discard pile this turn
+    s = drive(s, at_action(0))
+    s = edit(s, lambda d: (give(d, 0, NATIVE_BONE, "junk"), d["players"][0].__setitem__("dice", [2, 2, 2])))
+    base = s.players[0].score
+    s.apply_action(A.tweak(0, True))
+    s.apply_action(A.JUNK + NATIVE_BONE)
+    assert s.players[0].score == base + 2
+
+
+def test_no_deliveries_today_and_not_cheatin():
+    s = action_position(event=8)
+    s = edit(s, lambda d: add_gadget(d, 0, ALIEN_T, [mod_type(0, 0, 0)]))
+    s = drive(s, lambda x: x.phase != "action")
+    assert s.phase == "assistants" and s.players[0].gadgets  # the full gadget waits
+    s = drive(new_game(2).new_initial_state(), lambda x: x.phase == "prep_cheat", events=[9])
+    assert s.actor == 0 and A.set_die(0, 4) in s.legal_actions() or s.players[0].dice[0] == 4
+    s.apply_action(A.set_die(1, 1) if s.players[0].dice[1] != 1 else A.set_die(1, 2))
+    assert s.players[0].dice[1] in (1, 2)
+
+
+def test_just_sittin_round_skips_the_preparation():
+    from aiplay.games.area1851.cards import F_SITTIN
+    game = new_game(2)
+    s = drive(game.new_initial_state(), lambda x: x.phase == "prep_skip" and x.actor == 0)
+
+    def change(d):
+        clear_feats(d)
+        give_feat(d, 0, F_SITTIN)
+        clear_hand(d, 0)
+    s = edit(s, change)
+    base = s.players[0].score
+    assert s.legal_actions() == [A.DONE, A.YES]
+    s.apply_action(A.YES)
+    assert s.actor == 1 and s.legal_actions() == [A.DONE]  # every seat is asked
+    s.apply_action(A.DONE)
+    s = drive(s, at_action(0))
+    assert s.players[0].hand_size() == 0 and s.players[0].score == base + 6 and F_SITTIN in s.players[0].up
+
+
+def test_final_feats_nosey_ooh_secret_little_bit():
+    from aiplay.games.area1851.cards import F_FIDDLIN, F_LITTLE, F_NOSEY, F_OOH, F_SECRET, F_STORIN
+    s = end_position(3)
+
+    def change(d):
+        clear_feats(d)
+        for p in range(3):
+            d["players"][p]["score"] = 0
+        d["feat_deck"][F_STORIN] -= 1
+        d["players"][1]["up"].append(F_STORIN)  # seat 1 revealed Storin' (10)
+        d["feat_deck"][F_FIDDLIN] -= 1
+        d["players"][0]["up"].append(F_FIDDLIN)  # seat 0 revealed Fiddlin' (6)
+        give_feat(d, 0, F_OOH)
+        give_feat(d, 0, F_SECRET)
+        give_feat(d, 2, F_NOSEY)
+        give_feat(d, 2, F_LITTLE)
+        place(d, 2, [1, 1, 1, 0, 0])
+    s = finish(edit(s, change))
+    assert s.players[0].score == 10 + 6  # Ooh! copies seat 1's Storin'; Secret Duplication its own Fiddlin'
+    # Nosey Neighbor: seat 0 shows 3 feats, seat 1 shows 1; A Little Bit Of It All: 5.
+    assert s.players[2].score == 3 + 1 + 5

@@ -455,6 +455,8 @@ class Area1851State(ReferenceState):
 
     def _end_delivery(self) -> None:
         for p, pl in enumerate(self.players):
+            if self.flags["nodeliv"]:
+                break  # full gadgets wait (No Deliveries Today)
             g = 0
             while g < len(pl.gadgets):
                 if self._full(pl.gadgets[g]):
