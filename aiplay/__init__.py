@@ -23,13 +23,14 @@ from aiplay.match import Match
 from aiplay.registry import games_available, load
 from aiplay.rng import make_rng
 from aiplay.simulate import play_out, random_action, random_walk, skip_chance
+from aiplay.solve import Solution, solve
 
 __version__ = "0.1.0"
 
 __all__ = [
     "AiplayError", "BotBusyError", "CHANCE", "DeterminizationError", "Game", "IllegalActionError",
     "InvalidOptionError", "InvalidPlayerError", "InvalidStateError", "Match", "NotDecisionNodeError", "SetupError",
-    "State", "TERMINAL", "UnknownGameError", "__version__",
+    "Solution", "State", "TERMINAL", "UnknownGameError", "__version__",
     "games_available", "load", "make_rng", "play_out", "random_action", "random_walk", "sample_chance_outcome",
-    "skip_chance",
+    "skip_chance", "solve",
 ]

@@ -26,6 +26,7 @@ from aiplay.game import CHANCE, Game, sample_chance_outcome
 from aiplay.human import play_with_humans
 from aiplay.protocol import add_serve_command
 from aiplay.registry import game_entry, has_native
+from aiplay.solve import add_solve_command
 
 
 def _parse_option(game_name: str, text: str) -> Dict[str, Any]:
@@ -192,6 +193,7 @@ def build_parser() -> argparse.ArgumentParser:
                       help="seats played by you at the keyboard, e.g. 0 or 0,2 (the others are bots)")
     play.set_defaults(func=cmd_play)
     add_serve_command(sub)  # aiplay serve: the engine protocol (aiplay/protocol.py)
+    add_solve_command(sub)  # aiplay solve: the endgame solver (aiplay/solve.py)
     return parser
 
 

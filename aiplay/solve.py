@@ -51,6 +51,8 @@ Example positions (``games/<game>/positions/*.json``) are files of the form::
 
 from __future__ import annotations
 
+import argparse
+import importlib.util
 import json
 import math
 import statistics
@@ -695,5 +697,70 @@ def example_positions() -> List[Path]:
     return sorted(root.glob("*/positions/*.json"))
 
 
-__all__ = ["PVNode", "PVOutcome", "ReferenceSolver", "Solution", "TIE_EPS", "example_positions",
-           "load_position", "solve"]
+# ---------------------------------------------------------------------------
+# The command line: aiplay solve FILE
+# ---------------------------------------------------------------------------
+
+#: The example that ``aiplay solve --help`` shows (it ships with the package).
+HELP_EXAMPLE = ("sunken_city", "last_turn_3p.json")
+
+
+def _games_folder() -> Optional[Path]:
+    """The installed games folder, found without importing (and registering) every game."""
+    spec = importlib.util.find_spec("aiplay.games")
+    if spec is None or not spec.submodule_search_locations:
+        return None
+    return Path(list(spec.submodule_search_locations)[0])
+
+
+def add_solve_command(sub: Any) -> None:
+    """Add ``aiplay solve`` to the CLI's subparsers (``aiplay/cli.py`` calls this)."""
+    folder = _games_folder()
+    example = (folder / HELP_EXAMPLE[0] / "positions" / HELP_EXAMPLE[1]) if folder is not None else None
+    epilog = "Example positions ship with the games, in games/<game>/positions/."
+    if example is not None:
+        epilog = (f"example (a Sunken City position with one turn left, shipped with aiplay):\n"
+                  f"  aiplay solve {example}\n"
+                  f"  aiplay solve {example} --depth 3 --json\n"
+                  f"The other examples are beside it, in {folder}/<game>/positions/.")
+    parser = sub.add_parser(
+        "solve", help="solve a position exactly: value, best move, principal variation",
+        description="Solve a position exactly (max^n expectimax with chance; ties go to the lowest action "
+                    "id): print each player's value, whether it is exact, the best move and the principal "
+                    "variation as a tree whose chance nodes list every outcome.",
+        epilog=epilog, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("position", help="a position file (games/<game>/positions/*.json) or a state document "
+                                         "(State.to_json())")
+    parser.add_argument("--seconds", type=float, help="time budget; without one the solve is exact, however long")
+    parser.add_argument("--nodes", type=int, help="node budget")
+    parser.add_argument("--depth", type=int, default=8,
+                        help="decisions of the principal variation to print along each line (default 8)")
+    parser.add_argument("--observer", type=int,
+                        help="average over the worlds this player considers possible (hidden information)")
+    parser.add_argument("--seed", type=int, default=0, help="seed of the determinizations (default 0)")
+    parser.add_argument("--backend", default="auto", choices=["auto", "native", "reference"],
+                        help="engine (default: native when built)")
+    parser.add_argument("--json", action="store_true", help="print the solution as JSON")
+    parser.set_defaults(func=cmd_solve)
+
+
+def cmd_solve(args: argparse.Namespace) -> int:
+    """``aiplay solve``: load the position, solve it, print the answer."""
+    if args.depth is not None and args.depth < 0:
+        raise InvalidOptionError(f"--depth {args.depth} is invalid; it accepts an integer >= 0")
+    state, extra = load_position(args.position, backend=args.backend)
+    solution = solve(state, seconds=args.seconds, nodes=args.nodes, observer=args.observer, seed=args.seed,
+                     backend=args.backend)
+    if args.json:
+        print(json.dumps(solution.to_dict(), indent=1))
+        return 0
+    if extra.get("description"):
+        print(extra["description"])
+    print(solution.summary())
+    print("principal variation:")
+    print(solution.pv_text(args.depth))
+    return 0
+
+
+__all__ = ["PVNode", "PVOutcome", "ReferenceSolver", "Solution", "TIE_EPS", "add_solve_command", "cmd_solve",
+           "example_positions", "load_position", "solve"]
