@@ -84,6 +84,16 @@ def policy(state: State, rng: random.Random) -> int:
     if step == "todo":
         if "YES" in blocks and A.DONE in legal:
             return A.DONE
+        if "MOD" in blocks or "GADGET" in blocks and A.DONE not in legal:
+            # A Harsh Requirement: give up the least valuable piece (a modification before a gadget).
+            mine = view["players"][me]["gadgets"]
+
+            def worth(a: int) -> float:
+                block, g, s = A.decode(a)
+                if block == "MOD":
+                    return TINKER[mine[g][1 + s]].rating
+                return 10 + TINKER[mine[g][0]].rating + sum(TINKER[m].rating for m in mine[g][1:] if m >= 0)
+            return min((a for a in legal if A.GADGET <= a < A.DIE), key=lambda a: (worth(a), a))
         options = [a for a in legal if a != A.DONE]
         if A.DONE in legal and not any(A.HAND <= a < A.SCRAP and TINKER[a - A.HAND].is_gadget for a in options):
             return A.DONE
