@@ -11,6 +11,7 @@ import random
 
 import pytest
 
+from aiplay import InvalidStateError
 from aiplay.game import sample_chance_outcome
 from aiplay.games.area1851 import actions as A
 from aiplay.games.area1851.cards import E_CHEAT, E_TRASH, F_TEAMWORK, tinker_type
@@ -95,7 +96,7 @@ def test_passed_cards_are_known_and_worlds_keep_them():
     def lose(data):
         pl = data["players"][receiver]
         pl["known"][0][t] = pl["hand"][t] + pl["junk"][t] + 1
-    with pytest.raises(Exception):
+    with pytest.raises(InvalidStateError, match="known"):
         edit(s, lose)
 
 

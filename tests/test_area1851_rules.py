@@ -256,10 +256,11 @@ def test_hands_pass_in_the_current_direction():
     for event_turns, direction in ((4, 1), (5, -1)):
         game = new_game(3)
         s = drive(game.new_initial_state(),
-                  lambda x: x.turn == event_turns and x.phase == "assistants" and not x.queue, events=PLAIN_EVENTS)
+                  lambda x, t=event_turns: x.turn == t and x.phase == "assistants" and not x.queue,
+                  events=PLAIN_EVENTS)
         assert s.direction == direction
         hands = [p.hand[:] for p in s.players]
-        s = drive(s, lambda x: x.turn == event_turns + 1)
+        s = drive(s, lambda x, t=event_turns: x.turn == t + 1)
         for p in range(3):
             assert s.players[(p + direction) % 3].hand == hands[p]
         # The passer knows what it passed.
@@ -531,7 +532,7 @@ def test_delivery_feats():
     ]
     for feat, gadget, mods, points in cases:
         s = action_position()
-        s = edit(s, lambda d: (clear_feats(d), give_feat(d, 0, feat), add_gadget(d, 0, gadget, mods)))
+        s = edit(s, lambda d, f=feat, g=gadget, m=mods: (clear_feats(d), give_feat(d, 0, f), add_gadget(d, 0, g, m)))
         s = drive(s, lambda x: x.phase == "delivery" and x.actor == 0)
         s.apply_action(A.GADGET + 0)
         before = s.players[0].score

@@ -27,8 +27,8 @@ def render_text(state: State) -> str:
     """The whole state (hidden parts included) as readable text."""
     lines = [f"Area 1851, turn {state.turn}, phase {state.phase}, actor {state.actor}, step {state.step or '-'}",
              "events: " + (", ".join(EVENTS[e] for e in state.events) or "none"),
-             f"pass {'left' if state.direction == 1 else 'right'}; deck {sum(state.deck)}, "
-             f"discard {sum(state.discard)}, feat deck {sum(state.feat_deck)}"]
+             (f"pass {'left' if state.direction == 1 else 'right'}; deck {sum(state.deck)}, "
+              f"discard {sum(state.discard)}, feat deck {sum(state.feat_deck)}")]
     for p, b in enumerate(state.players):
         dice = " ".join(f"{v}{'*' if u else ''}" for v, u in zip(b.dice, b.used))
         where = ", ".join(f"{LOCATIONS[loc]} {b.wait[loc]}+{b.active[loc]}" for loc in range(len(LOCATIONS))
@@ -57,11 +57,11 @@ def render_svg(state: State, player: int) -> str:
     width = 640
     rows = max(1, len(b.gadgets))
     height = 120 + 40 * rows
-    out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
-           f'viewBox="0 0 {width} {height}">',
+    out = [(f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
+            f'viewBox="0 0 {width} {height}">'),
            f'<rect x="0" y="0" width="{width}" height="{height}" fill="#f5efe0"/>',
-           f'<text x="10" y="22" font-size="16" font-family="sans-serif">Player {player}: '
-           f'{b.score} reputation</text>']
+           (f'<text x="10" y="22" font-size="16" font-family="sans-serif">Player {player}: '
+            f'{b.score} reputation</text>')]
     for d, (v, u) in enumerate(zip(b.dice, b.used)):
         x = 10 + 40 * d
         out.append(f'<rect x="{x}" y="34" width="30" height="30" rx="4" fill="{"#bbb" if u else "#fff"}" '

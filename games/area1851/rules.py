@@ -56,11 +56,11 @@ from aiplay.game import CHANCE, TERMINAL, ReferenceState
 
 from . import actions as A
 from .cards import (
-    DELIVERY, DICE, E_AUDIT, E_BASICS, E_CASINO, E_CHEAT, E_DRAW, E_DUST, E_END, E_HARSH, E_HOLD, E_LEARN, E_LEFT,
+    DICE, E_AUDIT, E_BASICS, E_CASINO, E_CHEAT, E_DRAW, E_DUST, E_END, E_HARSH, E_HOLD, E_LEARN, E_LEFT,
     E_MISSING, E_NODELIV, E_NOTSOFAST, E_RIGHT, E_RISKY, E_ROTATE, E_SMELL, E_SOLAR, E_STRIKE, E_TRASH, EVENTS,
     F_DIVERSITY, F_DOUBLE, F_DROP, F_FIDDLIN, F_LEGEND, F_LITTLE, F_LONER, F_MOREJUNK, F_NOSEY, F_OOH, F_PACKRAT,
     F_SECRET, F_SINGLE, F_SITTIN, F_SNAKE, F_STORIN, F_STRENGTH, F_SYNC, F_TEAMWORK, F_TIME, F_UNIQUE, F_WHONEEDS,
-    FEAT_COUNTS, FEAT_NAMES, FEATS, HAND_SIZE, L_RECYCLER, L_REPLICATOR, L_STOREHOUSE, L_TOWNHALL, L_WORKSHOP,
+    FEAT_COUNTS, FEAT_NAMES, FEATS, HAND_SIZE, L_RECYCLER, L_REPLICATOR, L_STOREHOUSE, L_TOWNHALL,
     LOCATIONS, MAX_FACE, MAX_GADGETS, MIN_FACE, NUM_FEAT_TYPES, NUM_LOCATIONS, NUM_TINKER_TYPES, RANDOM_EVENTS,
     TINKER, TINKER_COUNTS, TINKER_NAMES, ACTION,
 )
@@ -182,7 +182,7 @@ class Area1851State(ReferenceState):
     def chance_outcomes(self) -> List[Tuple[int, float]]:
         if self.phase == OVER or not self.queue:
             return []
-        kind, p, arg = self.queue[0]
+        kind, p, _ = self.queue[0]
         if kind == Q_EVENT:
             fixed = event_at(len(self.events), self.game.block)
             if fixed >= 0:
