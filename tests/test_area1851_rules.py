@@ -721,3 +721,13 @@ def test_final_feats_nosey_ooh_secret_little_bit():
     assert s.players[0].score == 10 + 6  # Ooh! copies seat 1's Storin'; Secret Duplication its own Fiddlin'
     # Nosey Neighbor: seat 0 shows 3 feats, seat 1 shows 1; A Little Bit Of It All: 5.
     assert s.players[2].score == 3 + 1 + 5
+
+
+def test_action_space_layout_and_names():
+    from aiplay.games.area1851.rules import action_name
+    assert new_game(2).num_distinct_actions == A.NUM_ACTIONS == 295
+    names = [action_name(a) for a in range(A.NUM_ACTIONS)]
+    assert len(set(names)) == len(names)
+    assert A.decode(A.move(3, 1)) == ("MOVE", 3, 1) and A.decode(A.set_die(2, 4)) == ("SET_DIE", 2, 4)
+    assert A.decode(A.activate(4, 3)) == ("ACTIVATE", 4, 3) and A.decode(A.mod(9, 2)) == ("MOD", 9, 2)
+    assert A.decode(A.free_tweak(1, False)) == ("FREE_TWEAK", 1, 1)

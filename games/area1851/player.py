@@ -10,6 +10,14 @@ not see the other players' choices of the same phase until the phase ends": the 
 :class:`Snapshot` of every block (and the shared piles) taken at the start of such a phase; while
 it lasts, an observer sees the other players as in the snapshot, and the shared piles as in the
 snapshot plus their own changes (``disc_add``, ``drawn``, ``fdrawn``).
+
+Bounds for the C port (every list is bounded): hand, junk, kept, pj, phj, disc_add and each
+known[x]: 54 counts of at most 108 (uint8); gadgets: at most ``MAX_GADGETS`` (10) rows of 4 int8
+(type, three sockets, -1 empty/absent); dice/used/tweaks: 3; wait/active/loc_used: 5; down: 22
+counts <= 2; up: <= 33 feat types; todo: <= 12 event choices (two events a turn ask at most 4).
+The state adds: queue <= 8n + 8 chance items of 3 small ints, events <= 21, turn_events <= 3,
+phase and step as enums, ctx as the fixed keys of ``rules.CTX_KEYS`` (+ ``ret``), and the snapshot
+(n more blocks, the discard pile and two deck sizes).
 """
 
 from __future__ import annotations
