@@ -1,8 +1,9 @@
 """The native Sunken City playout policy (``SunkenCityKernel.policy_action``).
 
-It is a C port, in spirit, of ``games/sunken_city/policy.py``: it must always
-pick a legal action, be deterministic for a given seed, finish its
-self-play games, and beat uniformly random play by a wide margin.
+It is an exact C port of ``games/sunken_city/policy.py`` (tests/test_policy_agreement.py
+compares them choice by choice); here it must always pick a legal action, be
+deterministic for a given seed, finish its self-play games, and beat uniformly
+random play by a wide margin.
 """
 
 from __future__ import annotations

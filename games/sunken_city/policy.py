@@ -5,6 +5,11 @@ turns Neptune against the opponent with the most to lose. It reads the state
 through the public API only (``current_player``, ``legal_actions``,
 ``to_dict``), so it plays on any engine that shares the action space; the
 geometry comes from :mod:`.board`.
+
+The kernel's ``policy_action`` (``src_ext/sunken_city.pyx``) is an exact port:
+with the same random stream (``aiplay.kernel_rng.KernelRandom``) both choose
+the same action (``tests/test_policy_agreement.py``). Hence every tie is broken
+by a stated rule or by one uniform draw among the tied actions.
 """
 
 from __future__ import annotations
