@@ -27,6 +27,7 @@ from aiplay.human import play_with_humans
 from aiplay.protocol import add_serve_command
 from aiplay.registry import game_entry, has_native
 from aiplay.solve import add_solve_command
+from aiplay.webdemo import add_demo_command
 
 
 def _parse_option(game_name: str, text: str) -> Dict[str, Any]:
@@ -194,6 +195,7 @@ def build_parser() -> argparse.ArgumentParser:
     play.set_defaults(func=cmd_play)
     add_serve_command(sub)  # aiplay serve: the engine protocol (aiplay/protocol.py)
     add_solve_command(sub)  # aiplay solve: the endgame solver (aiplay/solve.py)
+    add_demo_command(sub)  # aiplay demo: the browser demo (aiplay/webdemo.py, aiplay/demo/)
     return parser
 
 
