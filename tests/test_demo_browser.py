@@ -58,7 +58,7 @@ class Browser:
         assert port is not None, "Chromium did not start its DevTools server"
         with urllib.request.urlopen(f"http://127.0.0.1:{port}/json/list", timeout=10) as response:
             pages = [t for t in json.load(response) if t["type"] == "page"]
-        self.ws = connect(pages[0]["webSocketDebuggerUrl"], max_size=None, open_timeout=10)
+        self.ws = connect(pages[0]["webSocketDebuggerUrl"], max_size=None, open_timeout=10).__enter__()
         self.ids = itertools.count(1)
         self.call("Page.enable")
         self.call("Runtime.enable")
