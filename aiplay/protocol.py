@@ -289,9 +289,10 @@ class Server:
                                                            else f"open games are {sorted(self.sessions)}"))
                 session = next(iter(self.sessions.values()))
             else:
-                session = self.sessions.get(game_id)
-                if session is None:
+                found = self.sessions.get(game_id)
+                if found is None:
                     raise ProtocolError(f"no open game {_short(game_id)}; open games are {sorted(self.sessions)}")
+                session = found
         if idle and session.busy:
             raise ProtocolError(f"game {session.game_id!r} is searching; send 'stop' first or wait for its reply")
         return session
@@ -588,10 +589,10 @@ class Server:
                 slice_budget["nodes"] = left if budget.iterations is not None else min(
                     left, max(1, budget.nodes // 10))
             if budget.seconds is not None:
-                left = budget.seconds - (time.perf_counter() - started)
-                if left <= 0:
+                time_left = budget.seconds - (time.perf_counter() - started)
+                if time_left <= 0:
                     break
-                slice_budget["seconds"] = min(left, info_seconds)
+                slice_budget["seconds"] = min(time_left, info_seconds)
             if last is not None and session.stop_event.is_set():
                 break
             analysis = bot.analyse(state, **slice_budget)
@@ -774,9 +775,10 @@ def serve_websocket(port: int, host: str = "127.0.0.1", static_dir: Optional[str
     Needs the optional ``websockets`` package (``pip install aiplay[serve]``).
     """
     try:
-        from websockets.datastructures import Headers
-        from websockets.http11 import Response
-        from websockets.sync.server import serve
+        # Late and optional: only this transport needs the package (aiplay[serve]).
+        from websockets.datastructures import Headers  # type: ignore[import-not-found, unused-ignore]
+        from websockets.http11 import Response  # type: ignore[import-not-found, unused-ignore]
+        from websockets.sync.server import serve  # type: ignore[import-not-found, unused-ignore]
     except ImportError:
         raise InvalidOptionError(
             "serving over WebSocket needs the 'websockets' package: pip install 'aiplay[serve]'") from None
