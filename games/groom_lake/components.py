@@ -168,21 +168,38 @@ def tile_name(t: int) -> str:
     return f"{text} #{t}"
 
 
-def rotated_edges(t: int, rot: int) -> Tuple[bool, bool, bool, bool]:
-    """Edges N,E,S,W of tile ``t`` turned ``rot`` quarter turns clockwise (what was north faces east)."""
+def _turned(t: int, rot: int) -> Tuple[bool, bool, bool, bool]:
     e = TILES[t].edges
     return tuple(e[(d - rot) % 4] for d in range(4))  # type: ignore[return-value]
 
 
-def distinct_rotations(t: int) -> Tuple[int, ...]:
-    """The rotations of ``t`` that give different edges (a symmetric tile has fewer than four)."""
+#: ``ROTATED[t][r]``: edges N,E,S,W of tile ``t`` turned ``r`` quarter turns clockwise (a table: the
+#: placement search asks for them thousands of times per scout).
+ROTATED: Tuple[Tuple[Tuple[bool, bool, bool, bool], ...], ...] = tuple(
+    tuple(_turned(t, r) for r in range(4)) for t in range(NUM_TILES))
+
+
+def rotated_edges(t: int, rot: int) -> Tuple[bool, bool, bool, bool]:
+    """Edges N,E,S,W of tile ``t`` turned ``rot`` quarter turns clockwise (what was north faces east)."""
+    return ROTATED[t][rot]
+
+
+def _distinct(t: int) -> Tuple[int, ...]:
     seen, out = set(), []
     for r in range(4):
-        e = rotated_edges(t, r)
-        if e not in seen:
-            seen.add(e)
+        if ROTATED[t][r] not in seen:
+            seen.add(ROTATED[t][r])
             out.append(r)
     return tuple(out)
+
+
+#: The rotations of each tile that give different edges (a symmetric tile has fewer than four).
+DISTINCT_ROTATIONS: Tuple[Tuple[int, ...], ...] = tuple(_distinct(t) for t in range(NUM_TILES))
+
+
+def distinct_rotations(t: int) -> Tuple[int, ...]:
+    """The rotations of ``t`` that give different edges (a symmetric tile has fewer than four)."""
+    return DISTINCT_ROTATIONS[t]
 
 
 # -- the bounded grid ---------------------------------------------------------------------------

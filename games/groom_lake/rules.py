@@ -147,7 +147,7 @@ class RulesState(ReferenceState):
                  "recoveries", "dealt", "kept", "known", "deck_known", "refresh_known", "pool_known", "stacks",
                  "pool", "placed", "team", "team_from", "held", "turn", "ap", "half_called", "half_agreed", "step",
                  "cur", "queue", "count", "total", "target", "inv_cards", "handout", "ballots", "stats", "result",
-                 "_grid", "_graph", "_escape")
+                 "_grid", "_graph", "_escape", "_fit")
 
     def __init__(self, game: Game):
         n = game.num_players  # type: ignore[attr-defined]
@@ -193,6 +193,7 @@ class RulesState(ReferenceState):
         self._grid: Optional[Dict[Tuple[int, int], int]] = None
         self._graph: Any = None
         self._escape: Optional[Tuple[Any, bool]] = None
+        self._fit: Optional[Tuple[Any, Any]] = None
 
     # -- small queries -------------------------------------------------------------------
     @property
@@ -240,6 +241,14 @@ class RulesState(ReferenceState):
         self._grid = None
         self._graph = None
         self._escape = None
+        self._fit = None
+
+    def placements(self, tile: int) -> Tuple[Optional[str], List[Tuple[int, int]]]:
+        """Where ``tile`` may be placed now, by class (:func:`.board.placements`; cached per map, Team, tile)."""
+        key = (len(self.placed), self.team[0], self.team[1], tile)
+        if self._fit is None or self._fit[0] != key:
+            self._fit = (key, placements(self.placed, self.grid(), (self.team[0], self.team[1]), tile))
+        return self._fit[1]
 
     def team_tile(self) -> Placed:
         """The placed tile the Team stands on."""
@@ -280,8 +289,10 @@ class RulesState(ReferenceState):
         """The first seat (from the turn player on) over its hand limit, or -1 (spec "Players, roles, life")."""
         if self.step in LIMIT_EXEMPT:
             return -1
-        for p in self.seats_from(max(self.turn, 0)):
-            if self.life[p] > 0 and sum(self.hands[p]) > self.life[p]:
+        n, start, life, hands = self.n, max(self.turn, 0), self.life, self.hands
+        for i in range(n):
+            p = (start + i) % n
+            if life[p] > 0 and sum(hands[p]) > life[p]:
                 return p
         return -1
 
@@ -309,7 +320,7 @@ class RulesState(ReferenceState):
         if step == S_KEEP_TILE:
             return sorted(A.KEEP_TILE + t for t in set(self.held))
         if step == S_PLACE:
-            _, options = placements(self.placed, self.grid(), (self.team[0], self.team[1]), self.held[0])
+            _, options = self.placements(self.held[0])
             return [A.place(c, r) for c, r in options]
         if step == S_CONTRIB:
             hazard = TILES[self.placed[self.target][0]].hazard
@@ -620,7 +631,7 @@ class RulesState(ReferenceState):
             self._back_to_action()
 
     def _start_placement(self) -> None:
-        cls, options = placements(self.placed, self.grid(), (self.team[0], self.team[1]), self.held[0])
+        cls, options = self.placements(self.held[0])
         if cls is None:
             self._to_pool(self.turn, self.held.pop())  # spec: a tile that fits nowhere goes to the pool
             self._back_to_action()
@@ -629,7 +640,7 @@ class RulesState(ReferenceState):
 
     def _place(self, cell: int, rot: int) -> None:
         tile = self.held.pop()
-        cls, _ = placements(self.placed, self.grid(), (self.team[0], self.team[1]), tile)
+        cls, _ = self.placements(tile)
         x, y = cell_xy(cell)
         self.placed.append([tile, x, y, rot, 1 if TILES[tile].hazard else 0])
         self._map_changed()
@@ -875,7 +886,7 @@ class RulesState(ReferenceState):
         o.stats = [list(s) for s in self.stats]
         o.result = self.result
         # The caches describe the map, which the copy shares until one of them changes it.
-        o._grid, o._graph, o._escape = self._grid, self._graph, self._escape
+        o._grid, o._graph, o._escape, o._fit = self._grid, self._graph, self._escape, self._fit
         return o
 
     # -- text ----------------------------------------------------------------------------------
