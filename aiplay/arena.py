@@ -1,39 +1,67 @@
-"""Matches between bots: play seeded games and report win rates with intervals.
+"""Arenas: seeded round robins between bots, with intervals, ratings, a resumable log and Dask.
 
-A match is a list of *deals* (one seed each). Each deal is played once per
-seat rotation, so every bot sits in every seat on the same chance sequence
-(for two players: seats swapped). Results are win shares: a game won alone
-counts 1, a win shared by k players counts 1/k each.
+:func:`run` plays a round robin: every table of ``players`` distinct bots
+out of the list (all of them when there are as many bots as seats), each
+*deal* (one chance seed) once per seat rotation, so every bot sits in every
+seat on the same chance sequence (for two players: seats swapped, the
+"paired deals" of duplicate play). Results are win shares: a game won alone
+counts 1, a win shared by k players 1/k each. Each bot's win rate is over
+the games it played, with the 95 % Wilson interval (slightly conservative for
+shares in {0, 1/2, 1}); with 3 or more bots :mod:`aiplay.ratings` fits
+Bradley–Terry ratings with intervals.
 
-The interval is the Wilson score interval on the mean share, which for
-shares in {0, 1/2, 1} is slightly conservative. Games are independent, so
-``processes > 1`` spreads them over worker processes with the same results.
+Every game is an independent task. Its chance sequence depends only on the
+match seed and its deal, each bot's seed only on the match seed, the deal and
+the seat (the formulas of the first arena, so old matches replay), so a game
+is the same whether it runs here, on ``workers=N`` local Dask processes or on
+a remote cluster (``scheduler="tcp://host:port"``); only ``seconds`` budgets
+and multi-threaded native searches (``workers=`` in a bot's options) are not
+reproducible anywhere.
+
+With ``out=FILE`` every finished game is appended to a JSON-lines file (a
+header line describing the match, then one line a game); running the same
+match again skips the games already there, so a long run resumes after a
+crash or can be extended with more games.
 
 Example::
 
-    from aiplay.arena import run_match
-    result = run_match("sunken_city", ["mcts", "heuristic"], deals=100,
-                       bot_options=[{"iterations": 2000}, {}], seed=1)
+    from aiplay import arena
+    result = arena.run("pig", ["mcts(iterations=200)", "expectimax", "random"], games=20,
+                       game_options={"winscore": 30}, seed=1)
     print(result.summary())
+
+:func:`run_match` (one table, bot kinds and options apart) is the older
+interface, kept for scripts; it calls :func:`run`.
 """
 
 from __future__ import annotations
 
+import argparse
+import itertools
+import json
 import math
+import os
 import random
 import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
-from typing import Any, Dict, List, Mapping, Optional, Sequence, TextIO
+from typing import Any, Callable, Dict, Iterable, Iterator, List, Mapping, Optional, Sequence, TextIO, Tuple, Union
 
 from aiplay import registry
 from aiplay.errors import InvalidOptionError
 from aiplay.game import CHANCE, Game
 from aiplay.game import sample_chance_outcome
+from aiplay.ratings import Rating, bradley_terry, pairwise_counts
 from aiplay.search import make_bot
 
-__all__ = ["GameRecord", "MatchResult", "play_game", "run_match", "wilson_interval"]
+__all__ = ["BotSpec", "GameRecord", "MatchResult", "parse_bot", "parse_bots", "play_game", "run", "run_match",
+           "wilson_interval"]
+
+#: Version of the results file's header; a file of another version is refused, not mixed.
+RESULTS_FORMAT = 1
+#: Option names read as a bot's budget, in order, for plots (see :meth:`BotSpec.budget`).
+BUDGET_KEYS = ("iterations", "depth", "nodes", "seconds")
 
 
 def wilson_interval(successes: float, trials: int, z: float = 1.96) -> tuple:
@@ -47,58 +75,260 @@ def wilson_interval(successes: float, trials: int, z: float = 1.96) -> tuple:
     return (max(0.0, centre - half), min(1.0, centre + half))
 
 
+# ---------------------------------------------------------------------------------------------------
+# Bots: kind, options, presets
+
+
+@dataclass(frozen=True)
+class BotSpec:
+    """One bot of an arena: its kind (a key of :data:`aiplay.search.BOTS`) and options.
+
+    ``presets``: start from the game's recommended options for the kind
+    (``game.bot_presets``) as ``aiplay play`` does; ``options`` override them.
+    ``name``: the label in reports (by default the kind and its options).
+    """
+
+    kind: str
+    options: Mapping[str, Any] = field(default_factory=dict)
+    presets: bool = True
+    name: str = ""
+
+    @property
+    def label(self) -> str:
+        """The bot's name in tables and plots."""
+        return self.name or _describe(self.kind, self.options)
+
+    def budget(self, game: Optional[Game] = None) -> Optional[Tuple[str, float]]:
+        """``(option, value)`` of the bot's budget (iterations, depth, nodes or seconds), or None.
+
+        With ``game`` and ``presets``, a budget in the game's presets counts.
+        """
+        options = dict(self.options)
+        if game is not None and self.presets:
+            options = {**game.bot_presets.get(self.kind, {}), **options}
+        for key in BUDGET_KEYS:
+            if options.get(key) is not None:
+                return key, float(options[key])
+        return None
+
+    def to_dict(self) -> Dict[str, Any]:
+        """The JSON configuration of the bot (what :func:`parse_bot` reads back)."""
+        data: Dict[str, Any] = {"kind": self.kind, **dict(self.options)}
+        if not self.presets:
+            data["presets"] = False
+        if self.name:
+            data["name"] = self.name
+        return data
+
+    def make(self, game: Game, seed: int) -> Any:
+        """Build the bot for ``game`` with ``seed``."""
+        return make_bot(self.kind, game=game if self.presets else None, seed=seed, **dict(self.options))
+
+
+def _literal(text: str) -> Any:
+    """A command-line option value: JSON when it parses (numbers, true, null...), else the text."""
+    try:
+        return json.loads(text)
+    except ValueError:
+        return text
+
+
+def _split_top_level(text: str, sep: str = ",") -> List[str]:
+    """Split at ``sep`` outside brackets, braces, parentheses and strings."""
+    parts, depth, quote, start = [], 0, "", 0
+    for i, char in enumerate(text):
+        if quote:
+            if char == quote and text[i - 1] != "\\":
+                quote = ""
+        elif char in "\"'":
+            quote = char
+        elif char in "([{":
+            depth += 1
+        elif char in ")]}":
+            depth -= 1
+        elif char == sep and depth == 0:
+            parts.append(text[start:i])
+            start = i + 1
+    parts.append(text[start:])
+    return [p.strip() for p in parts if p.strip()]
+
+
+def parse_bot(spec: Union[str, Mapping[str, Any], BotSpec]) -> BotSpec:
+    """A :class:`BotSpec` from a kind, a kind with options, or a JSON configuration.
+
+    Accepted: ``"mcts"`` (the game's presets for MCTS), ``"mcts(iterations=500,
+    rollout=policy)"`` (options over the presets; values read as JSON when they
+    parse), ``'{"kind": "mcts", "iterations": 500, "presets": false, "name":
+    "mcts-500"}'``, ``"@bot.json"`` (that JSON in a file), a dict like the JSON,
+    or a :class:`BotSpec`. Unknown kinds and options are reported when the
+    arena starts (the options depend on the kind).
+    """
+    if isinstance(spec, BotSpec):
+        return spec
+    if isinstance(spec, str):
+        text = spec.strip()
+        if text.startswith("@"):
+            with open(text[1:], encoding="utf-8") as f:
+                text = f.read().strip()
+        if text.startswith("{"):
+            try:
+                spec = json.loads(text)
+            except ValueError as exc:
+                raise InvalidOptionError(f"bot configuration {text!r} is not valid JSON: {exc}") from None
+        else:
+            kind, _, rest = text.partition("(")
+            options: Dict[str, Any] = {}
+            if rest:
+                if not rest.endswith(")"):
+                    raise InvalidOptionError(f"bot {text!r}: options must look like kind(name=value,...)")
+                for item in _split_top_level(rest[:-1]):
+                    key, eq, value = item.partition("=")
+                    if not eq or not key.strip():
+                        raise InvalidOptionError(f"bot {text!r}: option {item!r} must look like name=value")
+                    options[key.strip()] = _literal(value.strip())
+            presets = options.pop("presets", True)
+            name = options.pop("name", "")
+            return BotSpec(kind.strip(), options, bool(presets), str(name))
+    if not isinstance(spec, Mapping) or not isinstance(spec.get("kind"), str):
+        raise InvalidOptionError(f"bot configuration {spec!r} needs a \"kind\" (random, mcts, ismcts, ...)")
+    data = dict(spec)
+    kind = data.pop("kind")
+    presets = data.pop("presets", True)
+    name = data.pop("name", "")
+    return BotSpec(kind, data, bool(presets), str(name))
+
+
+def parse_bots(text: str) -> List[BotSpec]:
+    """The bots of ``--bots A,B,...``: commas inside ``(...)`` or ``{...}`` belong to one bot."""
+    return [parse_bot(part) for part in _split_top_level(text)]
+
+
+def _describe(kind: str, options: Mapping[str, Any]) -> str:
+    if not options:
+        return kind
+    return kind + "(" + ", ".join(f"{k}={v}" for k, v in sorted(options.items())) + ")"
+
+
+# ---------------------------------------------------------------------------------------------------
+# Games and results
+
+
 @dataclass
 class GameRecord:
-    """One finished game: who sat where, the returns, the length."""
+    """One finished game: who sat where, the returns, the length.
+
+    A game is identified by its ``deal`` and ``seating`` (which bots, in
+    which seats); ``index`` is its place in the match's schedule.
+    """
 
     deal: int
     seating: List[int]  # seating[seat] = index of the bot in the match's bot list
     returns: List[float]
     moves: int
     seconds: float
+    index: int = -1
 
-    def shares(self) -> List[float]:
-        """Win share per *bot index* (1 alone, 1/k for a k-way tie, 0 otherwise)."""
+    @property
+    def key(self) -> Tuple[int, Tuple[int, ...]]:
+        """``(deal, seating)``: what the results file matches games by when it resumes."""
+        return self.deal, tuple(self.seating)
+
+    def shares(self, num_bots: Optional[int] = None) -> List[float]:
+        """Win share per *bot index* (1 alone, 1/k for a k-way tie, 0 otherwise).
+
+        The list has ``num_bots`` entries (by default enough for the bots seated).
+        """
         best = max(self.returns)
         winners = [seat for seat, r in enumerate(self.returns) if r == best]
-        out = [0.0] * len(self.seating)
+        size = num_bots if num_bots is not None else max(len(self.seating), max(self.seating) + 1)
+        out = [0.0] * size
         for seat in winners:
             out[self.seating[seat]] += 1.0 / len(winners)
         return out
 
+    def to_dict(self) -> Dict[str, Any]:
+        """The record as one line of the results file."""
+        return {"index": self.index, "deal": self.deal, "seating": list(self.seating),
+                "returns": list(self.returns), "moves": self.moves, "seconds": round(self.seconds, 6)}
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> "GameRecord":
+        """A record read back from the results file."""
+        return cls(int(data["deal"]), [int(b) for b in data["seating"]], [float(r) for r in data["returns"]],
+                   int(data["moves"]), float(data["seconds"]), int(data.get("index", -1)))
+
 
 @dataclass
 class MatchResult:
-    """All the games of a match and their summary per bot."""
+    """All the games of a match (or arena) and their summary per bot."""
 
     game: str
     bots: List[str]
     records: List[GameRecord] = field(default_factory=list)
+    wall_seconds: float = 0.0
+    game_options: Dict[str, Any] = field(default_factory=dict)
 
     @property
     def games(self) -> int:
+        """Number of games played."""
         return len(self.records)
+
+    def games_of(self, bot: int) -> int:
+        """Number of games bot index ``bot`` played."""
+        return sum(1 for r in self.records if bot in r.seating)
 
     def wins(self, bot: int) -> float:
         """Total win share of bot index ``bot``."""
-        return sum(r.shares()[bot] for r in self.records)
+        return sum(r.shares(len(self.bots))[bot] for r in self.records)
 
     def win_rate(self, bot: int) -> float:
-        return self.wins(bot) / self.games if self.games else 0.0
+        """Mean win share of bot ``bot`` over the games it played."""
+        played = self.games_of(bot)
+        return self.wins(bot) / played if played else 0.0
 
     def interval(self, bot: int, z: float = 1.96) -> tuple:
-        return wilson_interval(self.wins(bot), self.games, z)
+        """The Wilson interval of bot ``bot``'s win rate (95 % by default)."""
+        return wilson_interval(self.wins(bot), self.games_of(bot), z)
+
+    def pairwise(self) -> Any:
+        """``wins[i, j]``: how often bot ``i`` finished ahead of bot ``j`` (numpy array; ties halved)."""
+        return pairwise_counts(len(self.bots), [(r.seating, r.returns) for r in self.records])
+
+    def ratings(self, z: float = 1.96) -> List[Rating]:
+        """Bradley–Terry ratings on the Elo scale with intervals (see :mod:`aiplay.ratings`)."""
+        return bradley_terry(self.pairwise(), z=z)
 
     def summary(self) -> str:
+        """A text table: win rates with intervals, ratings for 3 or more bots, lengths and time."""
         lines = [f"{self.game}: {self.games} games"]
+        ratings = self.ratings() if len(self.bots) >= 3 and self.records else None
+        width = max(28, max(len(b) for b in self.bots))
         for i, name in enumerate(self.bots):
             low, high = self.interval(i)
-            lines.append(f"  bot {i} {name:<28} wins {self.wins(i):7.1f}  rate {self.win_rate(i):6.1%}"
-                         f"  95% interval [{low:.1%}, {high:.1%}]")
+            line = (f"  bot {i} {name:<{width}} wins {self.wins(i):7.1f}  rate {self.win_rate(i):6.1%}"
+                    f"  95% interval [{low:.1%}, {high:.1%}]")
+            if ratings is not None:
+                line += f"  rating {ratings[i].rating:+6.0f} ± {ratings[i].half_width:.0f}"
+            lines.append(line)
         moves = sum(r.moves for r in self.records) / max(1, self.games)
         seconds = sum(r.seconds for r in self.records)
         lines.append(f"  mean length {moves:.0f} moves; {seconds:.0f} s of play in all")
         return "\n".join(lines)
+
+    def to_dict(self) -> Dict[str, Any]:
+        """The summary as data (what ``aiplay arena --json`` prints)."""
+        ratings = self.ratings() if len(self.bots) >= 3 and self.records else None
+        bots = []
+        for i, name in enumerate(self.bots):
+            low, high = self.interval(i)
+            row: Dict[str, Any] = {"bot": i, "name": name, "games": self.games_of(i), "wins": self.wins(i),
+                                   "win_rate": self.win_rate(i), "interval": [low, high]}
+            if ratings is not None:
+                row["rating"] = ratings[i].rating
+                row["rating_interval"] = [ratings[i].low, ratings[i].high]
+            bots.append(row)
+        return {"game": self.game, "games": self.games, "bots": bots,
+                "pairwise_wins": self.pairwise().tolist(), "wall_seconds": self.wall_seconds}
 
 
 def play_game(game: Game, bots: Sequence[Any], rng: random.Random, max_moves: Optional[int] = None) -> tuple:
@@ -130,37 +360,298 @@ def _rotations(num_players: int) -> List[List[int]]:
     return [[(seat + shift) % num_players for seat in range(num_players)] for shift in range(num_players)]
 
 
-def _play_one(job: Dict[str, Any]) -> GameRecord:
+def chance_seed(seed: int, deal: int) -> int:
+    """The seed of deal ``deal``'s chance sequence (the same for every seating: paired deals)."""
+    return seed * 1_000_003 + deal
+
+
+def bot_seed(seed: int, deal: int, seat: int) -> int:
+    """The seed of the bot in ``seat`` at deal ``deal``."""
+    return seed * 1_000_003 + deal * 101 + seat * 7 + 1
+
+
+def schedule(num_bots: int, players: int, deals: int) -> List[Tuple[int, List[int]]]:
+    """The round robin as ``(deal, seating)`` pairs, in the order of their game index.
+
+    Tables are the combinations of ``players`` bots out of ``num_bots``; each
+    deal of each table is played once per cyclic rotation of its seats.
+    """
+    out = []
+    for table in itertools.combinations(range(num_bots), players):
+        for deal in range(deals):
+            for rotation in _rotations(players):
+                out.append((deal, [table[r] for r in rotation]))
+    return out
+
+
+def play_task(job: Mapping[str, Any]) -> GameRecord:
+    """Play one game of an arena: the task sent to a worker (plain data in, plain data out).
+
+    ``job`` holds the game name, backend and options, the bots' configurations
+    (``BotSpec.to_dict()``), the seating, the deal, the match seed, the game
+    index and ``max_moves``.
+    """
     game = registry.load(job["game"], backend=job["backend"], **job["game_options"])
-    bots = []
-    for seat, bot_index in enumerate(job["seating"]):
-        seed = job["seed"] * 1_000_003 + job["deal"] * 101 + seat * 7 + 1
-        bots.append(make_bot(job["bots"][bot_index], seed=seed, **job["bot_options"][bot_index]))
-    rng = random.Random(job["seed"] * 1_000_003 + job["deal"])
+    specs = [parse_bot(b) for b in job["bots"]]
+    bots = [specs[bot_index].make(game, bot_seed(job["seed"], job["deal"], seat))
+            for seat, bot_index in enumerate(job["seating"])]
+    rng = random.Random(chance_seed(job["seed"], job["deal"]))
     started = time.perf_counter()
     returns, moves = play_game(game, bots, rng, job.get("max_moves"))
-    return GameRecord(job["deal"], list(job["seating"]), returns, moves, time.perf_counter() - started)
+    return GameRecord(job["deal"], list(job["seating"]), returns, moves, time.perf_counter() - started,
+                      job.get("index", -1))
+
+
+# The first arena's name for the task (pickled jobs of old scripts still resolve).
+_play_one = play_task
+
+
+# ---------------------------------------------------------------------------------------------------
+# Progress
+
+
+class _Progress:
+    """Games done, games per second, time left: a tqdm bar when it is installed, else text lines."""
+
+    def __init__(self, target: Union[bool, TextIO, None], total: int, done: int, label: str,
+                 rates: Callable[[], str]):
+        self.total, self.done, self.rates = total, done, rates
+        self.started = time.perf_counter()
+        self.bar: Any = None
+        self.stream: Optional[TextIO] = None
+        self.every = max(1, total // 20)
+        if target is True:
+            try:
+                from tqdm.auto import tqdm  # optional (the "progress" extra): a live bar
+            except ImportError:
+                self.stream = sys.stderr
+            else:
+                self.bar = tqdm(total=total, initial=done, unit="game", desc=label, file=sys.stderr,
+                                dynamic_ncols=True, smoothing=0.1)
+        elif target not in (False, None):
+            self.stream = target  # type: ignore[assignment]
+        self.fresh = 0  # games played in this run (the rate ignores resumed ones)
+
+    def update(self) -> None:
+        self.done += 1
+        self.fresh += 1
+        if self.bar is not None:
+            self.bar.set_postfix_str(self.rates(), refresh=False)
+            self.bar.update(1)
+        elif self.stream is not None and (self.done % self.every == 0 or self.done == self.total):
+            elapsed = time.perf_counter() - self.started
+            rate = self.fresh / elapsed if elapsed > 0 else 0.0
+            left = (self.total - self.done) / rate if rate > 0 else 0.0
+            print(f"  [{self.done}/{self.total} games, {rate:.2f} games/s, {elapsed:.0f} s, "
+                  f"{left:.0f} s left] win rates {self.rates()}", file=self.stream, flush=True)
+
+    def close(self) -> None:
+        if self.bar is not None:
+            self.bar.close()
+
+
+# ---------------------------------------------------------------------------------------------------
+# The results file
+
+
+def _header(game: str, game_options: Mapping[str, Any], backend: str, specs: Sequence[BotSpec],
+            seed: int) -> Dict[str, Any]:
+    return {"aiplay_arena": RESULTS_FORMAT, "game": game, "game_options": dict(game_options),
+            "backend": backend, "bots": [s.to_dict() for s in specs], "seed": seed}
+
+
+def read_results(path: str) -> Tuple[Optional[Dict[str, Any]], List[GameRecord], int]:
+    """``(header, records, good_bytes)`` of a results file (``(None, [], 0)`` when absent or empty).
+
+    A last line cut short (a run killed while writing) is left out, and
+    ``good_bytes`` says where the complete lines end.
+    """
+    if not os.path.exists(path):
+        return None, [], 0
+    header: Optional[Dict[str, Any]] = None
+    records: List[GameRecord] = []
+    good = 0
+    with open(path, "rb") as f:
+        data = f.read()
+    for raw in data.splitlines(keepends=True):
+        if not raw.endswith(b"\n"):
+            break  # cut short: dropped, rewritten by this run
+        try:
+            line = json.loads(raw)
+        except ValueError:
+            raise InvalidOptionError(f"results file {path}: line {raw[:80]!r} is not JSON") from None
+        if header is None:
+            if not isinstance(line, dict) or line.get("aiplay_arena") != RESULTS_FORMAT:
+                raise InvalidOptionError(f"results file {path} is not an aiplay arena file "
+                                         f"(format {RESULTS_FORMAT}); choose another --out")
+            header = line
+        else:
+            records.append(GameRecord.from_dict(line))
+        good += len(raw)
+    return header, records, good
+
+
+# ---------------------------------------------------------------------------------------------------
+# Executors: here, local processes, Dask
+
+
+def _execute_here(jobs: Sequence[Mapping[str, Any]]) -> Iterator[GameRecord]:
+    for job in jobs:
+        yield play_task(job)
+
+
+def _execute_processes(jobs: Sequence[Mapping[str, Any]], processes: int) -> Iterator[GameRecord]:
+    with ProcessPoolExecutor(max_workers=processes) as pool:
+        yield from pool.map(play_task, jobs, chunksize=1)
+
+
+def _execute_dask(jobs: Sequence[Mapping[str, Any]], workers: int, scheduler: Optional[str]) -> Iterator[GameRecord]:
+    """Each job a Dask task, results as they finish (the ``dask`` extra: ``dask[distributed]``)."""
+    try:
+        from dask.distributed import Client, LocalCluster, as_completed
+    except ImportError:
+        raise InvalidOptionError("--workers/--scheduler need Dask: pip install 'aiplay[dask]'") from None
+    cluster = None
+    if scheduler is not None:
+        client = Client(scheduler)
+    else:
+        # One single-threaded process per worker: the games are CPU-bound Python and C code.
+        cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None)
+        client = Client(cluster)
+    try:
+        futures = client.map(play_task, list(jobs), pure=False)
+        for future in as_completed(futures):
+            yield future.result()
+            future.release()
+    finally:
+        client.close()
+        if cluster is not None:
+            cluster.close()
+
+
+# ---------------------------------------------------------------------------------------------------
+# The arena
+
+
+def run(game: str, bots: Sequence[Union[str, Mapping[str, Any], BotSpec]], *, games: int, seed: int = 0,
+        game_options: Optional[Mapping[str, Any]] = None, backend: str = "auto", out: Optional[str] = None,
+        workers: int = 1, scheduler: Optional[str] = None, processes: int = 1,
+        progress: Union[bool, TextIO, None] = True, max_moves: Optional[int] = 100_000) -> MatchResult:
+    """Play a seeded round robin of ``game`` between ``bots``; see the module docstring.
+
+    ``bots``: two or more, each as :func:`parse_bot` reads it. ``games``: games
+    per table, rounded up to whole deals (a multiple of the number of seats);
+    with as many bots as seats there is one table. ``game_options`` are the
+    game's options; ``players`` defaults to the number of bots when the game
+    takes it (with more bots than seats, every table of ``players`` bots plays).
+
+    ``out``: the JSON-lines results file; games already in it are not played
+    again (its header must describe the same match). ``workers=N`` runs the
+    games on a local Dask cluster of N processes, ``scheduler`` on an existing
+    Dask cluster, ``processes=N`` on a plain process pool (no Dask); the
+    results are the same game by game. ``progress``: True for a bar on stderr
+    (tqdm when installed, text lines otherwise), a stream for text lines,
+    False/None for silence. The result's records are in schedule order.
+    """
+    specs = [parse_bot(b) for b in bots]
+    if len(specs) < 2:
+        raise InvalidOptionError(f"an arena needs 2 or more bots, not {len(specs)}")
+    if games < 1:
+        raise InvalidOptionError(f"games must be >= 1, not {games}")
+    for name, value in (("workers", workers), ("processes", processes)):
+        if value < 1:
+            raise InvalidOptionError(f"{name} must be >= 1, not {value}")
+    if scheduler is not None and workers > 1:
+        raise InvalidOptionError("give --workers (a local cluster) or --scheduler (an existing one), not both")
+    if processes > 1 and (workers > 1 or scheduler is not None):
+        raise InvalidOptionError("processes runs without Dask; do not combine it with workers or scheduler")
+    game_options = dict(game_options or {})
+    spec = registry.game_entry(game).reference.option_spec
+    if "players" in spec and "players" not in game_options and len(specs) < spec["players"].default:
+        game_options["players"] = len(specs)  # fewer bots than the game's usual seats: one table of them all
+    loaded = registry.load(game, backend=backend, **game_options)  # fails early on a bad name or option
+    players = loaded.num_players
+    if len(specs) < players:
+        raise InvalidOptionError(f"{len(specs)} bots for players={players}; give at least one bot per seat")
+    for s in specs:  # fail early on a bad kind or option
+        s.make(loaded, seed=0)
+    deals = -(-games // players)
+    plan = schedule(len(specs), players, deals)
+    header = _header(game, game_options, backend, specs, seed)
+    result = MatchResult(game, [s.label for s in specs], game_options=dict(loaded.options))
+    done: Dict[Tuple[int, Tuple[int, ...]], GameRecord] = {}
+    writer: Optional[TextIO] = None
+    if out is not None:
+        old_header, old_records, good = read_results(out)
+        if old_header is not None and old_header != json.loads(json.dumps(header)):
+            raise InvalidOptionError(f"results file {out} holds another match ({_difference(old_header, header)}); "
+                                     f"choose another --out or delete it")
+        wanted = {(deal, tuple(seating)) for deal, seating in plan}
+        done = {r.key: r for r in old_records if r.key in wanted}
+        if os.path.exists(out):
+            with open(out, "r+b") as f:
+                f.truncate(good)
+        writer = open(out, "a", encoding="utf-8")
+        if old_header is None:
+            writer.write(json.dumps(header) + "\n")
+            writer.flush()
+    jobs = [dict(game=game, backend=backend, game_options=game_options, bots=header["bots"], seating=seating,
+                 deal=deal, seed=seed, max_moves=max_moves, index=index)
+            for index, (deal, seating) in enumerate(plan) if (deal, tuple(seating)) not in done]
+    for index, (deal, seating) in enumerate(plan):
+        if (deal, tuple(seating)) in done:
+            done[(deal, tuple(seating))].index = index
+    result.records.extend(done.values())
+
+    def rates() -> str:
+        return " ".join(f"{result.win_rate(i):.0%}" for i in range(len(specs)))
+
+    bar = _Progress(progress, len(plan), len(done), game, rates)
+    started = time.perf_counter()
+    if scheduler is not None or workers > 1:
+        records: Iterable[GameRecord] = _execute_dask(jobs, workers, scheduler)
+    elif processes > 1:
+        records = _execute_processes(jobs, processes)
+    else:
+        records = _execute_here(jobs)
+    try:
+        for record in records:
+            result.records.append(record)
+            if writer is not None:
+                writer.write(json.dumps(record.to_dict()) + "\n")
+                writer.flush()
+            bar.update()
+    finally:
+        bar.close()
+        if writer is not None:
+            writer.close()
+    result.wall_seconds = time.perf_counter() - started
+    result.records.sort(key=lambda r: r.index)
+    return result
+
+
+def _difference(old: Mapping[str, Any], new: Mapping[str, Any]) -> str:
+    keys = [k for k in sorted(set(old) | set(new)) if old.get(k) != new.get(k)]
+    return "; ".join(f"{k}: file {old.get(k)!r}, now {new.get(k)!r}" for k in keys)
 
 
 def run_match(game: str, bots: Sequence[str], *, deals: int, seed: int = 0,
               bot_options: Optional[Sequence[Mapping[str, Any]]] = None,
               game_options: Optional[Mapping[str, Any]] = None, backend: str = "auto",
-              processes: int = 1, progress: Optional[TextIO] = sys.stderr,
+              processes: int = 1, progress: Union[bool, TextIO, None] = sys.stderr,
               max_moves: Optional[int] = 100_000) -> MatchResult:
-    """Play ``deals`` deals of ``game``, each once per seat rotation.
+    """Play ``deals`` deals of ``game``, each once per seat rotation (one bot per seat).
 
     ``bots`` names one bot kind per seat (see :func:`aiplay.search.make_bot`)
-    and ``bot_options`` their options (budgets, ``uct_c``...). The number of
-    players is ``len(bots)`` unless ``game_options`` says ``players``. A
-    deal's chance sequence and the bots' seeds depend only on ``seed``, the
-    deal and the seat, so results do not depend on ``processes``. Progress
-    goes to ``progress`` (``None`` for silence) every few games.
+    and ``bot_options`` their options (budgets, ``uct_c``...), without the
+    game's presets. The number of players is ``len(bots)`` unless
+    ``game_options`` says ``players``. A thin form of :func:`run`; the results
+    do not depend on ``processes``.
     """
     if deals < 1:
         raise InvalidOptionError(f"deals must be >= 1, not {deals}")
     if processes < 1:
         raise InvalidOptionError(f"processes must be >= 1, not {processes}")
-    bots = list(bots)
     options = list(bot_options) if bot_options is not None else [{} for _ in bots]
     if len(options) != len(bots):
         raise InvalidOptionError(f"{len(options)} bot_options for {len(bots)} bots")
@@ -168,35 +659,75 @@ def run_match(game: str, bots: Sequence[str], *, deals: int, seed: int = 0,
     game_options.setdefault("players", len(bots))
     if game_options["players"] != len(bots):
         raise InvalidOptionError(f"{len(bots)} bots for players={game_options['players']}")
-    registry.load(game, backend=backend, **game_options)  # fail early on a bad name or option
-    for kind, opts in zip(bots, options):
-        make_bot(kind, **opts)
-    jobs = [dict(game=game, backend=backend, game_options=game_options, bots=bots, bot_options=options,
-                 seating=seating, deal=deal, seed=seed, max_moves=max_moves)
-            for deal in range(deals) for seating in _rotations(len(bots))]
-    result = MatchResult(game, [_describe(k, o) for k, o in zip(bots, options)])
-    started = time.perf_counter()
-    every = max(1, len(jobs) // 20)
+    specs = [BotSpec(kind, dict(opts), presets=False) for kind, opts in zip(bots, options)]
+    return run(game, specs, games=deals * len(bots), seed=seed, game_options=game_options, backend=backend,
+               processes=processes, progress=progress, max_moves=max_moves)
 
-    def record(rec: GameRecord) -> None:
-        result.records.append(rec)
-        if progress is not None and (result.games % every == 0 or result.games == len(jobs)):
-            rates = ", ".join(f"{result.win_rate(i):.0%}" for i in range(len(bots)))
-            print(f"  [{result.games}/{len(jobs)} games, {time.perf_counter() - started:.0f} s] "
-                  f"win rates {rates}", file=progress, flush=True)
 
-    if processes == 1:
-        for job in jobs:
-            record(_play_one(job))
+# ---------------------------------------------------------------------------------------------------
+# The command line: aiplay arena
+
+
+def add_arena_command(sub: Any) -> None:
+    """Add ``aiplay arena`` to the CLI's subparsers (``aiplay/cli.py`` calls this)."""
+    parser = sub.add_parser(
+        "arena", help="a seeded round robin between bots: win rates, intervals, ratings",
+        description="Play a seeded round robin between bots (seats rotated, paired deals) and print win rates "
+                    "with 95%% Wilson intervals and, for 3 or more bots, Bradley-Terry ratings with intervals. "
+                    "Games go to a JSON-lines results file that resumes.",
+        epilog="examples:\n"
+               "  aiplay arena pig --bots 'mcts(iterations=200)',expectimax,random --games 20 --out pig.jsonl\n"
+               "  aiplay arena sunken_city --bots mcts,heuristic --games 100 --out sc.jsonl --workers 2\n"
+               "  aiplay arena area51 --players 4 --bots ismcts,heuristic,random,random --games 40 \\\n"
+               "      --out a51.jsonl --scheduler tcp://10.0.0.5:8786\n"
+               "bots: a kind (random, heuristic, mcts, ismcts, expectimax) with the game's presets, a kind\n"
+               "with options as kind(name=value,...) (presets=false drops the presets, name=... labels it),\n"
+               "a JSON object {\"kind\": ..., ...}, or @file.json.",
+        formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("game", help="game name (see `aiplay games`)")
+    parser.add_argument("--bots", required=True, help="comma-separated bots, 2 or more (see below)")
+    parser.add_argument("--games", type=int, required=True,
+                        help="games per table (rounded up to whole deals: a multiple of the number of seats)")
+    parser.add_argument("--out", help="JSON-lines results file; games already in it are skipped (resume)")
+    parser.add_argument("--seed", type=int, default=0, help="match seed (default 0)")
+    parser.add_argument("--players", type=int, help="number of seats (default: the number of bots, when allowed)")
+    parser.add_argument("--option", action="append", metavar="NAME=VALUE", help="a game option, repeatable")
+    parser.add_argument("--backend", default="auto", choices=["auto", "native", "reference"],
+                        help="game engine (default: native when built)")
+    where = parser.add_mutually_exclusive_group()
+    where.add_argument("--workers", type=int, default=1, help="run on a local Dask cluster of N processes")
+    where.add_argument("--scheduler", metavar="tcp://HOST:PORT", help="run on an existing Dask cluster")
+    parser.add_argument("--plot", metavar="FILE.svg", help="draw win rate against budget (needs matplotlib)")
+    parser.add_argument("--json", action="store_true", help="print the summary as JSON")
+    parser.add_argument("--no-progress", action="store_true", help="no progress bar")
+    parser.set_defaults(func=cmd_arena)
+
+
+def cmd_arena(args: argparse.Namespace) -> int:
+    """``aiplay arena``: run the round robin, print the summary, draw the plot."""
+    options: Dict[str, Any] = {}
+    for text in args.option or []:
+        key, eq, value = text.partition("=")
+        if not eq or not key.strip():
+            raise InvalidOptionError(f"--option {text!r} must look like NAME=VALUE")
+        options[key.strip()] = _literal(value.strip())
+    if args.players is not None:
+        options["players"] = args.players
+    specs = parse_bots(args.bots)
+    result = run(args.game, specs, games=args.games, seed=args.seed, game_options=options, backend=args.backend,
+                 out=args.out, workers=args.workers, scheduler=args.scheduler, progress=not args.no_progress)
+    if args.json:
+        print(json.dumps(result.to_dict(), indent=1))
     else:
-        with ProcessPoolExecutor(max_workers=processes) as pool:
-            for rec in pool.map(_play_one, jobs, chunksize=1):
-                record(rec)
-    result.records.sort(key=lambda r: (r.deal, r.seating))
-    return result
+        print(result.summary())
+        if args.out:
+            print(f"results: {args.out}")
+    if args.plot:
+        from aiplay.arena_plot import plot_budget  # matplotlib is optional: only the plot needs it
 
+        game = registry.load(args.game, backend=args.backend, **result.game_options)
+        plot_budget(result, specs, args.plot, game=game)
+        if not args.json:
+            print(f"plot: {args.plot}")
+    return 0
 
-def _describe(kind: str, options: Mapping[str, Any]) -> str:
-    if not options:
-        return kind
-    return kind + "(" + ", ".join(f"{k}={v}" for k, v in sorted(options.items())) + ")"

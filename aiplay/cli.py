@@ -10,6 +10,8 @@ Examples::
     aiplay play sunken_city --players 3 --bots heuristic,random,heuristic --seed 1
     aiplay play sunken_city --players 3 --human 0 --bots heuristic
     aiplay serve
+    aiplay arena pig --bots 'mcts(iterations=200)',expectimax,random --games 20 --out pig.jsonl
+    aiplay bench --quick
 """
 
 from __future__ import annotations
@@ -21,6 +23,8 @@ import time
 from typing import Any, Dict, List, Optional, Sequence
 
 import aiplay
+from aiplay.arena import add_arena_command
+from aiplay.bench import add_bench_command
 from aiplay.errors import AiplayError, InvalidOptionError
 from aiplay.game import CHANCE, Game, sample_chance_outcome
 from aiplay.human import play_with_humans
@@ -196,6 +200,8 @@ def build_parser() -> argparse.ArgumentParser:
     add_serve_command(sub)  # aiplay serve: the engine protocol (aiplay/protocol.py)
     add_solve_command(sub)  # aiplay solve: the endgame solver (aiplay/solve.py)
     add_demo_command(sub)  # aiplay demo: the browser demo (aiplay/webdemo.py, aiplay/demo/)
+    add_arena_command(sub)  # aiplay arena: round robins, ratings, Dask (aiplay/arena.py)
+    add_bench_command(sub)  # aiplay bench: the speed table (aiplay/bench.py)
     return parser
 
 
