@@ -429,8 +429,8 @@ def _engine(state: State, backend: str, pruning: str, ordering: str, tt_bits: in
     return _ReferenceEngine(state.game, max_plies), state
 
 
-def _run(engine: Any, state: State, budget: _Budget) -> Tuple[_Pass, Optional[int]]:
-    """Solve ``state``: one unlimited pass, or iterative deepening under a budget.
+def _run(engine: Any, state: State, budget: _Budget, deepening: bool = True) -> Tuple[_Pass, Optional[int]]:
+    """Solve ``state``: one unlimited pass, or iterative deepening under a budget (if ``deepening``).
 
     Returns the last completed pass and its depth (None: unlimited).
     """
@@ -448,7 +448,7 @@ def _run(engine: Any, state: State, budget: _Budget) -> Tuple[_Pass, Optional[in
         return _Pass(tuple(r["values"]), r["action"], r["complete"], r["exact"], r["capped"],
                      total_nodes, total_hits)
 
-    if budget.unlimited:
+    if budget.unlimited or not deepening:
         return one(-1), None
     last: Optional[_Pass] = None
     last_depth: Optional[int] = None
@@ -466,6 +466,11 @@ def _run(engine: Any, state: State, budget: _Budget) -> Tuple[_Pass, Optional[in
     assert last is not None
     last.nodes, last.tt_hits = total_nodes, total_hits
     return last, last_depth
+
+
+def player_of(state: State) -> int:
+    """``state.current_player()`` (a name for the one-liners above)."""
+    return state.current_player()
 
 
 def _clamp(values: Sequence[float], lo: float, hi: float) -> Values:
@@ -528,7 +533,8 @@ def _build_pv(engine: Any, state: State, root: _Pass, max_nodes: int, lo: float,
 def solve(state: State, *, seconds: Optional[float] = None, nodes: Optional[int] = None,
           observer: Optional[int] = None, seed: int = 0, determinizations: int = DETERMINIZATIONS,
           backend: str = "auto", pruning: str = "star2", ordering: str = "heuristic",
-          pv_nodes: int = PV_NODES, tt_bits: int = 20, max_plies: int = MAX_PLIES) -> Solution:
+          pv_nodes: int = PV_NODES, tt_bits: int = 20, max_plies: int = MAX_PLIES,
+          deepening: bool = True) -> Solution:
     """Solve ``state`` (not modified); see the module docstring.
 
     ``seconds``/``nodes`` bound the whole solve (PV construction excluded);
@@ -538,7 +544,10 @@ def solve(state: State, *, seconds: Optional[float] = None, nodes: Optional[int]
     engine), ``"native"`` or ``"reference"``. ``pruning`` (``"star2"``,
     ``"star1"``, ``"none"``) and ``ordering`` (``"heuristic"``, ``"table"``,
     ``"none"``) tune the native search, never its value. ``pv_nodes`` caps
-    the principal-variation tree.
+    the principal-variation tree. ``deepening=False`` spends a budget on one
+    unlimited pass (no depth-limited estimates first): the fastest exact solve,
+    but no value if the budget ends first (the static evaluation is then
+    reported, ``exact=False``).
     """
     if not isinstance(state, State):
         raise InvalidOptionError(f"solve needs an aiplay State, got {type(state).__name__}")
@@ -560,14 +569,16 @@ def solve(state: State, *, seconds: Optional[float] = None, nodes: Optional[int]
         return _solve_observed(state, observer, seed, determinizations, budget, backend, pruning, ordering,
                                tt_bits, max_plies, lo, hi)
     engine, state = _engine(state, backend, pruning, ordering, tt_bits, max_plies)
-    result, depth = _run(engine, state, budget)
+    result, depth = _run(engine, state, budget, deepening)
+    if not result.complete:  # no pass finished: the static evaluation is all there is
+        result.values = tuple(state.heuristic_values()) if player_of(state) != TERMINAL else tuple(state.returns())
     elapsed = time.perf_counter() - budget.start
     player = state.current_player()
     notes: List[str] = []
     if result.capped:
         notes.append(f"a line is longer than max_plies={max_plies}: it was cut there, so the value is not exact")
     if not result.complete:
-        notes.append("the budget ran out before the first pass ended: no value")
+        notes.append("the budget ran out before the first pass ended: the value is the static evaluation")
     elif not result.exact and depth is not None:
         notes.append(f"budget spent: value of a depth-{depth} search, the static evaluation scoring its leaves")
     pv: Optional[PVNode]

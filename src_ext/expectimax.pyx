@@ -952,6 +952,7 @@ cdef class Solver:
                     return SOLVE_EXACT
                 if B[e.low_player] >= e.ub:
                     self.tt_hits += 1
+                    out[e.low_player] = e.ub  # fail-soft: the bound it was proved with
                     if not e.whole:
                         self.hit_limit = True
                     return e.low_player
@@ -971,7 +972,7 @@ cdef class Solver:
         if result == SOLVE_EXACT:
             self._store(key, depth, hint, TT_NO_BOUND, 0.0, whole, out)
         else:
-            self._store(key, depth, hint, result, B[result], whole, out)
+            self._store(key, depth, hint, result, out[result], whole, out)
         return result
 
     cdef bint _bounded(self, const double* B) noexcept nogil:
@@ -1026,6 +1027,7 @@ cdef class Solver:
                     total_ub += ps[cp] * (ub[cp] if self._probe_player(level, cp) == r else self.hi)
                 if total_ub + TIE <= B[r]:
                     self.cutoffs += 1
+                    out[r] = total_ub + TIE  # fail-soft: the tightest bound proved
                     return r
             self.kernel.clone_into(s, self._st(level + 1))
             self.kernel.apply(self._st(level + 1), outs[i])
@@ -1043,6 +1045,11 @@ cdef class Solver:
                 return SOLVE_EXACT
             if code != SOLVE_EXACT:
                 self.cutoffs += 1
+                rest = 0.0
+                for cp in range(i + 1, k):
+                    rest += ps[cp] * (ub[cp] if self._probe_player(level, cp) == code else self.hi)
+                w = out[code] + ps[i] * child[code] + rest + TIE
+                out[code] = w if w < B[code] else B[code]
                 return code
             for p in range(self.n):
                 out[p] += ps[i] * child[p]
@@ -1122,6 +1129,7 @@ cdef class Solver:
         cdef int i, j, a, p, r, code, best_action = -1, child_depth
         cdef double key, thr, bb
         cdef bint inherited_low = False, two = self.n == 2 and self.constant_sum
+        cdef double maxub = -INFINITY   # the largest value (or bound) of any child for the mover
         cdef bint prune = self.pruning != PRUNE_NONE
         child_depth = depth - 1 if depth > 0 else depth
         # Order: the table's move first, then by the mover's static evaluation.
@@ -1167,6 +1175,7 @@ cdef class Solver:
                     # Cannot beat the best (or is below the inherited bound): skipped.
                     if thr < bb:
                         inherited_low = True
+                    maxub = self.hi
                     continue
             CB[player] = bb
             self.kernel.clone_into(s, c)
@@ -1174,6 +1183,8 @@ cdef class Solver:
             code = self._solve(level + 1, child_depth)
             if self.aborted:
                 return SOLVE_EXACT
+            if child[player] > maxub:
+                maxub = child[player]   # exact, or the child's fail-soft bound
             if code == SOLVE_EXACT:
                 if best_action < 0 or child[player] > best[player] + TIE or (
                         a < best_action and child[player] >= best[player] - TIE):
@@ -1187,6 +1198,7 @@ cdef class Solver:
                         if r != player and B[r] > -INFINITY and self._cap_for_others(best[player]) + TIE <= B[r]:
                             self.outcomes[<size_t>level * m] = best_action
                             self.cutoffs += 1
+                            out[r] = self._cap_for_others(best[player]) + TIE
                             return r
             elif code == player:
                 # Cannot replace the best; or, when the inherited bound decided,
@@ -1198,9 +1210,11 @@ cdef class Solver:
                 # so the mover gets at least S - B[r] there, and so does the node.
                 self.outcomes[<size_t>level * m] = best_action if best_action >= 0 else a
                 self.cutoffs += 1
+                out[code] = child[code] if child[code] < B[code] else B[code]
                 return code
         self.outcomes[<size_t>level * m] = best_action
         if best_action < 0 or (inherited_low and best[player] <= B[player] + TIE):
+            out[player] = maxub if maxub < B[player] else B[player]
             return player
         for p in range(self.n):
             out[p] = best[p]
