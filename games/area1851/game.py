@@ -22,6 +22,9 @@ class Area1851Game(Game):
         "block": int_option(4, 1, 6, "random events in each block of the event deck (spec 'Set-up' 3)"),
     }
     heuristic_policy = staticmethod(policy)
+    #: Random games last 500-1,500 moves: playouts are cut after 40 moves and scored by the
+    #: static evaluation (what `aiplay play` and make_bot(game=...) start from).
+    bot_presets = {"mcts": {"rollout_cutoff": 40}, "ismcts": {"rollout_cutoff": 40}}
 
     def _check_options(self) -> None:
         self.players: int = self._options["players"]
