@@ -731,3 +731,43 @@ def test_action_space_layout_and_names():
     assert A.decode(A.move(3, 1)) == ("MOVE", 3, 1) and A.decode(A.set_die(2, 4)) == ("SET_DIE", 2, 4)
     assert A.decode(A.activate(4, 3)) == ("ACTIVATE", 4, 3) and A.decode(A.mod(9, 2)) == ("MOD", 9, 2)
     assert A.decode(A.free_tweak(1, False)) == ("FREE_TWEAK", 1, 1)
+
+
+def test_mods_from_the_junkyard_and_free_builds_take_a_target():
+    s = action_position()
+    alien_power = mod_type(0, 1, 1)
+    s = edit(s, lambda d: (place(d, 0, [0, 0, 2, 0, 0]), add_gadget(d, 0, ALIEN_TP, [-1, -1]),
+                           give(d, 0, PIONEER_T, "junk"), give(d, 0, alien_power, "junk")))
+    s.apply_action(A.activate(2, 2))
+    s.apply_action(A.JUNK + PIONEER_T)
+    s.apply_action(A.JUNK + alien_power)
+    assert s.step == "target" and s.legal_actions() == [A.GADGET + 0]
+    s.apply_action(A.GADGET + 0)
+    assert s.players[0].gadgets == [[ALIEN_TP, -1, alien_power]] and s.step == "main"
+    assert s.players[0].junk_size() == 0 and s.players[0].used == [0, 0, 0]
+
+
+def test_recycler_level_2_delivery_feat_returns_to_the_action_phase():
+    s = action_position()
+    s = edit(s, lambda d: (clear_feats(d), give_feat(d, 0, F_DOUBLE), place(d, 0, [2, 0, 0, 0, 0]),
+                           add_gadget(d, 0, ALIEN_T, [-1])))
+    base = s.players[0].score
+    s.apply_action(A.activate(0, 2))
+    s.apply_action(A.GADGET + 0)
+    assert s.step == "dfeat"
+    s.apply_action(A.FEAT + F_DOUBLE)
+    assert s.step == "main" and s.players[0].score == base + 2 + 2
+
+
+def test_to_the_right_four_discards_the_whole_hand():
+    game = new_game(2)
+    s = drive(game.new_initial_state(), lambda x: len(x.events) == 5 and x.queue and x.queue[0][0] == "gdie",
+              events=PLAIN_EVENTS)
+    s.apply_action(3)
+    assert s.actor == 0 and s.players[0].todo == [5, 7]
+    s.apply_action(A.LOCATION + 0)
+    hand = s.players[0].hand[:]
+    discard = s.discard[:]
+    s.apply_action(A.YES)
+    assert s.players[0].hand_size() == 0
+    assert [d - c for d, c in zip(s.discard, discard)] == hand
