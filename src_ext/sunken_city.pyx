@@ -671,6 +671,8 @@ cdef class SunkenCityKernel(Kernel):
             out[p] = <double>wealth[p] / <double>total
 
     # -- the playout policy (games/sunken_city/policy.py, in C) ---------------------
+    # An exact port: the same choices and the same draws from the same stream
+    # (tests/test_policy_agreement.py runs both with aiplay.kernel_rng.KernelRandom).
     # The piece graph is searched by BFS straight from ``cover``: nodes 0..80 are
     # piece anchors, VNODE + seat a village. An adventurer's graph holds only his
     # own village; Neptune's holds none.
