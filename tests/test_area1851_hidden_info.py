@@ -153,3 +153,26 @@ def test_rendering():
     assert svg.startswith("<svg") and svg.endswith("</svg>") and "Alien T gadget" in svg
     names = s.view(0)["hand_names"]
     assert sum(names.values()) == s.players[0].hand_size()
+
+
+def test_two_players_passed_cards_left_behind_stay_on_record():
+    s = drive(new_game(2).new_initial_state(), at_action(1), events=[E_TRASH])
+
+    def change(d):
+        clear_hand(d, 1)
+        give(d, 1, ALIEN_T)
+        give(d, 1, tinker_type(1, 0))
+        d["players"][1]["known"][0][ALIEN_T] = 1  # seat 0 passed both
+        d["players"][1]["known"][0][tinker_type(1, 0)] = 1
+    s = edit(s, change)
+    s.apply_action(A.SCRAP + ALIEN_T)  # face down into seat 1's junkyard: not a visible play
+    s = drive(s, lambda x: x.phase == "assistants" and not x.queue)
+    passed = s.players[0].hand[ALIEN_T]
+    s = drive(s, lambda x: x.turn == 2)
+    record = s.players[1].known[0]
+    # Seat 0 got seat 1's hand back without it: it is in the junkyard, beside what seat 0 passed now.
+    assert record[ALIEN_T] == passed + 1
+    assert s.knowledge_violations(0) == []
+    for i in range(30):
+        w = s.determinize(0, random.Random(i))
+        assert w.players[1].junk[ALIEN_T] + w.players[1].hand[ALIEN_T] >= 1

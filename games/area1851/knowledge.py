@@ -17,7 +17,9 @@ Records (kept in the block of the player they are *about*, :class:`~.player.Play
 
 Relaxations (the records are coarser than perfect recall; samples satisfy all of them): when a
 player passes its hand on, the hand records about it (``known``, ``phj``) are dropped (which of
-the passed cards went on, and which sat in the junkyard, is not tracked); Action feats whose
+the passed cards went on, and which sat in the junkyard, is not tracked), except with two players,
+where the hand comes back to the passer, who then knows its other passed cards are in the
+junkyard; Action feats whose
 condition was visibly met are not excluded from the sampled face-down feats, except Storin' Up For
 Winter with six or more junkyard cards.
 

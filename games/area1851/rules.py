@@ -488,15 +488,20 @@ class Area1851State(ReferenceState):
             rec = self.players[r]
             base = rec.kept if keep else [0] * NUM_TINKER_TYPES
             rec.hand = [b + c for b, c in zip(base, passed[p])]
+        old = [[k[:] for k in pl.known] for pl in self.players]
         for p in range(n):
             r = (p + self.direction) % n
             rec = self.players[r]
             # Knowledge (spec "Rulings": a player knows the cards they passed). Older hand records
-            # about the receiver are dropped: its old hand left (knowledge.py, relaxations).
+            # about the receiver are dropped: its old hand left (knowledge.py, relaxations) --
+            # unless that hand came to the passer itself (two players): then the passer saw it,
+            # and its older passed cards not in it are still in the receiver's junkyard.
             rec.known = [[0] * NUM_TINKER_TYPES for _ in range(n)]
             rec.phj = [0] * NUM_TINKER_TYPES
             if r != p:
                 rec.known[p] = passed[p][:]
+                if (r + self.direction) % n == p:
+                    rec.known[p] = [a + max(0, b - c) for a, b, c in zip(passed[p], old[r][p], passed[r])]
             rec.kept = [0] * NUM_TINKER_TYPES
 
     # -- events --------------------------------------------------------------------------------------
