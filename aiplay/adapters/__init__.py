@@ -1,0 +1,10 @@
+"""Adapters that let other tools play aiplay's games.
+
+* :mod:`aiplay.adapters.pettingzoo`: an AEC environment with action masks
+  (needs the ``pettingzoo`` extra);
+* :mod:`aiplay.adapters.openspiel`: every aiplay game registered as a pyspiel
+  Python game (needs the ``compare`` extra, which installs OpenSpiel).
+
+The submodules import their tool when imported, so importing this package
+needs neither.
+"""
