@@ -506,6 +506,8 @@ class Area1851State(ReferenceState):
 
     # -- events --------------------------------------------------------------------------------------
     def _apply_event(self, e: int) -> None:
+        # spec "Events (each once in the deck)": "now" effects here, turn-long ones as flags, player
+        # choices as event choices (todo) made in seat order after all reveals.
         self.events.append(e)
         self.turn_events.append(e)
         players = self.players
@@ -817,6 +819,7 @@ class Area1851State(ReferenceState):
                             out.append(A.activate(loc, k))
             return sorted(out)
         if step == "pay":
+            # spec "A turn" 3, Build: unused dice summing exactly to the cost, chosen one at a time.
             owed = self.ctx["owed"]
             dice = [d for d in self._usable_dice(p) if pl.dice[d] >= 1]
             for d in dice:
@@ -1075,6 +1078,7 @@ class Area1851State(ReferenceState):
         gad[1 + self._empty_socket(gad, TINKER[t].sockets[0])] = t
 
     def _tweak(self, p: int, d: int, up: bool) -> None:
+        # spec "A turn" 3, Tweak dice: +1 or -1 on an unused die; 0 and 5 are allowed values.
         pl = self.players[p]
         pl.dice[d] += 1 if up else -1
         pl.tweaks[d] += 1
@@ -1118,6 +1122,8 @@ class Area1851State(ReferenceState):
             self._activate(p, i, j)
 
     def _activate(self, p: int, loc: int, k: int) -> None:
+        # spec "Locations": Level 1 = exactly one assistant, Level 2 = two or more at once; one
+        # effect per location per turn; activated assistants move to the effect space.
         pl = self.players[p]
         pl.wait[loc] -= k
         pl.active[loc] += k
