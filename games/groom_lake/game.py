@@ -34,6 +34,10 @@ class GroomLakeGame(Game):
     }
     #: The hand-written policy of :mod:`.heuristic` (public State API only).
     heuristic_policy = staticmethod(policy)
+    #: Searches play out with that policy for 40 moves and score the rest with the static
+    #: evaluation: twice as fast per iteration as random play to the end on the reference engine.
+    bot_presets = {"ismcts": {"rollout": "policy", "rollout_cutoff": 40},
+                   "mcts": {"rollout": "policy", "rollout_cutoff": 40}}
 
     def _check_options(self) -> None:
         # Plain attributes: the rules read them at every move.
