@@ -2,9 +2,9 @@
 
 Needs matplotlib (the ``plot`` extra: ``pip install 'aiplay[plot]'``). Bots
 with a budget (iterations, depth, nodes or seconds: :meth:`BotSpec.budget`)
-are points, one line per kind and budget unit, on a logarithmic axis when
-the budgets span a factor of 10 or more; bots without one (random, heuristic)
-are dashed horizontal lines at their win rate.
+are points, one line per kind, one panel per budget unit, on a logarithmic
+axis when the budgets span a factor of 10 or more; bots without one (random,
+heuristic) are dashed grey lines at their win rate, their interval shaded.
 """
 
 from __future__ import annotations
@@ -46,25 +46,32 @@ def plot_budget(result: MatchResult, specs: Sequence[BotSpec], path: str, game: 
             flat.append((spec.label, rate, low, high))
         else:
             series.setdefault((spec.kind, budget[0]), []).append((budget[1], rate, low, high))
-    figure, axes = plt.subplots(figsize=(6.4, 4.2))
-    budgets = [b for points in series.values() for b, _, _, _ in points]
-    for (kind, unit), points in sorted(series.items()):
-        points.sort()
-        xs = [p[0] for p in points]
-        ys = [p[1] for p in points]
-        errors = [[p[1] - p[2] for p in points], [p[3] - p[1] for p in points]]
-        axes.errorbar(xs, ys, yerr=errors, marker="o", capsize=4, label=f"{kind} ({unit})")
-    for label, rate, low, high in flat:
-        line = axes.axhline(rate, linestyle="--", linewidth=1, label=label)
-        axes.axhspan(low, high, alpha=0.12, color=line.get_color())
-    if budgets and max(budgets) >= 10 * min(budgets) > 0:
-        axes.set_xscale("log")
-    axes.set_xlabel("budget per move")
-    axes.set_ylabel("win rate (95 % Wilson interval)")
-    axes.set_ylim(0.0, 1.0)
-    axes.set_title(f"{result.game}: {result.games} games")
-    axes.grid(True, alpha=0.3)
-    axes.legend(fontsize="small")
+    units = sorted({unit for _, unit in series}) or ["budget"]
+    figure, panels = plt.subplots(1, len(units), figsize=(5.2 * len(units) + 1.2, 4.2), sharey=True,
+                                  squeeze=False)
+    grey = ["0.35", "0.6", "0.15", "0.8"]
+    for axes, unit in zip(panels[0], units):  # one panel per budget unit: iterations and depth do not share an axis
+        budgets = []
+        for (kind, kind_unit), points in sorted(series.items()):
+            if kind_unit != unit:
+                continue
+            points.sort()
+            budgets += [p[0] for p in points]
+            errors = [[p[1] - p[2] for p in points], [p[3] - p[1] for p in points]]
+            axes.errorbar([p[0] for p in points], [p[1] for p in points], yerr=errors, marker="o", capsize=4,
+                          label=kind)
+        for k, (label, rate, low, high) in enumerate(flat):
+            colour = grey[k % len(grey)]
+            axes.axhline(rate, linestyle="--", linewidth=1, color=colour, label=label)
+            axes.axhspan(low, high, alpha=0.10, color=colour)
+        if budgets and max(budgets) >= 10 * min(budgets) > 0:
+            axes.set_xscale("log")
+        axes.set_xlabel(f"{unit} per move")
+        axes.grid(True, alpha=0.3)
+        axes.legend(fontsize="small")
+    panels[0][0].set_ylabel("win rate (95 % Wilson interval)")
+    panels[0][0].set_ylim(0.0, 1.0)
+    figure.suptitle(f"{result.game}: {result.games} games")
     figure.tight_layout()
     figure.savefig(path)
     plt.close(figure)
