@@ -90,6 +90,11 @@ from .render import render as _render
 from .serialize import load_state as _load_state, load_state_trusted as _load_state_trusted
 
 
+def _named_counts(counts: Sequence[int]) -> Dict[str, int]:
+    """A count vector by card type as ``{type name: count}``, types with a count only."""
+    return {type_name(t): c for t, c in enumerate(counts) if c}
+
+
 def _hex(values: Sequence[int]) -> str:
     """Small non-negative counts packed one byte each (counts here never reach 256)."""
     return bytes(values).hex()
@@ -823,6 +828,35 @@ class Area51State(ReferenceState):
             "pile": list(self.pile),
             "pile_region": self.pile_region,
             "used": [list(u) for u in self.used],
+            "names": self._view_names(player),
+        }
+
+    def _view_names(self, player: int) -> Dict[str, Any]:
+        """The view's cards, regions, vehicles and owners by name, beside the ids of the other keys.
+
+        Count vectors become ``{"blue 3": 2, ...}`` (types with a count only);
+        hangar cards become their type's name, or None where ``player`` cannot
+        see it; bunkers become ``{"colour", "owner", "level"}``.
+        """
+        g = self.game
+        owner_names = g.owner_names
+        return {
+            "card_types": [type_name(t) for t in range(NUM_TYPES)],
+            "regions": [region_name(r) for r in range(NUM_REGIONS)],
+            "owners": list(owner_names),
+            "hand": _named_counts(self.hands[player]),
+            "row": _named_counts(self.row),
+            "discards": _named_counts(self.discards),
+            "pile": _named_counts(self.pile),
+            "known": [_named_counts(k) for k in self.known],
+            "hangars": [[[type_name(t) if (up or by == player) else None for t, up, by in h] for h in reg]
+                        for reg in self.hangars],
+            "bunkers": [[None if b is None else
+                         {"colour": COLOURS[b[0]], "owner": owner_names[b[1]], "level": b[2]}
+                         for b in reg] for reg in self.spaces],
+            "vehicles": [None if v is None else {
+                "vehicle": vehicle_name(i), "route": [region_name(r) for r in ROUTES[v[0]]]}
+                for i, v in enumerate(self.vehicles)],
         }
 
     def information_state_string(self, player: int) -> str:
