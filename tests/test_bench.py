@@ -1,0 +1,81 @@
+"""aiplay bench (issue 16): the speed table as text and as data, and the benchmark script that calls it."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from aiplay import bench
+from aiplay.cli import main as cli_main
+from aiplay.errors import InvalidOptionError
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@pytest.fixture(scope="module")
+def quick():
+    return bench.measure(quick=True, games=["pig", "kuhn_poker", "sunken_city"], openspiel=False)
+
+
+def test_measure_gives_every_figure_of_the_table(quick):
+    assert [g["game"] for g in quick["games"]] == ["pig", "kuhn_poker", "sunken_city"]
+    assert quick["machine"]["cpus"] >= 1 and quick["openspiel"] is None and quick["quick"] is True
+    for g in quick["games"]:
+        assert g["native"]
+        assert g["native_playouts_per_s"] > 0 and g["reference_playouts_per_s"] > 0
+        assert g["playout_speedup"] == pytest.approx(g["native_playouts_per_s"] / g["reference_playouts_per_s"])
+        assert g["clone_ns"]["native"] > 0 and g["clone_ns"]["reference"] > 0
+        whats = [s["what"] for s in g["search_at_first_decision"]]
+        assert whats[0] == "ISMCTS, random rollouts"
+        assert any(w.startswith("expectimax, ") for w in whats)
+        assert ("MCTS, random rollouts" in whats) == (g["game"] != "kuhn_poker")  # MCTS: perfect information
+        for s in g["search_at_first_decision"]:
+            assert s["count"] > 0 and s["rate"] == pytest.approx(s["count"] / s["seconds"])
+    sunken = quick["games"][2]
+    assert sunken["options"] == {"players": 3}  # the board game's benchmark= options
+    assert sunken["policy"]["playouts_per_s"] > 0 and sunken["policy"]["moves_policy"] > 0
+    assert "MCTS, presets {'rollout': 'policy'}" in [s["what"] for s in sunken["search_at_first_decision"]]
+
+
+def test_the_text_table_names_each_figure(quick):
+    text = bench.format_table(quick)
+    assert text.startswith("aiplay bench --quick: Python")
+    for needle in ("pig", "random playouts/s: native", "clone(): native", "ISMCTS, random rollouts:",
+                   "MCTS, random rollouts:", "nodes/s", "policy playouts/s native",
+                   "OpenSpiel comparison: not run"):
+        assert needle in text
+
+
+def test_openspiel_comparison_runs_when_pyspiel_is_installed():
+    rows = bench.measure_openspiel(quick=True)  # the compare extra is part of the test install
+    assert [r["what"] for r in rows] == ["ISMCTS simulations/s, kuhn_poker", "ISMCTS simulations/s, leduc_poker",
+                                         "MCTS iterations/s, pig"]
+    for r in rows:
+        assert r["aiplay"] > 0 and r["openspiel"] > 0 and r["ratio"] == pytest.approx(r["aiplay"] / r["openspiel"])
+    text = bench.format_table({"machine": {"python": "3", "processor": "x", "cpus": 1}, "games": [],
+                               "openspiel": rows})
+    assert "OpenSpiel comparison (same states" in text and "leduc_poker (200 per move, 20 states)" in text
+
+
+def test_cli_bench_json_and_unknown_games(capsys):
+    assert cli_main(["bench", "--quick", "--json", "--games", "leduc_poker", "--no-openspiel"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert [g["game"] for g in data["games"]] == ["leduc_poker"] and data["openspiel"] is None
+    assert cli_main(["bench", "--quick", "--games", "chess"]) == 2
+    assert "unknown game(s) ['chess']" in capsys.readouterr().err
+    with pytest.raises(InvalidOptionError):
+        bench.measure(games=["chess"])
+
+
+def test_benchmark_script_is_a_thin_caller_of_aiplay_bench():
+    script = ROOT / "benchmarks" / "board_games.py"
+    source = script.read_text()
+    assert "from aiplay import bench" in source and "timeit" not in source and "perf_counter" not in source
+    result = subprocess.run([sys.executable, str(script), "--quick", "--games", "kuhn_poker", "--no-openspiel"],
+                            cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert result.returncode == 0, result.stderr[-2000:]
+    assert "kuhn_poker" in result.stdout and "random playouts/s: native" in result.stdout
