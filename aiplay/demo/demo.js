@@ -163,7 +163,7 @@ async function render(status, message) {
     return;
   }
   $("status").textContent = message ||
-    (status.to_move === demo.seat ? `Your move (player ${demo.seat}), turn ${status.turn}` : `player ${status.to_move} to move`);
+    (status.to_move === demo.seat ? `Your move (player ${demo.seat})` : `player ${status.to_move} to move`);
   await showMoves(status);
 }
 
@@ -180,8 +180,20 @@ function describeView(view) {
     if (view.hand_sizes) lines.push(`hand sizes: ${view.hand_sizes.join(", ")}`);
     return lines.join("\n");
   }
+  // Other games: one line per seat for the per-seat lists, then the other small fields
+  // (the board itself is in the picture).
+  const seats = demo.status ? demo.status.options.players || 2 : 2;
+  // Sunken City's per-seat fields (a coordinate pair of a 2-player game is not per seat).
+  const seatKeys = ["scores", "adventurers", "carried", "secured", "secured_values", "chips", "played"];
+  const perSeat = Object.entries(view).filter(([k, v]) => seatKeys.includes(k) && Array.isArray(v) && v.length === seats);
+  for (let p = 0; p < seats; p++) {
+    const who = p === demo.seat ? "you" : "bot";
+    lines.push(`player ${p} (${who}): ` + perSeat.map(([k, v]) => `${k} ${JSON.stringify(v[p])}`).join(", "));
+  }
   for (const [key, value] of Object.entries(view)) {
-    lines.push(`${key}: ${JSON.stringify(value)}`);
+    if (perSeat.some(([k]) => k === key)) continue;
+    const text = JSON.stringify(value);
+    if (text.length <= 40) lines.push(`${key}: ${text}`);
   }
   return lines.join("\n");
 }
