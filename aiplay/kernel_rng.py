@@ -59,6 +59,8 @@ class KernelRandom(random.Random):
     :class:`random.Random` is built on them.
     """
 
+    gauss_next: Optional[float]
+
     def __init__(self, seed: int = 0):
         self._s = 0
         super().__init__(seed)
@@ -73,11 +75,11 @@ class KernelRandom(random.Random):
         self._s = a & _MASK64
         self.gauss_next = None
 
-    def getstate(self) -> Tuple[int, Optional[float]]:
-        """The generator state: the kernel's 64-bit word, and the cached Gaussian."""
+    def getstate(self) -> Tuple[Any, ...]:
+        """The generator state: ``(the kernel's 64-bit word, the cached Gaussian or None)``."""
         return (self._s, self.gauss_next)
 
-    def setstate(self, state: Tuple[int, Optional[float]]) -> None:
+    def setstate(self, state: Tuple[Any, ...]) -> None:
         """Restore a state from :meth:`getstate`."""
         self._s, self.gauss_next = state
 
