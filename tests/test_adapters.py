@@ -1,0 +1,164 @@
+"""The PettingZoo and OpenSpiel adapters (issue 16), on every listed game and the template example."""
+
+from __future__ import annotations
+
+import random
+import warnings
+
+import numpy as np
+import pyspiel
+import pytest
+from open_spiel.python.algorithms import cfr, exploitability, expected_game_score, mcts
+from pettingzoo.test import api_test
+
+import aiplay
+from aiplay.adapters import openspiel as spiel_adapter
+from aiplay.adapters.pettingzoo import AiplayAECEnv, env, raw_env
+from aiplay.errors import IllegalActionError, InvalidOptionError
+from aiplay.registry import games_available
+
+GAMES = sorted(set(games_available()) | {"template"})  # the hidden example game too: the recipe's copy gets both adapters
+
+
+# ---------------------------------------------------------------------------------------------------
+# PettingZoo
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_pettingzoo_api_test_passes(name):
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # any warning of api_test fails the test, except
+        # the two that PettingZoo's own classic games (chess, go...) also give: a dict observation
+        # with an action mask rather than a bare array.
+        warnings.filterwarnings("ignore", message="Observation is not a NumPy array")
+        warnings.filterwarnings("ignore", message="Observation space for each agent probably")
+        api_test(env(name), num_cycles=100)
+
+
+def test_pettingzoo_observations_are_the_seat_s_information_and_legal_moves():
+    e = raw_env("leduc_poker")
+    e.reset(seed=3)
+    seen = 0
+    for agent in e.agent_iter():
+        observation, reward, terminated, truncated, info = e.last()
+        player = int(agent.split("_")[1])
+        text = bytes(observation["observation"]).rstrip(b"\0").decode()
+        assert text == e.state.information_state_string(player)
+        if terminated:
+            assert reward == e.state.returns()[player]
+            e.step(None)
+            continue
+        assert player == e.state.current_player()
+        assert np.flatnonzero(observation["action_mask"]).tolist() == sorted(e.state.legal_actions())
+        other = e.observe(f"player_{1 - player}")
+        assert not other["action_mask"].any()  # not its turn
+        seen += 1
+        e.step(int(np.flatnonzero(observation["action_mask"])[0]))
+    assert seen >= 2 and e.agents == []
+
+
+def _play(e, seed):
+    e.reset(seed=seed)
+    rng = random.Random(0)
+    trace = []
+    for agent in e.agent_iter():
+        observation, reward, terminated, truncated, _ = e.last()
+        if terminated or truncated:
+            trace.append((agent, reward))
+            e.step(None)
+            continue
+        action = rng.choice(np.flatnonzero(observation["action_mask"]).tolist())
+        trace.append((agent, action))
+        e.step(action)
+    return trace
+
+
+def test_pettingzoo_reset_seed_fixes_the_chance_and_bad_moves_are_refused():
+    e = raw_env("pig", winscore=15)
+    assert _play(e, 7) == _play(e, 7)
+    assert any(_play(e, s) != _play(e, 7) for s in range(3))
+    rewards = {agent: r for agent, r in _play(e, 7)[-2:]}
+    assert sorted(rewards.values()) == [-1.0, 1.0]
+    e.reset(seed=1)
+    before = e.state.to_json()
+    with pytest.raises(IllegalActionError):
+        e.step(99)
+    assert e.state.to_json() == before
+    small = AiplayAECEnv("sunken_city", observation_length=64)
+    small.reset(seed=0)
+    with pytest.raises(InvalidOptionError, match="observation_length=64"):
+        small.observe("player_0")
+    with pytest.raises(InvalidOptionError, match="render_mode"):
+        AiplayAECEnv("pig", render_mode="rgb_array")
+    assert isinstance(AiplayAECEnv("pig", render_mode="ansi").render(), str)
+
+
+# ---------------------------------------------------------------------------------------------------
+# OpenSpiel
+
+
+@pytest.fixture(scope="module")
+def registered():
+    return spiel_adapter.register_all(include_hidden=True)
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_openspiel_random_simulation_test_passes(registered, name):
+    assert f"aiplay_{name}" in registered and f"aiplay_{name}" in pyspiel.registered_names()
+    game = pyspiel.load_game(f"aiplay_{name}")
+    sims = 1 if name in ("area51", "area1851") else 3  # long games (~1,000 moves), each move checked in full
+    pyspiel.random_sim_test(game, num_sims=sims, serialize=False, verbose=False)
+
+
+def test_openspiel_game_mirrors_the_aiplay_game_and_its_options(registered):
+    game = pyspiel.load_game("aiplay_pig(winscore=20,players=3)")
+    ours = aiplay.load("pig", winscore=20, players=3)
+    assert game.num_players() == 3 and game.num_distinct_actions() == ours.num_distinct_actions
+    assert game.get_parameters()["winscore"] == 20
+    assert game.get_type().information == pyspiel.GameType.Information.PERFECT_INFORMATION
+    state = game.new_initial_state()
+    assert state.current_player() == 0 and state.legal_actions() == [0, 1]
+    state.apply_action(0)  # roll
+    assert state.is_chance_node()
+    ours_state = ours.new_initial_state()
+    ours_state.apply_action(0)
+    assert state.chance_outcomes() == sorted(ours_state.chance_outcomes())
+    clone = state.clone()
+    clone.apply_action(0)
+    assert state.is_chance_node() and not clone.is_chance_node()  # the clone is independent
+    kuhn = pyspiel.load_game("aiplay_kuhn_poker")
+    assert kuhn.get_type().information == pyspiel.GameType.Information.IMPERFECT_INFORMATION
+    assert kuhn.get_type().utility == pyspiel.GameType.Utility.ZERO_SUM
+    assert kuhn.max_game_length() == 5
+    s = kuhn.new_initial_state()
+    s.apply_action(0)
+    s.apply_action(1)
+    assert s.information_state_string(0) != s.information_state_string(1)  # each sees its own card
+    with pytest.raises(Exception, match="winscore"):
+        pyspiel.load_game("aiplay_pig(winscore=0)")
+
+
+def test_openspiel_cfr_solves_kuhn_poker_through_the_adapter(registered):
+    game = pyspiel.load_game("aiplay_kuhn_poker")
+    solver = cfr.CFRSolver(game)
+    for _ in range(150):
+        solver.evaluate_and_update_policy()
+    policy = solver.average_policy()
+    assert exploitability.exploitability(game, policy) < 0.01
+    value = expected_game_score.policy_value(game.new_initial_state(), [policy, policy])
+    assert value[0] == pytest.approx(-1 / 18, abs=0.01)  # the game's value for the first player
+
+
+def test_openspiel_mcts_plays_pig_through_the_adapter(registered):
+    game = pyspiel.load_game("aiplay_pig", {"winscore": 15})
+    bot = mcts.MCTSBot(game, 2.0, 50, mcts.RandomRolloutEvaluator(1, np.random.RandomState(0)),
+                       random_state=np.random.RandomState(1))
+    rng = random.Random(0)
+    state = game.new_initial_state()
+    while not state.is_terminal():
+        if state.is_chance_node():
+            outcomes, probabilities = zip(*state.chance_outcomes())
+            state.apply_action(rng.choices(outcomes, probabilities)[0])
+        else:
+            state.apply_action(bot.step(state))
+    assert sorted(state.returns()) == [-1.0, 1.0]
