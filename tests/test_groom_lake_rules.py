@@ -427,3 +427,14 @@ def test_escape_needs_civilization_in_reach_or_room_and_tiles_to_grow():
     # A Civilization beyond a Canyon is out of reach.
     behind = placed + [[CIV_OOOO, 2, 0, 0, 0]]
     assert not escape_possible(build_graph(behind), make_grid(behind), (0, 0), tiles_remain=False)
+
+
+@pytest.mark.parametrize("players,first_keep_sizes", [(5, [12] * 5), (6, [12, 2, 2, 2, 2, 2])])
+def test_twelve_cards_each_before_keeping_or_seat_by_seat_with_six(players, first_keep_sizes):
+    # 5 x 12 = 60 of the 64 cards can be out at once; 6 x 12 = 72 cannot (ruling: seat by seat).
+    rng = random.Random(2)
+    state = GroomLakeGame(players=players).new_initial_state()
+    while state.step != "keep":
+        state.apply_action(sample_chance_outcome(state, rng))
+    assert state.current_player() == 0
+    assert [state.hand_size(p) for p in range(players)] == first_keep_sizes

@@ -65,7 +65,7 @@ from .rules import S_DEAL, S_INV_DRAW, S_INV_KEEP, S_KEEP, S_KEEP_TILE, S_OVER, 
 def forced_recovery(state: RulesState, seat: int) -> int:
     """Recovery cards the hand of ``seat`` must hold if it is the Alien (its set-up cards, until it has kept)."""
     first = FIRST_DEAL * state.n
-    if state.step == S_ROLES or (state.step == S_DEAL and state.dealt <= first):
+    if state.step == S_ROLES or (state.step == S_DEAL and (state.dealt <= first or state.deal_together())):
         return sum(1 for k in range(min(state.dealt, first)) if k % state.n == seat)
     if state.step == S_DEAL and seat >= state.deal_seat():
         return FIRST_DEAL

@@ -13,16 +13,17 @@ together. Decisions are atomic (:mod:`.actions` documents the numbering).
 How a game runs (``step`` names the procedure in progress):
 
 * **Set-up** (spec "Set-up"). Chance deals the roles (the Alien's seat, then
-  the Hunter's with 5+ players). The first two cards are dealt round-robin
-  from seat 0: the Alien's "card" is one of its two set-up Recovery cards (a
-  chance node with a single outcome: they are set aside from the deck, which
-  holds 62 cards then), every other card is a draw; round-robin keeps hand
-  sizes equal whatever the roles, so they do not betray the Alien. Then, seat
-  by seat, ten more cards are dealt, the seat keeps 3 of its 12 (three hidden
-  ``keep`` decisions) and the rest go back to the deck before the next seat's
-  ten are dealt. (Ruling: six players cannot all hold twelve of the 64 cards
-  at once -- 72 -- so the spec's "made in seat order" is read as one seat
-  after another.) Then six cards are dealt face up as the Discard Stack.
+  the Hunter's with 5+ players). Cards are dealt round-robin from seat 0: in
+  the first two rounds the Alien's "card" is one of its two set-up Recovery
+  cards (a chance node with a single outcome: they are set aside from the
+  deck, which holds 62 cards then), every other card is a draw; round-robin
+  keeps hand sizes equal whatever the roles, so they do not betray the Alien.
+  Then ten more rounds, and each seat in order keeps 3 of its 12 (three
+  hidden ``keep`` decisions); the rest go back to the deck. Ruling for six
+  players, who cannot all hold twelve of the 64 cards at once (72): after the
+  first two rounds the ten cards are dealt seat by seat, each seat keeping
+  its 3 and returning the rest before the next seat's ten are dealt. Then six
+  cards are dealt face up as the Discard Stack.
 * **A turn** (spec "A turn"): two action points; ``end turn`` stops early
   (rulebook: "Players may only take one, or no, Actions"). Then the Discard
   Stack is advanced: its top card is taken (public) and the player puts one
@@ -442,10 +443,16 @@ class RulesState(ReferenceState):
         self.roles = [HUMAN if r < 0 else r for r in self.roles]
         self.step, self.count = S_DEAL, FIRST_DEAL * self.n
 
+    def deal_together(self) -> bool:
+        """True when every seat's twelve set-up cards are dealt before anyone keeps (all but six players)."""
+        return (FIRST_DEAL + SECOND_DEAL) * self.n <= sum(TYPE_COUNTS)
+
     def deal_seat(self) -> int:
-        """The seat the next set-up card goes to: round-robin for the first two, then ten seat by seat."""
+        """The seat the next set-up card goes to: round-robin (six players: the last ten seat by seat)."""
         first = FIRST_DEAL * self.n
-        return self.dealt % self.n if self.dealt < first else (self.dealt - first) // SECOND_DEAL
+        if self.dealt < first or self.deal_together():
+            return self.dealt % self.n
+        return (self.dealt - first) // SECOND_DEAL
 
     def _draw_hidden(self, p: int, t: int) -> None:
         """Seat ``p`` draws a card of type ``t`` unseen by the others: their "deck holds" records are void."""
@@ -489,7 +496,9 @@ class RulesState(ReferenceState):
                     self.deck_known[p][t] += self.hands[p][t]
                 self.hands[p] = self.kept
                 self.kept = empty_counts()
-                if p + 1 < self.n:
+                if p + 1 < self.n and self.deal_together():
+                    self.cur = p + 1
+                elif p + 1 < self.n:
                     self.step, self.cur, self.count = S_DEAL, -1, SECOND_DEAL
                 else:
                     self.step, self.cur, self.count = S_ROW, -1, DISCARD_STACK_SIZE
@@ -749,7 +758,10 @@ class RulesState(ReferenceState):
                 if self.count > 0:
                     return
                 if self.dealt == FIRST_DEAL * self.n:
-                    self.count = SECOND_DEAL  # the first two cards are out: now seat 0's ten
+                    # The first two rounds are out: now ten rounds (six players: seat 0's ten).
+                    self.count = SECOND_DEAL * (self.n if self.deal_together() else 1)
+                elif self.deal_together():
+                    self.step, self.cur = S_KEEP, 0
                 else:
                     self.step, self.cur = S_KEEP, self.deal_seat() - 1
                 continue

@@ -260,16 +260,23 @@ def _check_context(s: RulesState, game: Game) -> None:
         if step == "deal":
             if s.dealt >= full:
                 raise _err("dealt", "the deal is over")
-            batch = first - s.dealt if s.dealt < first else SECOND_DEAL - (s.dealt - first) % SECOND_DEAL
+            if s.dealt < first:
+                batch = first - s.dealt
+            elif s.deal_together():
+                batch = full - s.dealt
+            else:
+                batch = SECOND_DEAL - (s.dealt - first) % SECOND_DEAL
             if s.count != batch:
                 raise _err("count", f"{batch} cards are left to deal in this round")
-        if step == "keep" and s.dealt != first + SECOND_DEAL * (s.cur + 1):
+        if step == "keep" and s.dealt != (full if s.deal_together() else first + SECOND_DEAL * (s.cur + 1)):
             raise _err("dealt", "a seat keeps once its ten cards are dealt")
         if step == "row" and s.dealt != full:
             raise _err("dealt", "every set-up card is dealt before the Discard Stack")
         for p in range(n):
-            if step in ("roles", "deal") and s.dealt < first:
+            if step in ("roles", "deal") and (s.dealt < first or s.deal_together()):
                 size = s.dealt // n + (1 if p < s.dealt % n else 0)
+            elif step == "keep" and s.deal_together():
+                size = KEEP if p < s.cur else FIRST_DEAL + SECOND_DEAL - (sum(s.kept) if p == s.cur else 0)
             else:
                 seat = s.cur if step == "keep" else s.deal_seat() if step == "deal" else n
                 size = (KEEP if p < seat else FIRST_DEAL if p > seat
