@@ -126,10 +126,19 @@ def main(argv: Optional[List[str]] = None) -> int:
     parser = argparse.ArgumentParser(description="Write or check the golden playthrough files.")
     parser.add_argument("--update", action="store_true", help="rewrite the stored files")
     parser.add_argument("--dir", type=Path, default=DEFAULT_DIR, help="where the files live")
+    parser.add_argument("--game", action="append", metavar="NAME",
+                        help="only this game's files (repeatable); default: every game")
     args = parser.parse_args(argv)
+    cases = playthrough_cases()
+    known = {name for name, _ in cases}
+    unknown = sorted(set(args.game or ()) - known)
+    if unknown:
+        parser.error(f"no playthroughs are declared for {unknown}; games with some: {sorted(known)}")
     args.dir.mkdir(parents=True, exist_ok=True)
     stale = 0
-    for name, spec in playthrough_cases():
+    for name, spec in cases:
+        if args.game and name not in args.game:
+            continue
         path = args.dir / f"{spec.stem}.txt"
         text = playthrough(name, spec.options, spec.seed, state_every=spec.state_every, max_steps=spec.max_steps)
         if args.update:

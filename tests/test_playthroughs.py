@@ -45,3 +45,14 @@ def test_playthrough_stems_are_unique_and_every_stored_file_is_declared():
     assert len(stems) == len(set(stems)), f"two playthroughs share a file: {stems}"
     orphans = sorted(p.stem for p in FOLDER.glob("*.txt") if p.stem not in stems)
     assert not orphans, f"stored playthroughs that no registry entry declares (stale?): {orphans}"
+
+
+def test_update_can_be_limited_to_one_game(tmp_path):
+    from aiplay.playthrough import main
+
+    assert main(["--update", "--game", "pig", "--dir", str(tmp_path)]) == 0
+    written = sorted(p.stem for p in tmp_path.glob("*.txt"))
+    assert written == sorted(spec.stem for name, spec in CASES if name == "pig")
+    assert main(["--game", "pig", "--dir", str(tmp_path)]) == 0  # the check of the same files passes
+    with pytest.raises(SystemExit):
+        main(["--game", "no_such_game", "--dir", str(tmp_path)])
