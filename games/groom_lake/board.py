@@ -61,7 +61,8 @@ def fits(placed: Sequence[Placed], grid: Grid, x: int, y: int, tile: int, rot: i
     return touching
 
 
-def _fitting(placed: Sequence[Placed], grid: Grid, cells: Sequence[Tuple[int, int]], tile: int) -> List[Tuple[int, int]]:
+def _fitting(placed: Sequence[Placed], grid: Grid, cells: Sequence[Tuple[int, int]],
+             tile: int) -> List[Tuple[int, int]]:
     out = []
     for x, y in cells:
         for rot in distinct_rotations(tile):

@@ -80,8 +80,9 @@ def render_svg(state: Any) -> str:
     for (x, y), t in sorted(cells.items()):
         tile = TILES[t[0]]
         px, py = (x - x0) * CELL, (y1 - y) * CELL
+        name = "Groom Lake" if t[0] == 0 else TERRAIN_NAMES[tile.terrain]
         parts.append(f'<rect x="{px}" y="{py}" width="{CELL}" height="{CELL}" fill="{TERRAIN_FILL[tile.terrain]}" '
-                     f'stroke="#333"><title>{"Groom Lake" if t[0] == 0 else TERRAIN_NAMES[tile.terrain]}</title></rect>')
+                     f'stroke="#333"><title>{name}</title></rect>')
         for d, dot in enumerate(rotated_edges(t[0], t[3])):
             if dot:
                 dx, dy = DIRS[d]

@@ -88,9 +88,9 @@ from . import actions as A
 from .board import Placed, build_graph, distance_from_groom_lake, escape_possible, make_grid, placements
 from .components import (
     ACTIONS_PER_TURN, ALIEN, ALIEN_CARD_AP, ALIEN_WEAPON_AP, CIVILIZATION, CRASH, DIRS, DISCARD_STACK_SIZE,
-    FIRST_DEAL, GROOM_LAKE, HELPS, HUMAN, HUNTER, KEEP, MOVE_COST, NUM_STACKS, NUM_TILES, NUM_TYPES, RECOVERY,
-    ROLE_NAMES, SCOUT_DRAW, INVESTIGATION_DRAW, SECOND_DEAL, STACK_NAMES, STACK_TILES, TILES, TYPE_COUNTS, TYPE_NAMES, cell_index,
-    cell_xy, has_hunter, stack_for_distance, tech_ap, tile_name, total_ap,
+    FIRST_DEAL, GROOM_LAKE, HELPS, HUMAN, HUNTER, INVESTIGATION_DRAW, KEEP, MOVE_COST, NUM_STACKS, NUM_TYPES,
+    RECOVERY, ROLE_NAMES, SCOUT_DRAW, SECOND_DEAL, STACK_TILES, TILES, TYPE_COUNTS, TYPE_NAMES, cell_xy,
+    has_hunter, stack_for_distance, tech_ap, tile_name, total_ap,
 )
 
 # Procedure steps.
@@ -1042,4 +1042,4 @@ def _origins(tiles: List[int]) -> List[int]:
     return out
 
 
-__all__ = ["RulesState", "STEPS", "S_ACTION", "S_OVER", "STACK_NAMES", "NUM_TILES", "cell_index"]
+__all__ = ["ACTIONS_PER_TURN", "ALIEN_WINS", "NO_RESULT", "RulesState", "STEPS", "TEAM_ESCAPES", "empty_counts"]
