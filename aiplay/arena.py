@@ -436,7 +436,7 @@ class _Progress:
         self.done += 1
         self.fresh += 1
         if self.bar is not None:
-            self.bar.set_postfix_str(self.rates(), refresh=False)
+            self.bar.set_postfix_str("win rates " + self.rates(), refresh=False)
             self.bar.update(1)
         elif self.stream is not None and (self.done % self.every == 0 or self.done == self.total):
             elapsed = time.perf_counter() - self.started
