@@ -422,7 +422,7 @@ class _Progress:
         self.every = max(1, total // 20)
         if target is True:
             try:
-                from tqdm.auto import tqdm  # optional (the "progress" extra): a live bar
+                from tqdm.auto import tqdm  # type: ignore  # optional (the "progress" extra): a live bar
             except ImportError:
                 self.stream = sys.stderr
             else:
@@ -508,7 +508,7 @@ def _execute_processes(jobs: Sequence[Mapping[str, Any]], processes: int) -> Ite
 def _execute_dask(jobs: Sequence[Mapping[str, Any]], workers: int, scheduler: Optional[str]) -> Iterator[GameRecord]:
     """Each job a Dask task, results as they finish (the ``dask`` extra: ``dask[distributed]``)."""
     try:
-        from dask.distributed import Client, LocalCluster, as_completed
+        from dask.distributed import Client, LocalCluster, as_completed  # type: ignore
     except ImportError:
         raise InvalidOptionError("--workers/--scheduler need Dask: pip install 'aiplay[dask]'") from None
     cluster = None

@@ -16,12 +16,12 @@ from aiplay.errors import InvalidOptionError
 from aiplay.game import Game
 
 try:
-    import matplotlib
+    import matplotlib  # type: ignore
 
     matplotlib.use("Agg")  # files only: no display needed
-    import matplotlib.pyplot as plt
+    import matplotlib.pyplot as plt  # type: ignore
 except ImportError:  # pragma: no cover - said at call time
-    plt = None
+    plt = None  # type: ignore
 
 __all__ = ["plot_budget"]
 

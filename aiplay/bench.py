@@ -31,7 +31,7 @@ import platform
 import random
 import time
 import timeit
-from typing import Any, Dict, List, Mapping, Optional, Sequence
+from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
 
 import aiplay
 from aiplay.errors import InvalidOptionError
@@ -61,7 +61,7 @@ def reference_playouts_per_second(game: Game, seconds: float) -> float:
     return count / (time.perf_counter() - start)
 
 
-def native_playouts_per_second(game: Game, batch: int, policy: bool = False) -> float:
+def native_playouts_per_second(game: Any, batch: int, policy: bool = False) -> float:
     """Playouts/s of the kernel's own C loop over ``batch`` games (random or policy moves)."""
     start = time.perf_counter()
     if policy:
@@ -81,7 +81,7 @@ def first_decision(game: Game) -> State:
     return skip_chance(game.new_initial_state(), random.Random(2))
 
 
-def game_length(game: Game, policy: bool, games: int = 20) -> float:
+def game_length(game: Any, policy: bool, games: int = 20) -> float:
     """Mean moves (decisions and chance) per game from the start, random or policy play."""
     rng = random.Random(3)
     choose = (lambda s: game.kernel.policy_choice(s, rng.getrandbits(64))) if policy else None
@@ -113,7 +113,7 @@ def measure_game(name: str, options: Optional[Mapping[str, Any]] = None, quick: 
     row["clone_ns"] = {"reference": clone_ns(mid_game(reference), 2000 if quick else 20000)}
     if not row["native"]:
         return row  # the searches below run natively; without a kernel there is nothing to compare
-    native = aiplay.load(name, **options)
+    native: Any = aiplay.load(name, **options)  # a native game: it has a kernel
     batch = max(100, int(ref_rate * 60 * seconds))
     native_rate = native_playouts_per_second(native, batch)
     row["native_playouts_per_s"] = native_rate
@@ -127,20 +127,20 @@ def measure_game(name: str, options: Optional[Mapping[str, Any]] = None, quick: 
     state = first_decision(native)
     presets = native.bot_presets
     searches: List[Dict[str, Any]] = []
-    ismcts_variants = [("random rollouts", {})]
+    ismcts_variants: List[Tuple[str, Dict[str, Any]]] = [("random rollouts", {})]
     if presets.get("ismcts"):
         ismcts_variants.append((f"presets {dict(presets['ismcts'])}", dict(presets["ismcts"])))
     for label, extra in ismcts_variants:
         analysis = ISMCTSBot(iterations=iterations, seed=1, **extra).analyse(state)
         searches.append(_search_row(f"ISMCTS, {label}", analysis, "iterations", iterations))
     if native.perfect_information:
-        mcts_variants = [("random rollouts", {})]
+        mcts_variants: List[Tuple[str, Dict[str, Any]]] = [("random rollouts", {})]
         if presets.get("mcts"):
             mcts_variants.append((f"presets {dict(presets['mcts'])}", dict(presets["mcts"])))
         for label, extra in mcts_variants:
             analysis = MCTSBot(iterations=iterations, seed=1, **extra).analyse(state)
             searches.append(_search_row(f"MCTS, {label}", analysis, "iterations", iterations))
-    hidden = {} if native.perfect_information else {"allow_hidden_information": True}
+    hidden: Dict[str, Any] = {} if native.perfect_information else {"allow_hidden_information": True}
     analysis = ExpectimaxBot(seconds=seconds / 3, **hidden).analyse(state)
     searches.append(_search_row(f"expectimax, {seconds / 3:.2g} s (depth {analysis.counters['completed_depth']})",
                                 analysis, "nodes", analysis.counters["nodes"]))
@@ -181,11 +181,11 @@ def _rate(choose: Any, states: Sequence[Any], sims: int) -> float:
 def measure_openspiel(quick: bool = False) -> Optional[List[Dict[str, Any]]]:
     """aiplay's native searches against OpenSpiel's on the same states; None without ``pyspiel``."""
     try:
-        import pyspiel  # the "compare" extra
+        import pyspiel  # type: ignore  # the "compare" extra
     except ImportError:
         return None
     sims, count = (200, 20) if quick else (1000, 100)
-    rows = []
+    rows: List[Dict[str, Any]] = []
     for name in ("kuhn_poker", "leduc_poker"):
         pairs = _decision_states(name, count, 1, pyspiel)
         ours = ISMCTSBot(iterations=sims, uct_c=UCT_C, seed=1, reuse_tree=False)

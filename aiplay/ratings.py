@@ -108,12 +108,13 @@ def bradley_terry(wins: np.ndarray, z: float = 1.96, prior_games: float = 1.0,
     np.fill_diagonal(info, -info.sum(axis=1))
     cov = np.linalg.pinv(info[np.ix_(active, active)])
     out = []
-    index = {bot: k for k, bot in enumerate(np.flatnonzero(active))}
+    index = {int(bot): k for k, bot in enumerate(np.flatnonzero(active))}
+    variances = np.diag(cov)
     for bot in range(n):
         rating = float(theta[bot] * ELO_PER_NATURAL)
         if bot not in index:
             out.append(Rating(bot, 0.0, -math.inf, math.inf))
             continue
-        se = math.sqrt(max(0.0, float(cov[index[bot], index[bot]]))) * ELO_PER_NATURAL
+        se = math.sqrt(max(0.0, float(variances[index[bot]]))) * ELO_PER_NATURAL
         out.append(Rating(bot, rating, rating - z * se, rating + z * se))
     return out

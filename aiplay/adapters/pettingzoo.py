@@ -78,7 +78,7 @@ class AiplayAECEnv(AECEnv):  # type: ignore[misc]
     or ``"human"`` (prints it).
     """
 
-    metadata = {"render_modes": ["ansi", "human"], "name": "aiplay_v0", "is_parallelizable": False}
+    metadata: Dict[str, Any] = {"render_modes": ["ansi", "human"], "name": "aiplay_v0", "is_parallelizable": False}
 
     def __init__(self, game: str, *, render_mode: Optional[str] = None, backend: str = "auto",
                  observation_length: Optional[int] = None, **options: Any):
@@ -101,7 +101,7 @@ class AiplayAECEnv(AECEnv):  # type: ignore[misc]
         self.state: State = self.game.new_initial_state()
 
     def __str__(self) -> str:
-        return self.metadata["name"]
+        return str(self.metadata["name"])
 
     def observation_space(self, agent: str) -> Any:
         """The agent's observation space (the same object every call)."""
