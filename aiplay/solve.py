@@ -425,7 +425,7 @@ def _engine(state: State, backend: str, pruning: str, ordering: str, tt_bits: in
     if is_native and backend != "reference":
         return _NativeEngine(state, pruning, ordering, tt_bits, max_plies), state
     if is_native:  # the reference engine of the same position
-        state = state.game.reference.state_from_dict(state.to_dict())
+        state = getattr(state.game, "reference").state_from_dict(state.to_dict())
     return _ReferenceEngine(state.game, max_plies), state
 
 
@@ -494,6 +494,7 @@ def _build_pv(engine: Any, state: State, root: _Pass, max_nodes: int, lo: float,
         kind = "chance" if player == CHANCE else "decision"
         node = PVNode(kind, player, _clamp(values, lo, hi))
         if kind == "decision":
+            assert action is not None  # an exact solve names the best move of a decision node
             node.action, node.name = action, s.action_to_string(action)
         return node
 
@@ -507,6 +508,7 @@ def _build_pv(engine: Any, state: State, root: _Pass, max_nodes: int, lo: float,
                 node.next = PVNode("open", node.player, node.values)
                 continue
             child = s.clone()
+            assert node.action is not None
             child.apply_action(node.action)
             node.next = make(child, None, None)
             count += 1
@@ -614,7 +616,7 @@ def _solve_observed(state: State, observer: int, seed: int, count: int, budget: 
     for k in range(count):
         world = state.determinize(observer, rng)
         if engine.name == "reference" and _NativeState is not None and isinstance(world, _NativeState):
-            world = world.game.reference.state_from_dict(world.to_dict())
+            world = getattr(world.game, "reference").state_from_dict(world.to_dict())
         left = count - k
         secs = budget.seconds_left()
         share = _Budget(None if secs is None else secs / left,
@@ -702,10 +704,8 @@ def load_position(path: Union[str, Path], backend: str = "auto") -> Tuple[State,
 
 def example_positions() -> List[Path]:
     """The position files that ship with the games (``games/<game>/positions/*.json``)."""
-    import aiplay.games as games_package  # the installed games folder
-
-    root = Path(games_package.__file__).parent
-    return sorted(root.glob("*/positions/*.json"))
+    root = _games_folder()
+    return [] if root is None else sorted(root.glob("*/positions/*.json"))
 
 
 # ---------------------------------------------------------------------------
