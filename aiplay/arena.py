@@ -39,6 +39,7 @@ from __future__ import annotations
 import argparse
 import itertools
 import json
+import logging
 import math
 import os
 import random
@@ -516,7 +517,10 @@ def _execute_dask(jobs: Sequence[Mapping[str, Any]], workers: int, scheduler: Op
         client = Client(scheduler)
     else:
         # One single-threaded process per worker: the games are CPU-bound Python and C code.
-        cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None)
+        # silence_logs: Dask's own chatter (a worker's heartbeat racing the shutdown is logged as an
+        # error); a failing game still raises here, through its future.
+        cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None,
+                               silence_logs=logging.CRITICAL)
         client = Client(cluster)
     try:
         futures = client.map(play_task, list(jobs), pure=False)

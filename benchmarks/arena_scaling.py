@@ -15,6 +15,7 @@ Usage::
 from __future__ import annotations
 
 import argparse
+import logging
 import os
 import sys
 import time
@@ -44,7 +45,8 @@ def main(argv=None) -> int:
     print(f"  in-process: {result.games} games in {runs['in-process'][1]:.1f} s", flush=True)
     for workers in (1, args.workers):
         started = time.perf_counter()
-        with LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None) as cluster:
+        with LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None,
+                          silence_logs=logging.CRITICAL) as cluster:
             startup = time.perf_counter() - started
             started = time.perf_counter()
             result = arena.run(game, bots, games=args.games, seed=args.seed, game_options=options, progress=False,
