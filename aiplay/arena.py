@@ -677,13 +677,13 @@ def add_arena_command(sub: Any) -> None:
     parser = sub.add_parser(
         "arena", help="a seeded round robin between bots: win rates, intervals, ratings",
         description="Play a seeded round robin between bots (seats rotated, paired deals) and print win rates "
-                    "with 95%% Wilson intervals and, for 3 or more bots, Bradley-Terry ratings with intervals. "
+                    "with 95% Wilson intervals and, for 3 or more bots, Bradley-Terry ratings with intervals. "
                     "Games go to a JSON-lines results file that resumes.",
         epilog="examples:\n"
                "  aiplay arena pig --bots 'mcts(iterations=200)',expectimax,random --games 20 --out pig.jsonl\n"
                "  aiplay arena sunken_city --bots mcts,heuristic --games 100 --out sc.jsonl --workers 2\n"
                "  aiplay arena area51 --players 4 --bots ismcts,heuristic,random,random --games 40 \\\n"
-               "      --out a51.jsonl --scheduler tcp://10.0.0.5:8786\n"
+               "      --out a51.jsonl --scheduler tcp://scheduler-host:8786\n"
                "bots: a kind (random, heuristic, mcts, ismcts, expectimax) with the game's presets, a kind\n"
                "with options as kind(name=value,...) (presets=false drops the presets, name=... labels it),\n"
                "a JSON object {\"kind\": ..., ...}, or @file.json.",
@@ -694,7 +694,7 @@ def add_arena_command(sub: Any) -> None:
                         help="games per table (rounded up to whole deals: a multiple of the number of seats)")
     parser.add_argument("--out", help="JSON-lines results file; games already in it are skipped (resume)")
     parser.add_argument("--seed", type=int, default=0, help="match seed (default 0)")
-    parser.add_argument("--players", type=int, help="number of seats (default: the number of bots, when allowed)")
+    parser.add_argument("--players", type=int, help="number of seats (default: the game's usual number, or the number of bots when fewer)")
     parser.add_argument("--option", action="append", metavar="NAME=VALUE", help="a game option, repeatable")
     parser.add_argument("--backend", default="auto", choices=["auto", "native", "reference"],
                         help="game engine (default: native when built)")
