@@ -251,6 +251,8 @@ class KuhnPokerState(ReferenceState):
     def view(self, player: int) -> Dict[str, Any]:
         data = self.to_dict()
         data["cards"] = [c if p == player else None for p, c in enumerate(self.cards)]
+        # Names beside the ids, for frontends ("K"; None where hidden or not dealt).
+        data["card_names"] = [None if c is None else self._card(c) for c in data["cards"]]
         data["observer"] = player
         data["stakes"] = list(self.stakes)
         data["current_player"] = self.current_player()

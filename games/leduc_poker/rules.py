@@ -430,6 +430,9 @@ class LeducPokerState(ReferenceState):
     def view(self, player: int) -> Dict[str, Any]:
         data = self.to_dict()
         data["private_cards"] = [c if p == player else None for p, c in enumerate(self.private_cards)]
+        # Names beside the ids, for frontends (None where hidden or not dealt).
+        data["private_card_names"] = [None if c is None else self.game.card_name(c) for c in data["private_cards"]]
+        data["public_card_name"] = None if self.public_card is None else self.game.card_name(self.public_card)
         data["observer"] = player
         data["round"] = self.round
         data["folded"] = list(self.folded)

@@ -708,6 +708,11 @@ class SunkenCityState(ReferenceState):
         data["current_player"] = self.current_player()
         data["scores"] = self.scores()
         data["seats"] = list(self.game.seats)
+        # Movement cards by name beside their indices, for frontends.
+        def card_name(c: int) -> str:
+            return "raise {} move {}".format(*CARDS[c])
+        data["card_name"] = None if data["card"] is None else card_name(data["card"])
+        data["played_names"] = [[card_name(c) for c in cards] for cards in data["played"]]
         return data
 
     def determinize(self, observer: int, rng: random.Random) -> "SunkenCityState":
