@@ -40,7 +40,7 @@ from aiplay.registry import LiveTable, benchmark_configs, games_available, has_n
 from aiplay.search import ExpectimaxBot, ISMCTSBot, MCTSBot
 from aiplay.simulate import play_out, random_walk, skip_chance
 
-__all__ = ["BOARD_GAMES", "format_table", "measure", "measure_game", "measure_openspiel"]
+__all__ = ["BOARD_GAMES", "decision_state_pairs", "format_table", "measure", "measure_game", "measure_openspiel"]
 
 #: ``{game: options}``: every registered game with a ``benchmark=`` configuration in its
 #: register() call (hidden example games only with AIPLAY_SHOW_HIDDEN_GAMES=1); live, so a
@@ -152,8 +152,12 @@ def measure_game(name: str, options: Optional[Mapping[str, Any]] = None, quick: 
     return row
 
 
-def _decision_states(name: str, count: int, seed: int, pyspiel: Any) -> List[tuple]:
-    """``count`` (aiplay native state, pyspiel state) pairs at decisions of seeded random games."""
+def decision_state_pairs(name: str, count: int, seed: int, pyspiel: Any) -> List[tuple]:
+    """``count`` (aiplay native state, pyspiel state) pairs at decisions of seeded random games.
+
+    ``pyspiel`` is the module (passed in: it is optional). The same states for both libraries,
+    so a speed comparison searches the same positions.
+    """
     game = aiplay.load(name)
     os_game = pyspiel.load_game(name)
     rng = random.Random(seed)
@@ -187,12 +191,12 @@ def measure_openspiel(quick: bool = False) -> Optional[List[Dict[str, Any]]]:
     sims, count = (200, 20) if quick else (1000, 100)
     rows: List[Dict[str, Any]] = []
     for name in ("kuhn_poker", "leduc_poker"):
-        pairs = _decision_states(name, count, 1, pyspiel)
+        pairs = decision_state_pairs(name, count, 1, pyspiel)
         ours = ISMCTSBot(iterations=sims, uct_c=UCT_C, seed=1, reuse_tree=False)
         theirs = pyspiel.ISMCTSBot(1, pyspiel.RandomRolloutEvaluator(1, 1), UCT_C, sims)
         rows.append({"what": f"ISMCTS simulations/s, {name}", "aiplay": _rate(ours.choose, [p[0] for p in pairs], sims),
                      "openspiel": _rate(theirs.step, [p[1] for p in pairs], sims)})
-    pairs = _decision_states("pig", count, 2, pyspiel)
+    pairs = decision_state_pairs("pig", count, 2, pyspiel)
     ours_mcts = MCTSBot(iterations=sims, uct_c=UCT_C, seed=1, reuse_tree=False)
     theirs_mcts = pyspiel.MCTSBot(pyspiel.load_game("pig"), pyspiel.RandomRolloutEvaluator(1, 1), UCT_C, sims,
                                   1000, False, 1, False)
