@@ -14,7 +14,9 @@ with the aiplay game's options as game parameters::
 The pyspiel state wraps an aiplay state (``state.aiplay_state``) and forwards
 every call: legal actions, chance outcomes with their exact probabilities,
 returns, action strings, and the information state string of each player
-(the aiplay engine's own, which hides what that player cannot see).
+(the aiplay engine's own, which hides what that player cannot see);
+``observation_string`` returns that same string (aiplay has no separate
+imperfect-recall observation).
 Observation *tensors* are not provided: aiplay games define strings, not
 tensors, so algorithms that need tensors (e.g. deep RL on observations) are
 out of reach; tree algorithms (MCTS, CFR, expectiminimax, best response on
