@@ -95,9 +95,13 @@ def cython_include_tree() -> Path:
 
 
 def packages() -> list:
-    """The library, its search package, the compiled extensions and one package per game folder."""
+    """The library and every package under it (found on disk, so a new subpackage is never left out
+    of the sdist and wheel), the compiled extensions and one package per game folder."""
+    library = sorted("aiplay" + "".join("." + part for part in d.relative_to(HERE / "aiplay").parts)
+                     for d in [HERE / "aiplay", *(HERE / "aiplay").rglob("*")]
+                     if d.is_dir() and (d / "__init__.py").exists())
     games = sorted(d.name for d in (HERE / "games").iterdir() if (d / "__init__.py").exists())
-    return ["aiplay", "aiplay.search", "aiplay._ext", "aiplay.games"] + [f"aiplay.games.{g}" for g in games]
+    return library + ["aiplay._ext", "aiplay.games"] + [f"aiplay.games.{g}" for g in games]
 
 
 extensions = [
