@@ -35,6 +35,7 @@ import time
 from typing import Callable, List, Tuple
 
 import aiplay
+from aiplay.bench import decision_state_pairs
 from aiplay.game import sample_chance_outcome
 from aiplay.registry import has_native
 from aiplay.search import ExpectimaxBot, ISMCTSBot, MCTSBot
@@ -56,21 +57,7 @@ def row(what: str, ours: str, theirs: str, ratio: str = "") -> None:
 
 def decision_states(name: str, count: int, seed: int):
     """``count`` (aiplay native state, pyspiel state) pairs at decisions of random games."""
-    game = aiplay.load(name)
-    os_game = pyspiel.load_game(name)
-    rng = random.Random(seed)
-    pairs = []
-    while len(pairs) < count:
-        state, os_state = game.new_initial_state(), os_game.new_initial_state()
-        while not state.is_terminal() and len(pairs) < count:
-            if state.is_chance_node():
-                action = sample_chance_outcome(state, rng)
-            else:
-                pairs.append((state.clone(), os_state.clone()))
-                action = rng.choice(state.legal_actions())
-            state.apply_action(action)
-            os_state.apply_action(action)
-    return pairs
+    return decision_state_pairs(name, count, seed, pyspiel)
 
 
 def bench_ismcts(name: str, sims: int, states: int) -> None:
