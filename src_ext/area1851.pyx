@@ -352,18 +352,49 @@ FLAG_NAMES = ("basics", "nodeliv", "audit", "solar", "strike", "hold", "learn", 
 
 # -- small queries ---------------------------------------------------------------------------
 cdef inline int sum54(const uint8_t* v) noexcept nogil:
-    cdef int i, s = 0
-    for i in range(NT):
+    # Eight counts at a time: 16-bit lanes (each at most 6 * 2 * 255), then the lanes summed.
+    cdef uint64_t w, acc = 0
+    cdef int i, s
+    for i in range(6):
+        memcpy(&w, v + 8 * i, 8)
+        acc += (w & <uint64_t>0x00FF00FF00FF00FFULL) + ((w >> 8) & <uint64_t>0x00FF00FF00FF00FFULL)
+    s = <int>((acc * <uint64_t>0x0001000100010001ULL) >> 48)
+    for i in range(48, NT):
         s += v[i]
     return s
 
 
-cdef inline bint any54(const uint8_t* v) noexcept nogil:
-    cdef int i
-    for i in range(NT):
+cdef extern from *:
+    int __builtin_ctzll(unsigned long long) nogil
+
+
+cdef inline int nonzero54(const uint8_t* v, int* out) noexcept nogil:
+    """The indices of the nonzero counts, in increasing order (zero words skipped; little-endian)."""
+    cdef uint64_t w
+    cdef int i, b, m = 0
+    for i in range(6):
+        memcpy(&w, v + 8 * i, 8)
+        while w:
+            b = __builtin_ctzll(w) >> 3
+            out[m] = 8 * i + b
+            m += 1
+            w &= ~(<uint64_t>0xFF << (8 * b))
+    for i in range(48, NT):
         if v[i]:
-            return True
-    return False
+            out[m] = i
+            m += 1
+    return m
+
+
+cdef inline bint any54(const uint8_t* v) noexcept nogil:
+    cdef uint64_t w, acc = 0
+    cdef int i
+    for i in range(6):
+        memcpy(&w, v + 8 * i, 8)
+        acc |= w
+    for i in range(48, NT):
+        acc |= v[i]
+    return acc != 0
 
 
 cdef inline int sum22(const uint8_t* v) noexcept nogil:
@@ -843,7 +874,10 @@ cdef inline void back_to_main(St* st) noexcept nogil:
 cdef void end_sim(St* st) noexcept nogil:
     cdef int ph = st.phase, p, i
     st.has_snap = 0
-    memset(&st.snap, 0, sizeof(SnapC))
+    memset(st.snap.players, 0, st.n * sizeof(PB))  # the blocks past n stay zero throughout
+    memset(st.snap.discard, 0, NT)
+    st.snap.deck_size = 0
+    st.snap.feat_size = 0
     st.actor = -1
     st.actor_done = 0
     st.step = S_NONE
@@ -1446,7 +1480,8 @@ cdef int legal(const St* st, int* out) noexcept nogil:
     cdef int p = st.actor
     cdef const PB* pl = &st.players[p]
     cdef int step = st.step
-    cdef int m = 0, t, d, v, g, s, loc, k, item, owed, nd, i, e, nv
+    cdef int m = 0, t, d, v, g, s, loc, k, item, owed, nd, i, e, nv, nz
+    cdef int idx[NT]
     cdef int dice[ND]
     cdef int vals[ND]
     cdef int feats[5]
@@ -1484,15 +1519,16 @@ cdef int legal(const St* st, int* out) noexcept nogil:
             out[m] = A_DRAW_CARD
             m += 1
         if pl.ap >= 1:
-            for t in range(NT):
-                if pl.hand[t] and can_place(pl, t) and payable(st, pl, T_COST[t]):
+            nz = nonzero54(pl.hand, idx)
+            for i in range(nz):
+                t = idx[i]
+                if can_place(pl, t) and payable(st, pl, T_COST[t]):
                     out[m] = A_HAND + t
                     m += 1
             if not st.flags[FL_AUDIT]:
-                for t in range(NT):
-                    if pl.hand[t]:
-                        out[m] = A_SCRAP + t
-                        m += 1
+                for i in range(nz):
+                    out[m] = A_SCRAP + idx[i]
+                    m += 1
         if not st.flags[FL_NO_TWEAK]:
             anyjunk = any54(pl.junk)
             if anyjunk:
@@ -1559,11 +1595,10 @@ cdef int legal(const St* st, int* out) noexcept nogil:
                 m += 1
         return m
     if step == S_TWEAKPAY or step == S_SWAP2:
-        for t in range(NT):
-            if pl.junk[t]:
-                out[m] = A_JUNK + t
-                m += 1
-        return m
+        nz = nonzero54(pl.junk, idx)
+        for i in range(nz):
+            out[i] = A_JUNK + idx[i]
+        return nz
     if step == S_TOWNHALL:
         out[m] = A_DONE
         m += 1
@@ -1583,10 +1618,10 @@ cdef int legal(const St* st, int* out) noexcept nogil:
     if step == S_REPL or (step == S_SWAP1 and any54(pl.junk)):
         out[m] = A_DONE
         m += 1
-        for t in range(NT):
-            if pl.hand[t]:
-                out[m] = A_HAND + t
-                m += 1
+        nz = nonzero54(pl.hand, idx)
+        for i in range(nz):
+            out[m] = A_HAND + idx[i]
+            m += 1
         return m
     if step == S_SWAP1:
         out[0] = A_DONE
@@ -1594,19 +1629,20 @@ cdef int legal(const St* st, int* out) noexcept nogil:
     if step == S_SH2A:
         out[m] = A_DONE
         m += 1
-        for t in range(NT):
-            if pl.junk[t]:
-                out[m] = A_JUNK + t
-                m += 1
+        nz = nonzero54(pl.junk, idx)
+        for i in range(nz):
+            out[m] = A_JUNK + idx[i]
+            m += 1
         return m
     if step == S_SH2B:
         out[m] = A_DONE
         m += 1
         if pl.ap < 1:
             return m
-        for t in range(NT):
-            if pl.junk[t] and can_place(pl, t):
-                out[m] = A_JUNK + t
+        nz = nonzero54(pl.junk, idx)
+        for i in range(nz):
+            if can_place(pl, idx[i]):
+                out[m] = A_JUNK + idx[i]
                 m += 1
         return m
     if step == S_RECY1:
@@ -1651,7 +1687,9 @@ cdef int legal(const St* st, int* out) noexcept nogil:
         m += 1
         return moves_list(pl, out, m)
     if step == S_KEEP:
-        for t in range(NT):
+        nz = nonzero54(pl.hand, idx)
+        for i in range(nz):
+            t = idx[i]
             if pl.hand[t] > pl.kept[t]:
                 out[m] = A_HAND + t
                 m += 1
@@ -2254,18 +2292,41 @@ cdef class Area1851Kernel(Kernel):
         return m
 
     cdef int sample_chance(self, const void* s, Rng* rng) noexcept nogil:
-        # Same draw as the base class (cumulative probabilities), without its 256 buffer.
-        cdef int outcomes[NT]
-        cdef double probs[NT]
-        cdef int n = self.chance_outcomes(s, outcomes, probs)
-        cdef double r = rng_uniform(rng)
-        cdef double acc = 0.0
-        cdef int i
-        for i in range(n):
-            acc += probs[i]
-            if r < acc:
-                return outcomes[i]
-        return outcomes[n - 1]
+        # The chance_outcomes distribution drawn with integers (no division per outcome):
+        # a uniform event among those left, a fair die, a card or feat by its count.
+        cdef const St* st = <const St*>s
+        cdef int kind = st.q[0][0], p = st.q[0][1]
+        cdef int outcomes[NE]
+        cdef double probs[NE]
+        cdef int m, i, k, total
+        cdef const uint8_t* pool
+        cdef int size
+        if kind == Q_EVENT:
+            m = self.chance_outcomes(s, outcomes, probs)
+            return outcomes[rng_below(rng, m)] if m > 1 else outcomes[0]
+        if kind == Q_DIE or kind == Q_PDIE or kind == Q_GDIE:
+            return rng_below(rng, 4)
+        if kind == Q_CARD:
+            pool = st.deck
+            size = NT
+            total = sum54(pool)
+        elif kind == Q_FEAT:
+            pool = st.feat_deck
+            size = NF
+            total = sum22(pool)
+        else:
+            pool = st.players[p].junk
+            size = NT
+            total = sum54(pool)
+        k = rng_below(rng, total)
+        for i in range(size):
+            k -= pool[i]
+            if k < 0:
+                return i
+        for i in range(size - 1, -1, -1):
+            if pool[i]:
+                return i
+        return 0
 
     cdef void apply(self, void* s, int action) noexcept nogil:
         cdef St* st = <St*>s
