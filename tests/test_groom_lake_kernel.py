@@ -26,7 +26,7 @@ import pytest
 
 from aiplay import InvalidStateError
 from aiplay._ext.groom_lake import make_kernel
-from aiplay.differential import compare_engines
+from aiplay.differential import compare_engines, compare_states
 from aiplay.game import sample_chance_outcome
 from aiplay.games.groom_lake import GroomLakeGame
 from aiplay.kernel_rng import KernelRandom
@@ -67,6 +67,41 @@ def test_lockstep_with_the_reference(options):
     assert policy.terminal_games == 8
     outcomes = {tuple(r) for r in report.returns_seen + policy.returns_seen}
     assert len(outcomes) > 1, "games end in different ways"
+
+
+def test_lockstep_through_the_reshuffle_of_the_refresh_stack():
+    # Random play rarely empties the supply deck: positions with the deck and the
+    # Discard Stack moved to the Refresh stack make the turn's end (every player
+    # loses a token, six cards face up) reshuffle it at once.
+    reference, native = _pair({"players": 4})
+    reshuffles = continued = 0
+    for seed in range(12):
+        start = next((s for i, s in enumerate(_walk(reference, seed)) if i > 120 and s.step == "action"), None)
+        if start is None:
+            continue
+        doc = start.to_dict()
+        for t in doc["discard"]:
+            doc["refresh"][t] += 1
+        doc["refresh"] = [r + d for r, d in zip(doc["refresh"], doc["deck"])]
+        doc["deck"], doc["discard"] = [0] * len(doc["deck"]), []
+        doc["deck_known"] = [[0] * len(doc["deck"]) for _ in doc["deck_known"]]
+        ref = reference.state_from_dict(doc)
+        fast = native.from_reference(ref)
+        rng = random.Random(seed)
+        for step in range(400):
+            compare_states(ref, fast, seed=seed, step=step)
+            if ref.is_terminal():
+                break
+            if ref.is_chance_node() and ref.step == "row" and not any(ref.deck) and any(ref.refresh):
+                pytest.fail("a Discard Stack refill waits on an empty deck")
+            deck_before = sum(ref.deck)
+            action = (sample_chance_outcome(ref, rng) if ref.is_chance_node()
+                      else rng.choice(ref.legal_actions()))
+            ref.apply_action(action)
+            fast.apply_action(action)
+            reshuffles += deck_before == 0 and sum(ref.deck) > 0
+        continued += 1
+    assert continued >= 8 and reshuffles >= 8
 
 
 @pytest.mark.parametrize("options", [{"players": 3}, {"players": 6, "half_win": True}], ids=str)
