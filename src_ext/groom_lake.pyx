@@ -230,10 +230,12 @@ cdef struct GL:
 
 
 cdef inline int _sum(const uint8_t* a) noexcept nogil:
-    cdef int t, s = 0
-    for t in range(NT):
-        s += a[t]
-    return s
+    # The 13 counts summed as bytes of two words (every count vector holds at most 64
+    # cards, so no byte sum overflows): the hand-limit scan runs at every move.
+    cdef uint64_t lo, hi = 0
+    memcpy(&lo, a, 8)
+    memcpy(&hi, a + 8, 5)
+    return <int>(((lo * <uint64_t>0x0101010101010101) >> 56) + ((hi * <uint64_t>0x0101010101010101) >> 56))
 
 
 cdef inline bint _any(const uint8_t* a) noexcept nogil:
