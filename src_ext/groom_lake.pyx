@@ -552,7 +552,10 @@ cdef class GroomLakeKernel(Kernel):
     cdef int legal_actions(self, const void* s, int* out) noexcept nogil:
         cdef const GL* st = <const GL*>s
         cdef int p = self.current_player(s), step = st.step, n = 0, t, q, m, i, mask
-        cdef const uint8_t* hand = st.hands[p]
+        cdef const uint8_t* hand
+        if p < 0:
+            return 0  # not a decision node (the contract never asks; no seat to index)
+        hand = st.hands[p]
         if self._limit_seat(st) >= 0 or step == S_TURN_DISCARD:
             for t in range(NT):
                 if hand[t]:
