@@ -596,6 +596,31 @@ cdef bint payable(const St* st, const PB* pl, int cost) noexcept nogil:
     return can_pay(vals, k, cost)
 
 
+cdef inline uint64_t pay_mask(const St* st, const PB* pl) noexcept nogil:
+    """Bit c set exactly when ``payable(st, pl, c)`` (for 0 < c < 64)."""
+    cdef int dice[ND]
+    cdef int m = usable_dice(st, pl, dice)
+    cdef int i, v
+    cdef uint64_t sums = 1, faces = 0
+    for i in range(m):
+        v = pl.dice[dice[i]]
+        if v >= 1:
+            sums |= sums << v
+            faces |= (<uint64_t>1) << v
+    return faces if st.flags[FL_SOLAR] else sums
+
+
+cdef inline int free_sockets(const PB* pl) noexcept nogil:
+    """Bit s set when some gadget has an empty socket of type s (where a modification can go)."""
+    cdef int g, i, t, mask = 0
+    for g in range(pl.ngad):
+        t = pl.gad[g][0]
+        for i in range(T_NSOCK[t]):
+            if pl.gad[g][1 + i] < 0:
+                mask |= 1 << T_SOCK[t][i]
+    return mask
+
+
 cdef inline int junk_rating(const PB* pl) noexcept nogil:
     cdef int t, s = 0
     for t in range(NT):
@@ -1481,6 +1506,9 @@ cdef int legal(const St* st, int* out) noexcept nogil:
     cdef const PB* pl = &st.players[p]
     cdef int step = st.step
     cdef int m = 0, t, d, v, g, s, loc, k, item, owed, nd, i, e, nv, nz
+    cdef uint64_t paymask = 0
+    cdef int sockmask = 0
+    cdef bint placeable
     cdef int idx[NT]
     cdef int dice[ND]
     cdef int vals[ND]
@@ -1520,9 +1548,18 @@ cdef int legal(const St* st, int* out) noexcept nogil:
             m += 1
         if pl.ap >= 1:
             nz = nonzero54(pl.hand, idx)
+            if nz:
+                # Computed once: the costs the usable dice can pay (payable) and the socket types
+                # with a free socket (can_place), instead of once per card type.
+                paymask = pay_mask(st, pl)
+                sockmask = free_sockets(pl)
             for i in range(nz):
                 t = idx[i]
-                if can_place(pl, t) and payable(st, pl, T_COST[t]):
+                if T_GADGET[t]:
+                    placeable = pl.ngad < MAXG
+                else:
+                    placeable = (sockmask >> T_SOCK[t][0]) & 1
+                if placeable and (paymask >> T_COST[t]) & 1:
                     out[m] = A_HAND + t
                     m += 1
             if not st.flags[FL_AUDIT]:
