@@ -53,10 +53,12 @@ def main() -> None:
     print(f"reference random playouts/s: {ref_rate:,.1f} ({count} games)")
 
     batch = max(200, int(ref_rate * 60 * seconds))
-    start = time.perf_counter()
+    start, cpu = time.perf_counter(), time.process_time()
     native.kernel.random_playouts(native.new_initial_state(), batch, 1)
     nat_rate = batch / (time.perf_counter() - start)
-    print(f"native random playouts/s: {nat_rate:,.0f} ({batch} games), x{nat_rate / ref_rate:,.0f} the reference")
+    nat_cpu_rate = batch / (time.process_time() - cpu)
+    print(f"native random playouts/s: {nat_rate:,.0f} ({batch} games), x{nat_rate / ref_rate:,.0f} the reference"
+          f" (per CPU second: {nat_cpu_rate:,.0f})")
     start = time.perf_counter()
     native.kernel.playouts(native.new_initial_state(), max(50, batch // 4), 1, True)
     pol_rate = max(50, batch // 4) / (time.perf_counter() - start)
@@ -72,10 +74,12 @@ def main() -> None:
     for label, extra in (("random rollouts", {}), ("presets (rollout_cutoff 40)", dict(native.bot_presets["ismcts"])),
                          ("policy rollouts", {"rollout": "policy"})):
         bot = ISMCTSBot(iterations=iterations, seed=1, **extra)
-        start = time.perf_counter()
+        start, cpu = time.perf_counter(), time.process_time()
         bot.choose(state)
         rate = iterations / (time.perf_counter() - start)
-        print(f"ISMCTS at the first decision ({args.players} players), {label}: {rate:,.0f} iterations/s")
+        cpu_rate = iterations / (time.process_time() - cpu)
+        print(f"ISMCTS at the first decision ({args.players} players), {label}: {rate:,.0f} iterations/s"
+              f" (per CPU second: {cpu_rate:,.0f})")
     print(f"load average: {os.getloadavg()}")
 
 
