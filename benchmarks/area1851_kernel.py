@@ -17,8 +17,9 @@ import time
 import timeit
 
 from aiplay._ext.area1851 import make_kernel
-from aiplay.game import sample_chance_outcome
 from aiplay.games.area1851 import Area1851Game
+
+from aiplay.game import sample_chance_outcome
 from aiplay.native import NativeGame
 from aiplay.search import ISMCTSBot
 from aiplay.simulate import play_out

@@ -22,14 +22,14 @@ import random
 from typing import Any, Iterator, List, Tuple
 
 import pytest
-
-import aiplay
 from aiplay._ext.area1851 import make_kernel
 from aiplay._ext.kernel import NativeState
+from aiplay.games.area1851 import Area1851Game
+
+import aiplay
 from aiplay.differential import compare_engines
 from aiplay.errors import InvalidStateError
 from aiplay.game import sample_chance_outcome
-from aiplay.games.area1851 import Area1851Game
 from aiplay.kernel_rng import KernelRandom
 from aiplay.native import NativeGame
 from aiplay.registry import game_entry, register
@@ -116,7 +116,7 @@ def test_native_worlds_are_indistinguishable_and_canonical(players):
 
 
 def test_state_bytes_are_canonical_and_clones_independent():
-    ref, nat = native_game(players=3, block=1)
+    _ref, nat = native_game(players=3, block=1)
     states = list(walk(nat, 5, every=11))
     assert len(states) > 20
     for state in states:
@@ -138,7 +138,7 @@ def test_state_bytes_are_canonical_and_clones_independent():
     (("players", 0, "known"), []), (("ctx",), {"card": 500}), (("flags",), {"basics": 2}),
 ])
 def test_load_dict_rejects_bad_documents_without_writing(path, value):
-    ref, nat = native_game(players=2, block=1)
+    _ref, nat = native_game(players=2, block=1)
     state = next(s for i, s in enumerate(walk(nat, 3)) if i == 40)
     data = state.to_dict()
     node = data
@@ -207,7 +207,7 @@ def test_metadata_follows_the_options():
 
 
 def test_kernel_random_playouts_finish():
-    ref, nat = native_game(players=4)
+    _ref, nat = native_game(players=4)
     totals: List[float] = nat.kernel.random_playouts(nat.new_initial_state(), 50, 7)
     assert len(totals) == 4 and abs(sum(totals)) < 1e-9  # zero-sum returns
     totals = nat.kernel.playouts(nat.new_initial_state(), 20, 7, True)
