@@ -19,8 +19,8 @@ Engines: on a native state (``aiplay.load(name)`` of a game with a kernel) the
 search runs in C (``src_ext/expectimax.pyx``, class ``Solver``): max^n with
 shallow pruning (alpha-beta with two players) where the game is constant-sum,
 Star1/Star2 at chance nodes from the declared utility bounds, move ordering
-from the table's best move and the kernel's static evaluation, and a
-transposition table keyed by the full-state hash. On a reference state the
+from the table's best move (optionally also from the kernel's static
+evaluation: ``ordering="heuristic"``), and a transposition table keyed by the full-state hash. On a reference state the
 solver is a plain full-width search with a memo (:class:`ReferenceSolver`):
 slow, but short enough to read, and the yardstick of the native one.
 
@@ -534,7 +534,7 @@ def _build_pv(engine: Any, state: State, root: _Pass, max_nodes: int, lo: float,
 
 def solve(state: State, *, seconds: Optional[float] = None, nodes: Optional[int] = None,
           observer: Optional[int] = None, seed: int = 0, determinizations: int = DETERMINIZATIONS,
-          backend: str = "auto", pruning: str = "star2", ordering: str = "heuristic",
+          backend: str = "auto", pruning: str = "star2", ordering: str = "table",
           pv_nodes: int = PV_NODES, tt_bits: int = 20, max_plies: int = MAX_PLIES,
           deepening: bool = True) -> Solution:
     """Solve ``state`` (not modified); see the module docstring.
@@ -544,8 +544,11 @@ def solve(state: State, *, seconds: Optional[float] = None, nodes: Optional[int]
     average over ``determinizations`` worlds of that player's knowledge
     (``seed`` seeds the draws). ``backend``: ``"auto"`` (the state's own
     engine), ``"native"`` or ``"reference"``. ``pruning`` (``"star2"``,
-    ``"star1"``, ``"none"``) and ``ordering`` (``"heuristic"``, ``"table"``,
-    ``"none"``) tune the native search, never its value. ``pv_nodes`` caps
+    ``"star1"``, ``"none"``) and ``ordering`` (``"table"``: the table's best
+    move first, then legal order; ``"heuristic"``: then by the kernel's static
+    evaluation for the mover; ``"none"``) tune the native search, never its
+    value. The default ``"table"`` searched fewer or as many nodes as
+    ``"heuristic"`` on every shipped position (benchmarks/RESULTS.md, "Solver"). ``pv_nodes`` caps
     the principal-variation tree. ``deepening=False`` spends a budget on one
     unlimited pass (no depth-limited estimates first): the fastest exact solve,
     but no value if the budget ends first (the static evaluation is then
