@@ -356,15 +356,18 @@ cdef class GroomLakeKernel(Kernel):
                 given += 1
         return 2 - given
 
-    cdef int _limit_seat(self, const GL* st) noexcept nogil:
+    cdef inline int _limit_seat(self, const GL* st) noexcept nogil:
         cdef int step = st.step, start, i, p
         if step == S_ROLES or step == S_DEAL or step == S_KEEP or step == S_TURN_DISCARD or step == S_OVER:
             return -1
-        start = st.turn if st.turn > 0 else 0
+        # Seats from the turn player on (no division: this scan runs several times per move).
+        p = st.turn if st.turn > 0 else 0
         for i in range(self.n):
-            p = (start + i) % self.n
             if st.life[p] > 0 and _sum(st.hands[p]) > st.life[p]:
                 return p
+            p += 1
+            if p == self.n:
+                p = 0
         return -1
 
     cdef inline bint _tiles_remain(self, const GL* st) noexcept nogil:
@@ -551,12 +554,13 @@ cdef class GroomLakeKernel(Kernel):
 
     cdef int legal_actions(self, const void* s, int* out) noexcept nogil:
         cdef const GL* st = <const GL*>s
-        cdef int p = self.current_player(s), step = st.step, n = 0, t, q, m, i, mask
+        cdef int lim = self._limit_seat(st), step = st.step, n = 0, t, q, m, i, mask
+        cdef int p = lim if lim >= 0 else st.cur   # the player to move (a decision node)
         cdef const uint8_t* hand
-        if p < 0:
+        if p < 0 or step == S_OVER:
             return 0  # not a decision node (the contract never asks; no seat to index)
         hand = st.hands[p]
-        if self._limit_seat(st) >= 0 or step == S_TURN_DISCARD:
+        if lim >= 0 or step == S_TURN_DISCARD:
             for t in range(NT):
                 if hand[t]:
                     out[n] = A_REFRESH + t
@@ -714,12 +718,14 @@ cdef class GroomLakeKernel(Kernel):
     # -- applying moves ---------------------------------------------------------------------
     cdef void apply(self, void* s, int action) noexcept nogil:
         cdef GL* st = <GL*>s
-        cdef int step = st.step
-        if ((step == S_ROLES or step == S_DEAL or step == S_ROW or step == S_TILE or step == S_ROLL
-                or step == S_INV_DRAW or step == S_GIVE_DRAW or step == S_SHARE) and self._limit_seat(st) < 0):
+        cdef int step = st.step, lim = self._limit_seat(st)
+        if lim >= 0:
+            self._apply_decision(st, lim, action)
+        elif (step == S_ROLES or step == S_DEAL or step == S_ROW or step == S_TILE or step == S_ROLL
+                or step == S_INV_DRAW or step == S_GIVE_DRAW or step == S_SHARE):
             self._apply_chance(st, action)
         else:
-            self._apply_decision(st, self.current_player(s), action)
+            self._apply_decision(st, st.cur, action)
         self._settle(st)
 
     cdef inline void _pop_queue(self, GL* st) noexcept nogil:
