@@ -51,6 +51,7 @@ cdef enum:
     QCAP = 64            # queue of seats (a share of at most 64 cards)
     MAXENT = 1024        # placement entries (cell * 4 + rotation)
     DET_TRIES = 64
+    MARK_WORDS = 148     # 64-bit words of one bit per grid cell
     # card types
     WATER = 0
     ROPE = 1
@@ -417,9 +418,9 @@ cdef class GroomLakeKernel(Kernel):
         """board.placements: the class (CLS_*) and, when ``out`` is given, its sorted entries."""
         cdef int xs[4 * NTILES]
         cdef int ys[4 * NTILES]
-        cdef int cells[4 * NTILES]
+        cdef uint64_t marks[MARK_WORDS]
+        cdef uint64_t bits
         cdef int tx = st.team[0], ty = st.team[1], d, i, j, m, c, x, y, nc = 0
-        cdef bint dup
         for d in range(4):
             xs[d] = tx + DX[d]
             ys[d] = ty + DY[d]
@@ -438,26 +439,23 @@ cdef class GroomLakeKernel(Kernel):
                 _sort_ints(out, m)
                 nout[0] = m
             return CLS_B
-        # Class C: the frontier, in increasing cell order.
+        # Class C: the frontier, in increasing cell order (a bit per cell, read back word by word).
+        memset(marks, 0, sizeof(marks))
         for i in range(st.nplaced):
             for d in range(4):
                 x = st.pl_x[i] + DX[d]
                 y = st.pl_y[i] + DY[d]
-                if not _in_grid(x, y) or st.grid[_cell(x, y)]:
-                    continue
-                c = _cell(x, y)
-                dup = False
-                for j in range(nc):
-                    if cells[j] == c:
-                        dup = True
-                        break
-                if not dup:
-                    cells[nc] = c
-                    nc += 1
-        _sort_ints(cells, nc)
-        for i in range(nc):
-            xs[i] = cells[i] % GSIZE - RADIUS
-            ys[i] = cells[i] // GSIZE - RADIUS
+                if _in_grid(x, y) and not st.grid[_cell(x, y)]:
+                    c = _cell(x, y)
+                    marks[c >> 6] |= (<uint64_t>1) << (c & 63)
+        for j in range(MARK_WORDS):
+            bits = marks[j]
+            while bits:
+                c = (j << 6) + __builtin_ctzll(bits)
+                bits &= bits - 1
+                xs[nc] = c % GSIZE - RADIUS
+                ys[nc] = c // GSIZE - RADIUS
+                nc += 1
         m = self._fitting(st, xs, ys, nc, tile, out)
         if m:
             if out != NULL:
