@@ -1515,6 +1515,8 @@ cdef int legal(const St* st, int* out) noexcept nogil:
     cdef int feats[5]
     cdef int pts[5]
     cdef bint anyjunk, found
+    if p < 0 or st.qlen or st.phase == OVER:
+        return 0  # not a decision node: nothing to choose (and no seat -1 to read)
     if step == S_PLACE:
         for loc in range(NL):
             out[m] = A_LOCATION + loc
@@ -2744,6 +2746,8 @@ cdef int policy(const St* st, const int* legal_, int n, Rng* rng) noexcept nogil
     cdef int step = st.step
     cdef int i, a, t, best, bt, g, s, blk, bi, bj, w, bw, ms
     cdef bint last, full, has_yes, has_mod, has_gadget, has_done
+    if n <= 0 or me < 0:
+        return A_DONE if n <= 0 else legal_[0]  # not a decision node (callers never ask there)
     if n == 1:
         return legal_[0]
     if step == S_MAIN:
