@@ -17,6 +17,7 @@ from libc.string cimport memcpy, memmove, memset
 from libc.math cimport tanh
 
 from aiplay._ext.kernel cimport K_CHANCE, K_TERMINAL, Kernel, NativeState, Rng, mix64, rng_below, rng_uniform
+from aiplay._ext.load_checks cimport _choice, _ival, _lst
 
 from aiplay.errors import InvalidStateError
 from aiplay.games.area1851 import cards as _C
@@ -2866,29 +2867,6 @@ cdef dict _block_dict(const PB* b, int n):
         "phj": [b.phj[i] for i in range(NT)], "disc_add": [b.disc_add[i] for i in range(NT)],
         "drawn": b.drawn, "fdrawn": b.fdrawn,
     }
-
-
-cdef int _ival(object value, str field, int low, int high) except? -2147483647:
-    """``value`` as a C int in [low, high], else InvalidStateError naming the field."""
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise InvalidStateError(f"state.{field}", f"must be an integer, got {value!r}")
-    if not low <= value <= high:
-        raise InvalidStateError(f"state.{field}", f"must be between {low} and {high}, got {value}")
-    return value
-
-
-cdef list _lst(object value, str field, Py_ssize_t length):
-    if not isinstance(value, list):
-        raise InvalidStateError(f"state.{field}", f"must be a list, got {value!r}")
-    if length >= 0 and len(value) != length:
-        raise InvalidStateError(f"state.{field}", f"must have {length} entries, got {len(value)}")
-    return value
-
-
-cdef int _choice(object value, tuple names, str field) except -1:
-    if not isinstance(value, str) or value not in names:
-        raise InvalidStateError(f"state.{field}", f"must be one of {list(names)}, got {value!r}")
-    return names.index(value)
 
 
 cdef void _vec(uint8_t* out, object value, str field, int length, int high) except *:

@@ -27,6 +27,7 @@ from libc.math cimport tanh
 
 from aiplay._ext.kernel cimport (K_CHANCE, K_MAX_PLAYERS, K_TERMINAL, Kernel, NativeState, Rng, hash_bytes, mix64,
                                  rng_below, rng_next, rng_uniform)
+from aiplay._ext.load_checks cimport _choice, _ival, _lst
 
 from random import Random as _Random
 
@@ -1860,29 +1861,6 @@ cdef class Area51Kernel(Kernel):
             st.used_s[i] = _ival(u[1], f"used[{i}][1]", 0, self.spaces_in[r] - 1)
         st.nused = len(used)
         memcpy(state.data, st, sizeof(A51))
-
-
-cdef int _ival(object value, str field, int low, int high) except? -2147483647:
-    """``value`` as a C int in [low, high], else InvalidStateError naming the field."""
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise InvalidStateError(f"state.{field}", f"must be an integer, got {value!r}")
-    if not low <= value <= high:
-        raise InvalidStateError(f"state.{field}", f"must be between {low} and {high}, got {value}")
-    return value
-
-
-cdef list _lst(object value, str field, Py_ssize_t length):
-    if not isinstance(value, list):
-        raise InvalidStateError(f"state.{field}", f"must be a list, got {value!r}")
-    if length >= 0 and len(value) != length:
-        raise InvalidStateError(f"state.{field}", f"must have {length} entries, got {len(value)}")
-    return value
-
-
-cdef int _choice(object value, tuple names, str field) except -1:
-    if not isinstance(value, str) or value not in names:
-        raise InvalidStateError(f"state.{field}", f"must be one of {list(names)}, got {value!r}")
-    return names.index(value)
 
 
 cdef int _counts_into(uint8_t* out, object value, str field) except -1:

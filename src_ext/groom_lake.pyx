@@ -28,6 +28,7 @@ from libc.string cimport memcpy, memmove, memset
 from libc.math cimport tanh
 
 from aiplay._ext.kernel cimport (K_CHANCE, K_TERMINAL, Kernel, NativeState, Rng, hash_bytes, mix64, rng_below)
+from aiplay._ext.load_checks cimport _choice, _ival, _lst
 
 from aiplay.errors import InvalidStateError
 from aiplay.game import require_field as _get
@@ -2160,33 +2161,10 @@ cdef class GroomLakeKernel(Kernel):
         memcpy(state.data, st, sizeof(GL))
 
 
-cdef int _ival(object value, str field, int low, int high) except? -2147483647:
-    """``value`` as a C int in [low, high], else InvalidStateError naming the field."""
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise InvalidStateError(f"state.{field}", f"must be an integer, got {value!r}")
-    if not low <= value <= high:
-        raise InvalidStateError(f"state.{field}", f"must be between {low} and {high}, got {value}")
-    return value
-
-
 cdef uint8_t _bval(object value, str field) except 255:
     if not isinstance(value, bool):
         raise InvalidStateError(f"state.{field}", f"must be true or false, got {value!r}")
     return 1 if value else 0
-
-
-cdef list _lst(object value, str field, Py_ssize_t length):
-    if not isinstance(value, list):
-        raise InvalidStateError(f"state.{field}", f"must be a list, got {value!r}")
-    if length >= 0 and len(value) != length:
-        raise InvalidStateError(f"state.{field}", f"must have {length} entries, got {len(value)}")
-    return value
-
-
-cdef int _choice(object value, tuple names, str field) except -1:
-    if not isinstance(value, str) or value not in names:
-        raise InvalidStateError(f"state.{field}", f"must be one of {list(names)}, got {value!r}")
-    return names.index(value)
 
 
 cdef int _counts_into(uint8_t* out, object value, str field) except -1:
