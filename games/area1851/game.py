@@ -42,17 +42,10 @@ class Area1851Game(Game):
     def max_chance_outcomes(self) -> int:
         return A.NUM_CHANCE
 
-    @property
-    def min_utility(self) -> float:
-        return -1.0
-
-    @property
-    def max_utility(self) -> float:
-        return 1.0
-
-    @property
-    def zero_sum(self) -> bool:
-        return True
+    #: Winners share +1 and the others -1 (zero-sum).
+    min_utility = -1.0
+    max_utility = 1.0
+    zero_sum = True
 
     @property
     def num_turns(self) -> int:

@@ -57,17 +57,10 @@ class GroomLakeGame(Game):
     def max_chance_outcomes(self) -> int:
         return A.MAX_CHANCE
 
-    @property
-    def min_utility(self) -> float:
-        return -1.0
-
-    @property
-    def max_utility(self) -> float:
-        return 1.0
-
-    @property
-    def zero_sum(self) -> bool:
-        return True
+    #: Winners share +1 and the others -1 (zero-sum).
+    min_utility = -1.0
+    max_utility = 1.0
+    zero_sum = True
 
     @property
     def max_game_length(self) -> int:
