@@ -90,7 +90,10 @@ def cython_include_tree() -> Path:
     (root / "aiplay" / "__init__.pxd").touch()
     (package / "__init__.pxd").touch()
     for pxd in SRC.glob("*.pxd"):
-        shutil.copyfile(pxd, package / pxd.name)
+        target = package / pxd.name
+        # Copy only a changed file: a fresh timestamp would make cythonize rebuild every kernel.
+        if not target.exists() or target.read_bytes() != pxd.read_bytes():
+            shutil.copyfile(pxd, target)
     return root
 
 
