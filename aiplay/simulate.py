@@ -46,7 +46,7 @@ def random_walk(state: State, rng: random.Random, *, choose: Optional[Chooser] =
 
     Chance outcomes are drawn from ``rng``; decisions come from ``choose(state)``
     or, without it, uniformly from ``rng``. The walk ends at a terminal state or
-    after ``max_steps`` moves (the last state yielded is then not terminal). The
+    after ``max_steps`` moves (the last state yielded may then be mid-game). The
     same object is yielded each time: ``clone()`` it to keep a position.
     """
     if max_steps is not None and max_steps < 0:
