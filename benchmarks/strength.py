@@ -6,6 +6,7 @@ The figures in ``benchmarks/RESULTS.md`` ("Strength") come from::
 
     python benchmarks/strength.py sunken_city-mcts-random --deals 100 --processes 2
     python benchmarks/strength.py all --deals 100 --processes 2     # every match below
+    python benchmarks/strength.py area1851-ismcts-3heuristics --deals 50 --processes 2  # 200 games
 
 ``--list`` shows the matches. Results do not depend on ``--processes``; the
 time does (about a minute per 100 games of Sunken City MCTS on one core).
@@ -23,6 +24,8 @@ from aiplay.arena import run_match
 MCTS_SC = {"iterations": 2000, "rollout": "policy"}
 EXPECTIMAX_SC = {"depth": 2, "leaf_playout": 60}
 ISMCTS_A51 = {"iterations": 2000, "rollout": "policy", "rollout_cutoff": 60}
+#: Area 1851's preset: random playouts cut after 40 moves, scored by the static evaluation.
+ISMCTS_1851 = {"iterations": 2000, "rollout_cutoff": 40}
 
 #: name -> (game, bots, bot options, game options). The first bot is the one measured.
 MATCHES: Dict[str, Tuple[str, List[str], List[Dict[str, Any]], Dict[str, Any]]] = {
@@ -33,6 +36,10 @@ MATCHES: Dict[str, Tuple[str, List[str], List[Dict[str, Any]], Dict[str, Any]]] 
     "area51-ismcts-heuristic": ("area51", ["ismcts", "heuristic"], [ISMCTS_A51, {}], {}),
     "area51-ismcts-3heuristics": ("area51", ["ismcts", "heuristic", "heuristic", "heuristic"],
                                   [ISMCTS_A51, {}, {}, {}], {}),
+    "area1851-ismcts-random": ("area1851", ["ismcts", "random"], [ISMCTS_1851, {}], {}),
+    "area1851-ismcts-heuristic": ("area1851", ["ismcts", "heuristic"], [ISMCTS_1851, {}], {}),
+    "area1851-ismcts-3heuristics": ("area1851", ["ismcts", "heuristic", "heuristic", "heuristic"],
+                                    [ISMCTS_1851, {}, {}, {}], {}),
 }
 
 

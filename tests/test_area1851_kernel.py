@@ -199,6 +199,12 @@ def test_registered_at_run_time_with_the_kernel():
     assert game_entry("area1851") == entry
 
 
+def test_listed_with_the_kernel_by_default():
+    assert "area1851" in aiplay.games_available(include_hidden=False)
+    assert game_entry("area1851").listed is True
+    assert aiplay.load("area1851").backend == "native"
+
+
 def test_metadata_follows_the_options():
     for players in (2, 3, 4, 5):
         ref, nat = native_game(players=players, block=players)

@@ -396,11 +396,10 @@ def test_text_and_svg_rendering():
     assert svg.count("<rect") == 3 and "open" in svg and "the Team" in svg
 
 
-def test_registry_entry_is_hidden_and_native_by_default():
+def test_registry_entry_is_listed_and_native_by_default():
     entry = aiplay.registry.game_entry("groom_lake")
-    # Hidden until the strength matches are in; the kernel is registered.
-    assert entry.listed is False and entry.kernel_module == "aiplay._ext.groom_lake" and entry.no_kernel is None
-    assert "groom_lake" not in aiplay.games_available(include_hidden=False)
+    assert entry.listed is True and entry.kernel_module == "aiplay._ext.groom_lake" and entry.no_kernel is None
+    assert "groom_lake" in aiplay.games_available(include_hidden=False)
     game = aiplay.load("groom_lake")
     assert game.backend == "native" and game.num_distinct_actions == A.NUM_ACTIONS
     assert aiplay.load("groom_lake", backend="reference").backend == "reference"

@@ -1,8 +1,9 @@
 """Area 1851: tinkering inventors build gadgets for reputation (2-5 players, hidden hands).
 
 Reference engine in this folder; native kernel in src_ext/area1851.pyx (``aiplay._ext.area1851``),
-checked move for move against it. Still registered hidden (``listed=False``): the issue's
-strength matches are not done yet.
+checked move for move against it. Bots: the heuristic of ``heuristic.py`` and the generic
+searchers (ISMCTS strength against it: ``benchmarks/strength.py``, figures in
+``benchmarks/RESULTS.md``).
 """
 
 from aiplay.registry import DifferentialCase, PlaythroughSpec, register
@@ -24,7 +25,6 @@ ENTRY = register(
                   PlaythroughSpec("area1851_4p", {"players": 4}, 6, state_every=400)],
     benchmark={"players": 4},
     max_game_length=lambda game: game.max_game_length,
-    listed=False,
 )
 
 __all__ = ["Area1851Game", "Area1851State", "ENTRY", "render", "render_svg", "render_text"]

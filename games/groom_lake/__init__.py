@@ -2,8 +2,9 @@
 
 The reference engine (this folder) and its Cython kernel
 (``src_ext/groom_lake.pyx``), which the differential test keeps equal move
-for move. The game stays hidden (``listed=False``) until every item of its
-issue holds (the strength matches are still to be played).
+for move. Bots: one heuristic per role (``heuristic.py``) and the generic searchers
+(ISMCTS strength per role: ``benchmarks/groom_lake_strength.py``, figures in
+``benchmarks/RESULTS.md``).
 """
 
 from aiplay.registry import DifferentialCase, PlaythroughSpec, register
@@ -25,7 +26,6 @@ ENTRY = register(
                   PlaythroughSpec("groom_lake_5p", {"players": 5, "half_win": True}, 42, state_every=40)],
     benchmark={"players": 5},
     max_game_length=lambda game: game.max_game_length,
-    listed=False,
 )
 
 __all__ = ["ENTRY", "GroomLakeGame", "GroomLakeState", "render", "render_svg"]

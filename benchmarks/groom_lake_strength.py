@@ -1,0 +1,154 @@
+"""Groom Lake strength by role: ISMCTS in one seat among heuristic bots, against the heuristic in that seat.
+
+Issue 13 asks whether native ISMCTS, playing one seat among heuristic bots,
+wins more often than the heuristic bot playing the same seat and role, for
+the Alien and for a Human separately. Roles are dealt by chance, so a plain
+arena would give the Alien's seat to the measured bot in only 1 game of n.
+This script instead *conditions the deal*: at the set-up's role draws it
+picks the outcome that gives the measured seat the wanted role (the other
+role draws stay uniform, from the deal's seeded generator), and every other
+chance outcome is drawn as usual.
+
+Each deal is played twice, once with ISMCTS and once with the heuristic in
+the measured seat, from the same chance seed and with the same bots in the
+other seats (a paired comparison). The measured seat rotates with the deal
+number. A game is a win for the seat when its return is positive (a Human
+shares the Team's win). The script prints both win rates with 95% Wilson
+intervals and the paired difference with its 95% normal interval::
+
+    python benchmarks/groom_lake_strength.py --deals 200 --processes 2       # RESULTS.md figures
+    python benchmarks/groom_lake_strength.py --quick                         # CI's short profile
+
+Results do not depend on ``--processes``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import multiprocessing
+import random
+import sys
+import time
+from typing import Dict, List, Sequence, Tuple
+
+from aiplay import registry
+from aiplay.arena import bot_seed, chance_seed
+from aiplay.game import CHANCE, sample_chance_outcome
+from aiplay.search import make_bot
+
+GAME = "groom_lake"
+ROLES = ("Alien", "Human")
+
+
+def role_outcome(outcomes: Sequence[Tuple[int, float]], names: Sequence[str], seat: int, role: str,
+                 rng: random.Random) -> int:
+    """The role-draw outcome that keeps ``seat`` on ``role``, uniform among the others that do.
+
+    ``names`` are the outcomes' names, "Alien is player 3" or "Hunter is player 1".
+    """
+    drawn_role = names[0].split(" is player ")[0]
+    wanted = [a for (a, _), name in zip(outcomes, names) if (int(name.rsplit(" ", 1)[1]) == seat) == (drawn_role == role)]
+    if not wanted:  # the seat already has its role (a Human seat at the Hunter's draw)
+        wanted = [a for a, _ in outcomes]
+    return rng.choice(sorted(wanted))
+
+
+def play_one(task: Tuple[int, int, str, str, int, int, int]) -> Tuple[int, str, str, bool, int]:
+    """Play deal ``deal`` with ``kind`` in ``seat`` holding ``role``; the others are heuristic bots.
+
+    Returns ``(deal, role, kind, won, moves)``.
+    """
+    deal, seat, role, kind, players, iterations, seed = task
+    game = registry.load(GAME, backend="native", players=players)
+    bots = []
+    for p in range(players):
+        if p == seat and kind == "ismcts":
+            bots.append(make_bot("ismcts", game=game, seed=bot_seed(seed, deal, p), iterations=iterations))
+        else:
+            bots.append(make_bot("heuristic", game=game, seed=bot_seed(seed, deal, p)))
+    rng = random.Random(chance_seed(seed, deal))
+    state = game.new_initial_state()
+    moves = 0
+    while not state.is_terminal():
+        player = state.current_player()
+        if player == CHANCE:
+            outcomes = state.chance_outcomes()
+            names = [state.action_to_string(a) for a, _ in outcomes]
+            if " is player " in names[0]:
+                action = role_outcome(outcomes, names, seat, role, rng)
+            else:
+                action = sample_chance_outcome(state, rng)
+        else:
+            action = bots[player].choose(state)
+        state.apply_action(action)
+        moves += 1
+    return deal, role, kind, state.returns()[seat] > 0, moves
+
+
+def wilson(wins: float, n: int, z: float = 1.96) -> Tuple[float, float]:
+    """The 95% Wilson score interval of a win rate."""
+    if n == 0:
+        return 0.0, 1.0
+    p = wins / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def paired_difference(a: Sequence[bool], b: Sequence[bool], z: float = 1.96) -> Tuple[float, float, float]:
+    """Mean of ``a - b`` over paired deals, with its 95% normal interval."""
+    diffs = [int(x) - int(y) for x, y in zip(a, b)]
+    n = len(diffs)
+    mean = sum(diffs) / n
+    var = sum((d - mean) ** 2 for d in diffs) / (n - 1) if n > 1 else 0.0
+    half = z * math.sqrt(var / n)
+    return mean, mean - half, mean + half
+
+
+def main(argv: List[str]) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--deals", type=int, default=200, help="deals per role (each played twice)")
+    parser.add_argument("--players", type=int, default=5)
+    parser.add_argument("--iterations", type=int, default=2000, help="ISMCTS iterations per move")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--processes", type=int, default=1, help="worker processes (results do not change)")
+    parser.add_argument("--quick", action="store_true", help="a short profile: 4 deals per role, 200 iterations")
+    args = parser.parse_args(argv)
+    if args.quick:
+        args.deals, args.iterations = 4, 200
+    if args.deals < 2:
+        parser.error("--deals must be >= 2")
+    registry.load(GAME, backend="native", players=args.players)  # fails early without the kernel
+    tasks = [(deal, deal % args.players, role, kind, args.players, args.iterations, args.seed + index)
+             for index, role in enumerate(ROLES) for deal in range(args.deals) for kind in ("ismcts", "heuristic")]
+    print(f"== {GAME}, {args.players} players: {args.deals} deals per role, each with ISMCTS "
+          f"({args.iterations} iterations/move) and with the heuristic in the measured seat", flush=True)
+    started = time.perf_counter()
+    results: Dict[Tuple[str, str], Dict[int, bool]] = {(r, k): {} for r in ROLES for k in ("ismcts", "heuristic")}
+    moves = 0
+    every = max(1, len(tasks) // 20)
+    with multiprocessing.Pool(args.processes) as pool:
+        for done, (deal, role, kind, won, length) in enumerate(pool.imap_unordered(play_one, tasks), 1):
+            results[(role, kind)][deal] = won
+            moves += length
+            if done % every == 0 or done == len(tasks):
+                print(f"  [{done}/{len(tasks)} games, {time.perf_counter() - started:.0f} s]", flush=True)
+    for role in ROLES:
+        ismcts = [results[(role, "ismcts")][d] for d in range(args.deals)]
+        heuristic = [results[(role, "heuristic")][d] for d in range(args.deals)]
+        for kind, wins in (("ismcts", ismcts), ("heuristic", heuristic)):
+            low, high = wilson(sum(wins), len(wins))
+            print(f"  {role:<6} {kind:<10} wins {sum(wins):4d}/{len(wins)} = {sum(wins) / len(wins):6.1%}  "
+                  f"95% interval [{low:.1%}, {high:.1%}]")
+        mean, low, high = paired_difference(ismcts, heuristic)
+        verdict = "ISMCTS better" if low > 0 else ("heuristic better" if high < 0 else "no clear difference")
+        print(f"RESULT {GAME} {role}: ISMCTS - heuristic = {mean:+.1%}, 95% interval [{low:+.1%}, {high:+.1%}] "
+              f"over {args.deals} paired deals ({verdict})", flush=True)
+    print(f"  {len(tasks)} games, mean length {moves / len(tasks):.0f} moves, "
+          f"{time.perf_counter() - started:.0f} s wall", flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
