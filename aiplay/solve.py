@@ -18,7 +18,9 @@ In a two-player constant-sum game (zero-sum included) this is the minimax
 Engines: on a native state (``aiplay.load(name)`` of a game with a kernel) the
 search runs in C (``src_ext/expectimax.pyx``, class ``Solver``): max^n with
 shallow pruning (alpha-beta with two players) where the game is constant-sum,
-Star1/Star2 at chance nodes from the declared utility bounds, move ordering
+Star1/Star2 at chance nodes from the declared utility bounds (tightened by
+per-position bounds where the kernel proves them: Sunken City once the end is
+triggered, when a player can no longer catch up), move ordering
 from the table's best move (optionally also from the kernel's static
 evaluation: ``ordering="heuristic"``), and a transposition table keyed by the full-state hash. On a reference state the
 solver is a plain full-width search with a memo (:class:`ReferenceSolver`):
@@ -396,9 +398,10 @@ class ReferenceSolver:
 class _NativeEngine:
     """The C solver of one kernel, as :func:`solve` drives it."""
 
-    def __init__(self, state: Any, pruning: str, ordering: str, tt_bits: int, max_plies: int):
+    def __init__(self, state: Any, pruning: str, ordering: str, tt_bits: int, max_plies: int, bounds: bool = True):
         game = state.game
-        self.solver = _NativeSolver(state.kernel, bool(game.constant_sum), pruning, ordering, tt_bits, max_plies)
+        self.solver = _NativeSolver(state.kernel, bool(game.constant_sum), pruning, ordering, tt_bits, max_plies,
+                                    None, bool(bounds))
         self.name = "native"
 
     def solve(self, state: Any, depth: int, seconds: float, nodes: int) -> Dict[str, Any]:
@@ -414,7 +417,8 @@ class _ReferenceEngine:
         return self.solver.solve(state, depth, seconds, nodes)
 
 
-def _engine(state: State, backend: str, pruning: str, ordering: str, tt_bits: int, max_plies: int) -> Tuple[Any, State]:
+def _engine(state: State, backend: str, pruning: str, ordering: str, tt_bits: int, max_plies: int,
+            bounds: bool = True) -> Tuple[Any, State]:
     """The engine for ``backend`` and the state in that engine's form."""
     if backend not in ("auto", "native", "reference"):
         raise InvalidOptionError(f"option backend={backend!r} is invalid; it accepts 'auto', 'native' or 'reference'")
@@ -423,7 +427,7 @@ def _engine(state: State, backend: str, pruning: str, ordering: str, tt_bits: in
         raise InvalidOptionError(
             "backend='native' needs a state of a native engine (aiplay.load(name) of a game with a kernel)")
     if is_native and backend != "reference":
-        return _NativeEngine(state, pruning, ordering, tt_bits, max_plies), state
+        return _NativeEngine(state, pruning, ordering, tt_bits, max_plies, bounds), state
     if is_native:  # the reference engine of the same position
         state = getattr(state.game, "reference").state_from_dict(state.to_dict())
     return _ReferenceEngine(state.game, max_plies), state
@@ -536,7 +540,7 @@ def solve(state: State, *, seconds: Optional[float] = None, nodes: Optional[int]
           observer: Optional[int] = None, seed: int = 0, determinizations: int = DETERMINIZATIONS,
           backend: str = "auto", pruning: str = "star2", ordering: str = "table",
           pv_nodes: int = PV_NODES, tt_bits: int = 20, max_plies: int = MAX_PLIES,
-          deepening: bool = True) -> Solution:
+          deepening: bool = True, bounds: bool = True) -> Solution:
     """Solve ``state`` (not modified); see the module docstring.
 
     ``seconds``/``nodes`` bound the whole solve (PV construction excluded);
@@ -552,7 +556,10 @@ def solve(state: State, *, seconds: Optional[float] = None, nodes: Optional[int]
     the principal-variation tree. ``deepening=False`` spends a budget on one
     unlimited pass (no depth-limited estimates first): the fastest exact solve,
     but no value if the budget ends first (the static evaluation is then
-    reported, ``exact=False``).
+    reported, ``exact=False``). ``bounds=False`` ignores the per-position
+    bounds that a kernel may prove (Sunken City does once the end is
+    triggered); like the other tuning options it changes the work, never the
+    value.
     """
     if not isinstance(state, State):
         raise InvalidOptionError(f"solve needs an aiplay State, got {type(state).__name__}")
@@ -572,8 +579,8 @@ def solve(state: State, *, seconds: Optional[float] = None, nodes: Optional[int]
     if observer is not None:
         observer = check_player(observer, game.num_players)
         return _solve_observed(state, observer, seed, determinizations, budget, backend, pruning, ordering,
-                               tt_bits, max_plies, lo, hi)
-    engine, state = _engine(state, backend, pruning, ordering, tt_bits, max_plies)
+                               tt_bits, max_plies, lo, hi, bounds)
+    engine, state = _engine(state, backend, pruning, ordering, tt_bits, max_plies, bounds)
     result, depth = _run(engine, state, budget, deepening)
     if not result.complete:  # no pass finished: the static evaluation is all there is
         result.values = tuple(state.heuristic_values()) if player_of(state) != TERMINAL else tuple(state.returns())
@@ -606,11 +613,12 @@ def solve(state: State, *, seconds: Optional[float] = None, nodes: Optional[int]
 
 
 def _solve_observed(state: State, observer: int, seed: int, count: int, budget: _Budget, backend: str,
-                    pruning: str, ordering: str, tt_bits: int, max_plies: int, lo: float, hi: float) -> Solution:
+                    pruning: str, ordering: str, tt_bits: int, max_plies: int, lo: float, hi: float,
+                    bounds: bool = True) -> Solution:
     """Average exact solves of ``count`` determinizations for ``observer``."""
     game = state.game
     rng = make_rng(seed)
-    engine, _ = _engine(state, backend, pruning, ordering, tt_bits, max_plies)
+    engine, _ = _engine(state, backend, pruning, ordering, tt_bits, max_plies, bounds)
     player = state.current_player()
     samples: List[Values] = []
     per_action: Dict[int, List[float]] = {}

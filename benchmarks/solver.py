@@ -9,8 +9,10 @@ Prints three tables:
    positions **one turn left** (player 1's turn played by first legal moves,
    as in the shipped examples) are solved too, for scale.
 2. **Pruning**: nodes of the exact solve with Star2 + shallow pruning + table
-   (table ordering, the default, and heuristic ordering) against plain expectimax with
-   the table (no pruning), on every position that both finish.
+   (table ordering), with and without the kernel's per-position bounds (Sunken
+   City has them once the end is triggered; the default uses them), against
+   plain expectimax with the table (no pruning, no bounds), on every position
+   that both finish.
 3. **Pig**: nodes/s of the solver (exact solve of ``games/pig/positions/race_to_20.json``,
    and a depth-limited pass) beside OpenSpiel's ``expectiminimax`` at the same
    depth with the same value function (values compared).
@@ -109,31 +111,41 @@ def sunken_city(count: Optional[int], cap: float, one_cap: float) -> Dict[str, A
             continue
         star2 = timed_solve(last, one_cap)
         one.append(star2)
-        star2_heur = timed_solve(last, one_cap, ordering="heuristic")
-        plain = timed_solve(last, one_cap, pruning="none", ordering="table")
-        line = (f"  one turn left, seed {seed}: star2 {star2['seconds']:.2f} s / {star2['nodes']:,} nodes; "
-                f"star2 heuristic-order {star2_heur['nodes']:,}; plain+table {plain['nodes']:,} "
-                f"({plain['seconds']:.2f} s)")
+        star2_nb = timed_solve(last, one_cap, bounds=False)
+        plain = timed_solve(last, one_cap, pruning="none", ordering="table", bounds=False)
+        line = (f"  one turn left, seed {seed}: star2+bounds {star2['seconds']:.2f} s / {star2['nodes']:,} nodes; "
+                f"star2 {star2_nb['nodes']:,}; plain+table {plain['nodes']:,} ({plain['seconds']:.2f} s)")
         print(line, flush=True)
-        if star2["exact"] and plain["exact"] and star2_heur["exact"]:
+        if star2["exact"] and plain["exact"] and star2_nb["exact"]:
             assert max(abs(a - b) for a, b in zip(star2["values"], plain["values"])) < 1e-9
-            pruning_rows.append((seed, star2["nodes"], star2_heur["nodes"], plain["nodes"]))
+            assert max(abs(a - b) for a, b in zip(star2_nb["values"], plain["values"])) < 1e-9
+            pruning_rows.append((seed, star2["nodes"], star2_nb["nodes"], plain["nodes"]))
         if r2["exact"]:  # a two-turn solve that finished: compare its pruning too
-            plain2 = timed_solve(state, cap, pruning="none", ordering="table")
+            plain2 = timed_solve(state, cap, pruning="none", ordering="table", bounds=False)
             if plain2["exact"]:
-                pruning_rows.append((seed, r2["nodes"], r2["nodes"], plain2["nodes"]))
+                star2_nb2 = timed_solve(state, cap, bounds=False)
+                assert max(abs(a - b) for a, b in zip(r2["values"], plain2["values"])) < 1e-9
+                pruning_rows.append((seed, r2["nodes"], star2_nb2["nodes"] if star2_nb2["exact"] else -1,
+                                     plain2["nodes"]))
                 print(f"  two turns left, seed {seed}: plain+table {plain2['nodes']:,} nodes "
-                      f"({plain2['seconds']:.2f} s) vs star2 {r2['nodes']:,}", flush=True)
+                      f"({plain2['seconds']:.2f} s) vs star2+bounds {r2['nodes']:,}, star2 {star2_nb2['nodes']:,}",
+                      flush=True)
     print("one turn left: " + fmt_times(one, one_cap), flush=True)
     if pruning_rows:
         s2 = sum(r[1] for r in pruning_rows)
-        s2t = sum(r[2] for r in pruning_rows)
         pl = sum(r[3] for r in pruning_rows)
         ratios = [r[1] / r[3] for r in pruning_rows]
-        print(f"pruning: Star2+table {s2:,} nodes vs plain+table {pl:,} = {100 * s2 / pl:.0f}% in total "
+        print(f"pruning: Star2+table+bounds {s2:,} nodes vs plain+table {pl:,} = {100 * s2 / pl:.0f}% in total "
               f"(per position: median {100 * statistics.median(ratios):.0f}%, min {100 * min(ratios):.0f}%, "
-              f"max {100 * max(ratios):.0f}%); Star2 with heuristic ordering {100 * s2t / pl:.0f}%; "
-              f"{len(pruning_rows)} solves", flush=True)
+              f"max {100 * max(ratios):.0f}%); {len(pruning_rows)} solves", flush=True)
+        rows_nb = [r for r in pruning_rows if r[2] >= 0]
+        if rows_nb:
+            s2n = sum(r[2] for r in rows_nb)
+            pln = sum(r[3] for r in rows_nb)
+            ratios_nb = [r[2] / r[3] for r in rows_nb]
+            print(f"pruning: Star2+table without bounds {s2n:,} nodes vs plain+table {pln:,} = "
+                  f"{100 * s2n / pln:.0f}% in total (per position: median {100 * statistics.median(ratios_nb):.0f}%); "
+                  f"{len(rows_nb)} solves", flush=True)
     return {"two": two, "one": one, "pruning": pruning_rows}
 
 

@@ -761,7 +761,15 @@ cdef class Solver:
       iterative deepening, or an earlier visit), then in legal order
       (``ordering="table"``, the default) or by the kernel's ``evaluate`` for
       the mover (``ordering="heuristic"``; measured no better on the games
-      here, and each child's evaluation costs an extra move).
+      here, and each child's evaluation costs an extra move);
+    * where the kernel proves per-state bounds on the returns still
+      reachable (``Kernel.utility_bounds``, with ``bounds=True``), a node
+      whose bounds meet is answered at once (every line from it ends with
+      the same returns, so every child ties and the lowest action is best),
+      a node fails low for r when its bound for r is at or below ``B[r]``,
+      the mover stops as soon as one child reaches his bound, and Star1
+      bounds the outcomes not searched yet by the node's bounds instead of
+      the utility range.
 
     ``depth`` (decisions, chance not counted) limits a pass; its leaves take
     the kernel's ``evaluate``. Entries searched without reaching the limit
@@ -787,6 +795,8 @@ cdef class Solver:
     cdef double* res           # per level x K_MAX_PLAYERS: the node's result
     cdef double* acc           # per level x K_MAX_PLAYERS: best / running sum
     cdef double* bnd           # per level x K_MAX_PLAYERS: the bounds B[r] (-inf: none)
+    cdef double* nhi           # per level x K_MAX_PLAYERS: the node's upper bound on each return
+    cdef bint use_bounds       # ask the kernel for per-state bounds (Kernel.utility_bounds)
     cdef SolveEntry* tt
     cdef double* tt_values
     cdef uint64_t tt_mask
@@ -794,6 +804,7 @@ cdef class Solver:
     cdef readonly long nodes
     cdef readonly long tt_hits
     cdef readonly long cutoffs
+    cdef readonly long decided     # nodes answered by the kernel's bounds alone
     cdef long node_limit
     cdef double deadline
     cdef bint aborted
@@ -804,7 +815,7 @@ cdef class Solver:
     cdef readonly Cancellation cancel
 
     def __init__(self, Kernel kernel, bint constant_sum, str pruning="star2", str ordering="table",
-                 int tt_bits=20, int max_plies=4096, Cancellation cancel=None):
+                 int tt_bits=20, int max_plies=4096, Cancellation cancel=None, bint bounds=True):
         if pruning not in PRUNING:
             raise InvalidOptionError(f"pruning={pruning!r} is invalid; it accepts one of {sorted(PRUNING)}")
         if ordering not in ORDERINGS:
@@ -820,6 +831,7 @@ cdef class Solver:
         self.ordering = ORDERINGS[ordering]
         self.lo = kernel.min_utility
         self.hi = kernel.max_utility
+        self.use_bounds = bounds
         self.cancel = cancel if cancel is not None else Cancellation()
         self.levels = max_plies + 2
         cdef size_t L = <size_t>self.levels, m = <size_t>kernel.max_legal
@@ -831,18 +843,19 @@ cdef class Solver:
         self.res = <double*>malloc(L * K_MAX_PLAYERS * sizeof(double))
         self.acc = <double*>malloc(L * K_MAX_PLAYERS * sizeof(double))
         self.bnd = <double*>malloc(L * K_MAX_PLAYERS * sizeof(double))
+        self.nhi = <double*>malloc(L * K_MAX_PLAYERS * sizeof(double))
         self.tt = <SolveEntry*>calloc(1 << tt_bits, sizeof(SolveEntry))
         self.tt_values = <double*>malloc((<size_t>1 << tt_bits) * self.n * sizeof(double))
         self.tt_mask = (1 << tt_bits) - 1
         self.generation = 1
         if (self.states == NULL or self.actions == NULL or self.outcomes == NULL or self.probs == NULL
-                or self.keys == NULL or self.res == NULL or self.acc == NULL or self.bnd == NULL
+                or self.keys == NULL or self.res == NULL or self.acc == NULL or self.bnd == NULL or self.nhi == NULL
                 or self.tt == NULL or self.tt_values == NULL):
             raise MemoryError()
 
     def __dealloc__(self):
         free(self.states); free(self.actions); free(self.outcomes); free(self.probs); free(self.keys)
-        free(self.res); free(self.acc); free(self.bnd); free(self.tt); free(self.tt_values)
+        free(self.res); free(self.acc); free(self.bnd); free(self.nhi); free(self.tt); free(self.tt_values)
 
     def clear_table(self):
         """Forget every table entry (O(1): older generations are stale)."""
@@ -865,6 +878,9 @@ cdef class Solver:
 
     cdef inline double* _bnd(self, int level) noexcept nogil:
         return self.bnd + <size_t>level * K_MAX_PLAYERS
+
+    cdef inline double* _nhi(self, int level) noexcept nogil:
+        return self.nhi + <size_t>level * K_MAX_PLAYERS
 
     cdef inline bint _count(self) noexcept nogil:
         self.nodes += 1
@@ -960,6 +976,8 @@ cdef class Solver:
                         self.hit_limit = True
                     return e.low_player
             hint = e.best_action
+        if self._apply_bounds(level, player, key, depth, &result):
+            return result
         was_limited = self.hit_limit
         self.hit_limit = False
         if player == K_CHANCE:
@@ -978,6 +996,49 @@ cdef class Solver:
             self._store(key, depth, hint, result, out[result], whole, out)
         return result
 
+    cdef bint _apply_bounds(self, int level, int player, uint64_t key, int depth, int* result) noexcept nogil:
+        """Set the node's upper bounds ``nhi[level]``; answer the node from them when they suffice.
+
+        Returns True with ``result`` set (SOLVE_EXACT, or the player it fails low for)
+        when the kernel's bounds decide the node, else False.
+        """
+        cdef void* s = self._st(level)
+        cdef double* H = self._nhi(level)
+        cdef double* B = self._bnd(level)
+        cdef double* out = self._res(level)
+        cdef double L[K_MAX_PLAYERS]
+        cdef int p, r, m = self.kernel.max_legal
+        cdef bint met = True
+        if not (self.use_bounds and self.kernel.utility_bounds(s, L, H)):
+            for p in range(self.n):
+                H[p] = self.hi
+            return False
+        for p in range(self.n):
+            if H[p] - L[p] > TIE:
+                met = False
+        if met:
+            # Every line ends with the same returns: every child ties, the lowest action is best.
+            self.decided += 1
+            for p in range(self.n):
+                out[p] = L[p]
+            if player >= 0:
+                self.kernel.legal_actions(s, self.actions + <size_t>level * m)
+                self.outcomes[<size_t>level * m] = self.actions[<size_t>level * m]
+                self._store(key, depth, self.outcomes[<size_t>level * m], TT_NO_BOUND, 0.0, True, out)
+            else:
+                self._store(key, depth, -1, TT_NO_BOUND, 0.0, True, out)
+            result[0] = SOLVE_EXACT
+            return True
+        if self.pruning != PRUNE_NONE:
+            for r in range(self.n):
+                if B[r] > -INFINITY and H[r] + TIE <= B[r]:
+                    self.cutoffs += 1
+                    out[r] = H[r] + TIE
+                    self._store(key, depth, -1, r, out[r], True, out)
+                    result[0] = r
+                    return True
+        return False
+
     cdef bint _bounded(self, const double* B) noexcept nogil:
         cdef int r
         for r in range(self.n):
@@ -995,6 +1056,7 @@ cdef class Solver:
         cdef int* outs = self.outcomes + <size_t>level * m
         cdef double* ps = self.probs + <size_t>level * m
         cdef double* ub = self.keys + <size_t>level * m   # per outcome: upper bound on the bounded value
+        cdef double* H = self._nhi(level)                  # the node's bounds bound every outcome
         cdef int k = self.kernel.chance_outcomes(s, outs, ps)
         cdef int i, p, r, code, cp
         cdef double rest, w, total_ub
@@ -1027,7 +1089,7 @@ cdef class Solver:
                     continue
                 total_ub = out[r]
                 for cp in range(i, k):
-                    total_ub += ps[cp] * (ub[cp] if self._probe_player(level, cp) == r else self.hi)
+                    total_ub += ps[cp] * (ub[cp] if self._probe_player(level, cp) == r else H[r])
                 if total_ub + TIE <= B[r]:
                     self.cutoffs += 1
                     out[r] = total_ub + TIE  # fail-soft: the tightest bound proved
@@ -1040,7 +1102,7 @@ cdef class Solver:
                     continue
                 rest = 0.0
                 for cp in range(i + 1, k):
-                    rest += ps[cp] * (ub[cp] if self._probe_player(level, cp) == r else self.hi)
+                    rest += ps[cp] * (ub[cp] if self._probe_player(level, cp) == r else H[r])
                 w = (B[r] - TIE - out[r] - rest) / ps[i]
                 CB[r] = w if w >= self.lo else -INFINITY
             code = self._solve(level + 1, depth)
@@ -1050,7 +1112,7 @@ cdef class Solver:
                 self.cutoffs += 1
                 rest = 0.0
                 for cp in range(i + 1, k):
-                    rest += ps[cp] * (ub[cp] if self._probe_player(level, cp) == code else self.hi)
+                    rest += ps[cp] * (ub[cp] if self._probe_player(level, cp) == code else H[code])
                 w = out[code] + ps[i] * child[code] + rest + TIE
                 out[code] = w if w < B[code] else B[code]
                 return code
@@ -1128,6 +1190,7 @@ cdef class Solver:
         cdef int m = self.kernel.max_legal
         cdef int* acts = self.actions + <size_t>level * m
         cdef double* keys = self.keys + <size_t>level * m
+        cdef double top = self._nhi(level)[player]   # no child gives the mover more
         cdef int k = self.kernel.legal_actions(s, acts)
         cdef int i, j, a, p, r, code, best_action = -1, child_depth
         cdef double key, thr, bb
@@ -1174,11 +1237,12 @@ cdef class Solver:
                 thr = best[player] + TIE if a > best_action else best[player] - 2 * TIE
                 if thr > bb:
                     bb = thr
-                if bb >= self.hi + TIE:
+                if bb >= top + TIE:
                     # Cannot beat the best (or is below the inherited bound): skipped.
                     if thr < bb:
                         inherited_low = True
-                    maxub = self.hi
+                    if top > maxub:
+                        maxub = top
                     continue
             CB[player] = bb
             self.kernel.clone_into(s, c)
@@ -1251,7 +1315,7 @@ cdef class Solver:
         cdef int player = k.current_player(root.data)
         cdef double started = now_seconds()
         cdef int code
-        cdef long nodes0 = self.nodes, hits0 = self.tt_hits, cuts0 = self.cutoffs
+        cdef long nodes0 = self.nodes, hits0 = self.tt_hits, cuts0 = self.cutoffs, decided0 = self.decided
         self.node_limit = -1 if nodes < 0 else self.nodes + nodes
         self.deadline = started + seconds if seconds >= 0 else -1.0
         self.aborted = False
@@ -1279,6 +1343,7 @@ cdef class Solver:
             "nodes": self.nodes - nodes0,
             "tt_hits": self.tt_hits - hits0,
             "cutoffs": self.cutoffs - cuts0,
+            "decided": self.decided - decided0,
             "max_ply": self.max_level,
             "seconds": now_seconds() - started,
         }

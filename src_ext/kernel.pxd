@@ -112,6 +112,12 @@ cdef class Kernel:
     # random. A game overrides it with a fast hand-written policy (then sets
     # ``has_policy``); searches use it for their rollouts on request.
     cdef int policy_action(self, const void* s, const int* legal, int n_legal, Rng* rng) noexcept nogil
+    # Exact solving (aiplay.solve): per-player bounds on the returns of every terminal
+    # state reachable from ``s``, whatever anyone plays and whatever chance draws:
+    # ``lo[p] <= returns[p] <= hi[p]``. Returns False when the kernel knows no more than
+    # the game's utility range (the default); a wrong bound makes the solver wrong, so a
+    # kernel that overrides this proves each bound in a comment and tests it.
+    cdef bint utility_bounds(self, const void* s, double* lo, double* hi) noexcept nogil
 
     # --- generic, overridable --------------------------------------------
     cdef void clone_into(self, const void* src, void* dst) noexcept nogil

@@ -66,6 +66,9 @@ cdef class Kernel:
     cdef int policy_action(self, const void* s, const int* legal, int n_legal, Rng* rng) noexcept nogil:
         return legal[rng_below(rng, n_legal)]
 
+    cdef bint utility_bounds(self, const void* s, double* lo, double* hi) noexcept nogil:
+        return False
+
     cdef void clone_into(self, const void* src, void* dst) noexcept nogil:
         memcpy(dst, src, self.state_size)
 
@@ -150,6 +153,16 @@ cdef class Kernel:
         rng.s = seed
         n = self.legal_actions(state.data, self._scratch_actions)
         return self.policy_action(state.data, self._scratch_actions, n, &rng)
+
+    def utility_bounds_of(self, NativeState state):
+        """Test hook: the kernel's ``(lo, hi)`` bounds on the returns reachable from ``state``, or None."""
+        cdef double lo[K_MAX_PLAYERS]
+        cdef double hi[K_MAX_PLAYERS]
+        if state.kernel is not self:
+            raise InvalidOptionError("the state belongs to another kernel")
+        if not self.utility_bounds(state.data, lo, hi):
+            return None
+        return [lo[p] for p in range(self.num_players)], [hi[p] for p in range(self.num_players)]
 
 
 def rng_stream(uint64_t seed, int n, int below=0):

@@ -67,6 +67,10 @@ cdef enum:
     VNODE = 81
     NNODES = 85
     EXPECTED_ROLL = 2   # the die roll the policy counts on outside its territory
+    # Solver bounds: at most this many cells of new pieces, and steps, in the relaxed walk.
+    MAXBUDGET = 16
+    MAXSTEPS = 24
+    RELAX_POOL = 8192
 
 _PHASE_NAMES = ("card", "choose", "raise", "move", "neptune", "roll", "over")
 
@@ -669,6 +673,436 @@ cdef class SunkenCityKernel(Kernel):
             total += wealth[p]
         for p in range(self.n):
             out[p] = <double>wealth[p] / <double>total
+
+    # -- bounds for the exact solver (Kernel.utility_bounds) -------------------------
+    # Facts of the rules that the bounds rest on (rules.py cites each):
+    # * secured treasures never go back: sinking turns only carried ones face down
+    #   (RB "Returning Adventurers"), and only the turn player's own walk secures
+    #   anything (entering his village, spec "Adventurer movement");
+    # * once the end is triggered the round is played out and the game ends when the
+    #   turn would pass back to seat 0 (spec "End and scoring"): a seat before the
+    #   turn player has no walk left, the turn player at most the rest of this one,
+    #   a later seat at most one;
+    # * a walk is one block of at most its points (+ one Neptune chip adding the
+    #   roof-side-up treasures at that moment); each step enters one piece (at most
+    #   two cells) or the village, and only a step into a building shows a new
+    #   treasure (two for the centre building, whose chest comes with it).
+    # * the board changes only by raising (at most the card's pieces, one building
+    #   per turn) and by Neptune sinking what he leaves; a raised street covers two
+    #   cells, a building one (spec "City pieces").
+    # So each final key (count, value) lies between the secured key and that key
+    # plus what one walk can still add, which _walk_gain over-estimates: on the
+    # board itself for a walk under way, with a relaxed walk (_relaxed_costs) for
+    # the turn player before his walk, and by distance in cells alone for a later
+    # seat (every seat before him may raise and sink first; a relaxed walk with
+    # all those pieces cut no node more on the benchmark set and cost time).
+    # tests/test_sunken_city_bounds.py checks the bounds against every line of
+    # small endgames and against the solver without them.
+    cdef bint utility_bounds(self, const void* state, double* lo, double* hi) noexcept nogil:
+        cdef const SunkenC* s = <const SunkenC*>state
+        cdef int lc[MAXP]
+        cdef int lv[MAXP]
+        cdef int hc[MAXP]
+        cdef int hv[MAXP]
+        cdef bint excluded[MAXP]
+        cdef bint decided = True, alone
+        cdef int p, q, gv, best_c = -1, best_v = -1, winners = 0
+        if s.phase == PH_OVER:
+            self.returns(state, lo)
+            for p in range(self.n):
+                hi[p] = lo[p]
+            return True
+        if not s.end_triggered:
+            return False
+        self._keys(s, lc, lv)
+        for p in range(self.n):
+            gv = 0
+            hc[p] = lc[p] + self._walk_gain(s, p, &gv)
+            hv[p] = lv[p] + gv
+        for p in range(self.n):
+            # p cannot win when another's secured key already beats p's best key.
+            excluded[p] = False
+            for q in range(self.n):
+                if q != p and (lc[q] > hc[p] or (lc[q] == hc[p] and lv[q] > hv[p])):
+                    excluded[p] = True
+            if not excluded[p] and hc[p] != lc[p]:
+                decided = False
+        if decided:
+            # Every seat that can still win has a fixed key: the winners are known now.
+            for p in range(self.n):
+                if not excluded[p] and (lc[p] > best_c or (lc[p] == best_c and lv[p] > best_v)):
+                    best_c = lc[p]
+                    best_v = lv[p]
+            for p in range(self.n):
+                if not excluded[p] and lc[p] == best_c and lv[p] == best_v:
+                    winners += 1
+            for p in range(self.n):
+                lo[p] = 1.0 / <double>winners if (not excluded[p] and lc[p] == best_c and lv[p] == best_v) else 0.0
+                hi[p] = lo[p]
+            return True
+        for p in range(self.n):
+            alone = True   # p's secured key beats every other best key: p wins alone
+            for q in range(self.n):
+                if q != p and not (lc[p] > hc[q] or (lc[p] == hc[q] and lv[p] > hv[q])):
+                    alone = False
+            lo[p] = 1.0 if alone else 0.0
+            hi[p] = 0.0 if excluded[p] else 1.0
+        return True
+
+    cdef int _walk_gain(self, const SunkenC* s, int p, int* gain_value) noexcept nogil:
+        """At most how many treasures ``p`` can still secure (the end is triggered), and their
+        value bound in ``gain_value``: the top values among p's unsecured treasures."""
+        cdef int gain = 0, card, steps, t, n_open = 0, i, j, v, k, pieces, ncand
+        cdef int cand_steps[NCARDS]
+        cdef int cand_pieces[NCARDS]
+        cdef int open_values[CHEST + 1]
+        cdef bint chip
+        gain_value[0] = 0
+        if p < s.turn or (p == s.turn and s.moved):
+            return 0
+        if p == s.turn and s.phase == PH_MOVE:
+            # Walking now: the board is fixed until the walk ends.
+            steps = s.move_left + (self._roofs(s, p) if self._chip_usable(s) else 0)
+            gain = self._gain_during_walk(s, p, steps)
+        else:
+            ncand = 0
+            chip = False
+            if p == s.turn:
+                chip = self.chips_enabled and not s.chip_used and s.chips[p] > 0
+            else:
+                # A later seat may be sent home (and get a chip) before his turn.
+                chip = self.chips_enabled and (s.chips[p] > 0 or s.adventurer[p] != VILLAGE)
+            for card in range(NCARDS):
+                if p == s.turn and s.card >= 0:
+                    if card != s.card:
+                        continue
+                elif s.played[p] & (1 << card):
+                    continue
+                steps = self.card_points[card]
+                if chip:
+                    steps += self._roofs(s, p) + self._carried(s, p)
+                if p != s.turn:
+                    # The seats before him may raise and sink anything first: cells alone.
+                    k = self._gain_later_seat(s, p, steps)
+                    if k > gain:
+                        gain = k
+                    continue
+                if s.card < 0:
+                    pieces = self.card_pieces[card]
+                elif s.raised:
+                    pieces = 0
+                elif s.phase == PH_RAISE:
+                    pieces = s.raise_left
+                else:
+                    pieces = self.card_pieces[card]
+                cand_steps[ncand] = steps
+                cand_pieces[ncand] = pieces
+                ncand += 1
+            # The turn player before his walk: his own raise may still add pieces, and Neptune
+            # sink some (and send him home) until his Neptune block is done.
+            if ncand:
+                gain = self._gain_before_walk(s, p, ncand, cand_steps, cand_pieces, not s.neptune_moved)
+        if gain == 0:
+            return 0
+        for t in range(CHEST + 1):
+            if self.game_treasure[t] and s.treasure[p][t] != SECURED:
+                v = t
+                i = n_open
+                while i > 0 and open_values[i - 1] < v:   # sorted, largest first
+                    open_values[i] = open_values[i - 1]
+                    i -= 1
+                open_values[i] = v
+                n_open += 1
+        if gain > n_open:
+            gain = n_open
+        for j in range(gain):
+            gain_value[0] += open_values[j]
+        return gain
+
+    cdef int _gain_during_walk(self, const SunkenC* s, int p, int steps) noexcept nogil:
+        """Treasures the walking turn player ``p`` can still secure with ``steps`` steps left.
+
+        The board does not change during a walk, so pieces are counted exactly: a
+        building counts when the way there and the way back fit (the graph is
+        undirected: the distance from the village is also the way back), the carried
+        treasures when the village is within reach.
+        """
+        cdef int dist_a[NNODES]
+        cdef int dist_v[NNODES]
+        cdef int parent[NNODES]
+        cdef int seat = self.seats[p], pos = s.adventurer[p]
+        cdef int vnode = VNODE + seat, b, c, da, new = 0, chest = 0, carried_ok = 0
+        if steps <= 0:
+            return 0
+        self._bfs(s, vnode, seat, -1, dist_v, parent)
+        if pos != VILLAGE:
+            self._bfs(s, pos, seat, -1, dist_a, parent)
+            if 0 <= dist_a[vnode] <= steps:
+                carried_ok = 1
+        for b in range(1, NBUILD + 1):
+            if not self.game_building[b]:
+                continue
+            c = s.building_cell[b]
+            if c < 0 or dist_v[c] < 0:
+                continue
+            if s.treasure[p][b] != ROOF and not (c == CENTRE and s.treasure[p][CHEST] == ROOF):
+                continue
+            da = dist_v[c] if pos == VILLAGE else dist_a[c]
+            if da >= 0 and da + dist_v[c] <= steps:
+                if s.treasure[p][b] == ROOF:
+                    new += 1
+                if c == CENTRE and s.treasure[p][CHEST] == ROOF and self.game_treasure[CHEST]:
+                    chest = 1
+        if new > steps - 1:
+            new = steps - 1   # each building entered costs a step, the village one more
+        if new < 0:
+            new = 0
+        return self._carried(s, p) * carried_ok + new + chest
+
+    cdef int _gain_later_seat(self, const SunkenC* s, int p, int steps) noexcept nogil:
+        """Treasures a seat after the turn player can secure in his walk of at most ``steps``
+        steps, over-estimated by distance in cells alone: before his turn any piece may
+        rise or sink, and he may be sent home. A step enters at most two cells, so each
+        cell entered costs at least half a step, and the village a whole one.
+        """
+        cdef int cells[2]
+        cdef int pos = s.adventurer[p], corner = self.corner[self.seats[p]], limit = 2 * steps
+        cdef int nc = 0 if pos == VILLAGE else self._cells(s, pos, cells)
+        cdef int b, c, i, d, new = 0, chest = 0, best_site = limit + 1, carried_ok = 0
+        if steps <= 0:
+            return 0
+        for i in range(NSITES):
+            d = self._cells_to(self.sites[i], cells, nc, corner) + self._manhattan(self.sites[i], corner) + 2
+            if d < best_site:
+                best_site = d
+        if pos != VILLAGE and self._cells_to(corner, cells, nc, -1) + 2 <= limit:
+            carried_ok = 1
+        for b in range(1, NBUILD + 1):
+            if not self.game_building[b] or s.treasure[p][b] != ROOF:
+                continue
+            if best_site <= limit:
+                new += 1   # where it stands now, or risen (again) on any site within reach
+            else:
+                c = s.building_cell[b]
+                if c >= 0 and self._cells_to(c, cells, nc, corner) + self._manhattan(c, corner) + 2 <= limit:
+                    new += 1
+        if (s.treasure[p][CHEST] == ROOF and self.game_treasure[CHEST]
+                and self._cells_to(CENTRE, cells, nc, corner) + self._manhattan(CENTRE, corner) + 2 <= limit):
+            chest = 1
+        if new > steps - 1:
+            new = steps - 1   # each building entered costs a step, the village one more
+        if new < 0:
+            new = 0
+        return self._carried(s, p) * carried_ok + new + chest
+
+    cdef inline int _manhattan(self, int a, int b) noexcept nogil:
+        cdef int dr = a // SIZE - b // SIZE, dc = a % SIZE - b % SIZE
+        return (dr if dr >= 0 else -dr) + (dc if dc >= 0 else -dc)
+
+    cdef inline int _cells_to(self, int target, const int* cells, int nc, int corner) noexcept nogil:
+        """Cells entered on the way to ``target`` from the piece of ``cells``, or from the
+        village through the corner cell (``corner``; -1: not from the village)."""
+        cdef int i, d, best = 1000
+        if corner >= 0:
+            best = self._manhattan(corner, target) + 1
+        for i in range(nc):
+            d = self._manhattan(cells[i], target)
+            if d < best:
+                best = d
+        return best
+
+    cdef int _gain_before_walk(self, const SunkenC* s, int p, int ncards, const int* steps, const int* pieces,
+                               bint sink_before) noexcept nogil:
+        """Treasures the turn player ``p`` can secure in his walk, over-estimated: the most over
+        his possible cards, card k giving at most ``steps[k]`` steps after at most ``pieces[k]``
+        more raised pieces (and, if ``sink_before``, Neptune's move). Distances are those of
+        :meth:`_relaxed_costs`, computed once for the largest budget and kept per budget level."""
+        cdef int fwd_u[(MAXBUDGET + 1) * NCELLS]
+        cdef int rev_u[(MAXBUDGET + 1) * NCELLS]
+        cdef int fwd[NCELLS]
+        cdef int rev[NCELLS]
+        cdef int max_steps = 0, max_pieces = 0, k, u, c, new, limit, gain = 0, budget
+        cdef int pos = s.adventurer[p], corner = self.corner[self.seats[p]], carried = self._carried(s, p)
+        cdef bint home_start = pos == VILLAGE or sink_before
+        for k in range(ncards):
+            if steps[k] > max_steps:
+                max_steps = steps[k]
+            if pieces[k] > max_pieces:
+                max_pieces = pieces[k]
+        if max_steps <= 0:
+            return 0
+        if max_steps > MAXSTEPS or 2 * max_pieces > MAXBUDGET:
+            return CHEST + 1   # beyond the tables (never with the cards and chips of the rules): no bound
+        budget = 2 * max_pieces
+        # From the adventurer's piece; and from the village, which also bounds every way back:
+        # the way from cell c into the village enters the same pieces as a way out of the
+        # village to c, read backwards, with c's own entry in place of the village's 2, so it
+        # costs at least rev[c].
+        self._relaxed_costs(s, pos, False, corner, budget, sink_before, 2 * max_steps, fwd_u)
+        self._relaxed_costs(s, -1, True, corner, budget, sink_before, 2 * max_steps, rev_u)
+        for k in range(ncards):
+            if steps[k] <= 0:
+                continue
+            limit = 2 * steps[k]
+            for c in range(NCELLS):
+                fwd[c] = fwd_u[c]
+                rev[c] = rev_u[c]
+                for u in range(1, 2 * pieces[k] + 1):   # new cells beyond the card's pieces: not allowed
+                    if fwd_u[u * NCELLS + c] < fwd[c]:
+                        fwd[c] = fwd_u[u * NCELLS + c]
+                    if rev_u[u * NCELLS + c] < rev[c]:
+                        rev[c] = rev_u[u * NCELLS + c]
+            # From his piece: the carried treasures if the village is within reach, and new ones.
+            if pos != VILLAGE:
+                new = self._new_treasures(s, p, fwd, rev, limit, steps[k], pieces[k], sink_before, False)
+                if fwd[corner] + 2 <= limit:
+                    new += carried
+                if new > gain:
+                    gain = new
+            if home_start:
+                # From the village (he is home, or Neptune sends him home first: his carried
+                # treasures then turn back and must be found again).
+                new = self._new_treasures(s, p, rev, rev, limit, steps[k], pieces[k], sink_before, True)
+                if new > gain:
+                    gain = new
+        return gain
+
+    cdef int _new_treasures(self, const SunkenC* s, int p, const int* fwd, const int* rev, int limit, int steps,
+                            int pieces, bint sink_before, bint carried_too) noexcept nogil:
+        """Treasures ``p`` can newly find and bring home in a walk of ``steps`` steps (``limit``
+        half-steps): buildings whose way there (``fwd``) and way back (``rev``) fit, or that
+        may rise on a site that fits; ``carried_too`` counts his carried ones as unfound."""
+        cdef int b, c, i, new = 0, chest = 0
+        cdef bint site_ok = False, wanted
+        if pieces > 0:
+            for i in range(NSITES):
+                c = self.sites[i]
+                if fwd[c] + rev[c] <= limit:
+                    site_ok = True
+                    break
+        for b in range(1, NBUILD + 1):
+            if not self.game_building[b]:
+                continue
+            wanted = s.treasure[p][b] == ROOF or (carried_too and s.treasure[p][b] == CARRIED)
+            if not wanted:
+                continue
+            c = s.building_cell[b]
+            if c >= 0 and fwd[c] + rev[c] <= limit:
+                new += 1
+            elif (c < 0 or sink_before) and site_ok:
+                new += 1   # it may rise (again) on a site within reach
+        wanted = s.treasure[p][CHEST] == ROOF or (carried_too and s.treasure[p][CHEST] == CARRIED)
+        if (wanted and self.game_treasure[CHEST] and fwd[CENTRE] + rev[CENTRE] <= limit
+                and (s.cell_building[CENTRE] or pieces > 0)):
+            chest = 1
+        if new > steps - 1:
+            new = steps - 1   # each building entered costs a step, the village one more
+        if new < 0:
+            new = 0
+        return new + chest
+
+    cdef void _relaxed_costs(self, const SunkenC* s, int start, bint from_village, int corner, int budget,
+                             bint sink_before, int limit, int* cost) noexcept nogil:
+        """Least half-steps to stand on each cell having used exactly u new cells:
+        ``cost[u * NCELLS + c]`` for u in 0..budget.
+
+        A lower bound on any walk after at most ``budget`` cells of new pieces were
+        raised (a street covers two cells, a building one) and, if ``sink_before``,
+        any pieces sunk: entering an existing piece costs 2 half-steps (a step),
+        moving on inside it 0; a cell of a new piece costs 1 (a new street is one
+        step for two cells); the village (from the corner cell) is 2 more. The walk
+        starts on the piece at ``start`` (cost 0) and/or in the village
+        (``from_village``). Dial's buckets over (cell, new cells used, on an
+        existing piece); costs above ``limit`` are not explored (reported as
+        ``limit + 1``). Should the entry pool run out, every cost is reported as 0
+        (no bound, still a lower bound). The caller keeps ``budget <= MAXBUDGET``
+        and ``limit <= 2 * MAXSTEPS``.
+        """
+        cdef int dist[(MAXBUDGET + 1) * 2 * NCELLS]
+        cdef int pool_state[RELAX_POOL]
+        cdef int pool_next[RELAX_POOL]
+        cdef int head[2 * MAXSTEPS + 1]
+        cdef int cells[2]
+        cdef int nstates, npool = 0, i, j, x, y, d, u, m, c, dd, nc, nd, w, big = limit + 1, anchor, e
+        nstates = (budget + 1) * 2 * NCELLS
+        for i in range(nstates):
+            dist[i] = big
+        for i in range(limit + 1):
+            head[i] = -1
+        if start >= 0:
+            nc = self._cells(s, start, cells)
+            for i in range(nc):
+                x = NCELLS + cells[i]          # u = 0, on the existing piece
+                dist[x] = 0
+                pool_state[npool] = x
+                pool_next[npool] = head[0]
+                head[0] = npool
+                npool += 1
+        if from_village:
+            # Out of the village into the corner cell: its piece (a step) or a new piece.
+            if s.cover[corner] != EMPTY and 2 <= limit:
+                x = NCELLS + corner
+                dist[x] = 2
+                pool_state[npool] = x
+                pool_next[npool] = head[2]
+                head[2] = npool
+                npool += 1
+            if budget > 0 and (s.cover[corner] == EMPTY or sink_before) and 1 <= limit:
+                x = 2 * NCELLS + corner        # u = 1, on a new piece
+                dist[x] = 1
+                pool_state[npool] = x
+                pool_next[npool] = head[1]
+                head[1] = npool
+                npool += 1
+        for d in range(limit + 1):
+            while head[d] >= 0:
+                e = head[d]
+                head[d] = pool_next[e]
+                x = pool_state[e]
+                if dist[x] != d:
+                    continue   # stale: reached more cheaply since
+                c = x % NCELLS
+                m = (x // NCELLS) % 2
+                u = x // (2 * NCELLS)
+                anchor = s.cover[c]
+                for j in range(4):
+                    dd = self.cell_nb[c][j]
+                    if dd < 0:
+                        break
+                    # As the existing piece there (free inside the piece one stands on).
+                    if s.cover[dd] != EMPTY:
+                        w = 0 if (m == 1 and s.cover[dd] == anchor) else 2
+                        nd = d + w
+                        y = (u * 2 + 1) * NCELLS + dd
+                        if nd <= limit and nd < dist[y]:
+                            if npool == RELAX_POOL:
+                                for i in range((budget + 1) * NCELLS):
+                                    cost[i] = 0
+                                return
+                            dist[y] = nd
+                            pool_state[npool] = y
+                            pool_next[npool] = head[nd]
+                            head[nd] = npool
+                            npool += 1
+                    # As a cell of a new piece.
+                    if u < budget and (s.cover[dd] == EMPTY or sink_before):
+                        nd = d + 1
+                        y = ((u + 1) * 2 + 0) * NCELLS + dd
+                        if nd <= limit and nd < dist[y]:
+                            if npool == RELAX_POOL:
+                                for i in range((budget + 1) * NCELLS):
+                                    cost[i] = 0
+                                return
+                            dist[y] = nd
+                            pool_state[npool] = y
+                            pool_next[npool] = head[nd]
+                            head[nd] = npool
+                            npool += 1
+        for u in range(budget + 1):
+            for c in range(NCELLS):
+                i = dist[(u * 2) * NCELLS + c]
+                j = dist[(u * 2 + 1) * NCELLS + c]
+                cost[u * NCELLS + c] = i if i < j else j
 
     # -- the playout policy (games/sunken_city/policy.py, in C) ---------------------
     # An exact port: the same choices and the same draws from the same stream
