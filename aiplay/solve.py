@@ -20,9 +20,12 @@ search runs in C (``src_ext/expectimax.pyx``, class ``Solver``): max^n with
 shallow pruning (alpha-beta with two players) where the game is constant-sum,
 Star1/Star2 at chance nodes from the declared utility bounds (tightened by
 per-position bounds where the kernel proves them: Sunken City once the end is
-triggered, when a player can no longer catch up), move ordering
-from the table's best move (optionally also from the kernel's static
-evaluation: ``ordering="heuristic"``), and a transposition table keyed by the full-state hash. On a reference state the
+triggered, when a player can no longer catch up), move ordering from the
+table's best move and the history heuristic (the action that most often
+ended a node of that player early; optionally also the kernel's static
+evaluation: ``ordering="heuristic"``), and a transposition table keyed by
+the full-state hash. Ordering and pruning change the work, never the value
+or the best move. On a reference state the
 solver is a plain full-width search with a memo (:class:`ReferenceSolver`):
 slow, but short enough to read, and the yardstick of the native one.
 

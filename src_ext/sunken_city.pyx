@@ -704,9 +704,10 @@ cdef class SunkenCityKernel(Kernel):
         cdef int lv[MAXP]
         cdef int hc[MAXP]
         cdef int hv[MAXP]
-        cdef bint excluded[MAXP]
-        cdef bint decided = True, alone
-        cdef int p, q, gv, best_c = -1, best_v = -1, winners = 0
+        cdef double lo0[MAXP]
+        cdef double hi0[MAXP]
+        cdef int p, gv, gain, quick_gain, quick_value, t = s.turn
+        cdef bint same = True
         if s.phase == PH_OVER:
             self.returns(state, lo)
             for p in range(self.n):
@@ -717,8 +718,41 @@ cdef class SunkenCityKernel(Kernel):
         self._keys(s, lc, lv)
         for p in range(self.n):
             gv = 0
-            hc[p] = lc[p] + self._walk_gain(s, p, &gv)
+            hc[p] = lc[p] + self._walk_gain(s, p, &gv, True)
             hv[p] = lv[p] + gv
+        self._settle(lc, lv, hc, hv, lo, hi)
+        if hc[t] == lc[t] or s.phase == PH_MOVE:
+            return True
+        # The turn player before his walk got the quick bound (cells alone). The bounds
+        # only move one way as his gain shrinks, so when a gain of 0 would give the same
+        # bounds, so does the relaxed walk's gain, which lies between: it is not needed.
+        quick_gain = hc[t] - lc[t]
+        quick_value = hv[t] - lv[t]
+        hc[t] = lc[t]
+        hv[t] = lv[t]
+        self._settle(lc, lv, hc, hv, lo0, hi0)
+        for p in range(self.n):
+            if lo0[p] != lo[p] or hi0[p] != hi[p]:
+                same = False
+        if same:
+            return True
+        gv = 0
+        gain = self._walk_gain(s, t, &gv, False)
+        if gain < quick_gain:   # both bounds hold: the smaller one is kept
+            hc[t] = lc[t] + gain
+            hv[t] = lv[t] + gv
+        else:
+            hc[t] = lc[t] + quick_gain
+            hv[t] = lv[t] + quick_value
+        self._settle(lc, lv, hc, hv, lo, hi)
+        return True
+
+    cdef void _settle(self, const int* lc, const int* lv, const int* hc, const int* hv, double* lo,
+                      double* hi) noexcept nogil:
+        """The return bounds from each seat's lowest key (``lc``, ``lv``) and highest (``hc``, ``hv``)."""
+        cdef bint excluded[MAXP]
+        cdef bint decided = True, alone
+        cdef int p, q, best_c = -1, best_v = -1, winners = 0
         for p in range(self.n):
             # p cannot win when another's secured key already beats p's best key.
             excluded[p] = False
@@ -739,7 +773,7 @@ cdef class SunkenCityKernel(Kernel):
             for p in range(self.n):
                 lo[p] = 1.0 / <double>winners if (not excluded[p] and lc[p] == best_c and lv[p] == best_v) else 0.0
                 hi[p] = lo[p]
-            return True
+            return
         for p in range(self.n):
             alone = True   # p's secured key beats every other best key: p wins alone
             for q in range(self.n):
@@ -747,11 +781,11 @@ cdef class SunkenCityKernel(Kernel):
                     alone = False
             lo[p] = 1.0 if alone else 0.0
             hi[p] = 0.0 if excluded[p] else 1.0
-        return True
 
-    cdef int _walk_gain(self, const SunkenC* s, int p, int* gain_value) noexcept nogil:
+    cdef int _walk_gain(self, const SunkenC* s, int p, int* gain_value, bint quick) noexcept nogil:
         """At most how many treasures ``p`` can still secure (the end is triggered), and their
-        value bound in ``gain_value``: the top values among p's unsecured treasures."""
+        value bound in ``gain_value``: the top values among p's unsecured treasures. ``quick``:
+        the turn player before his walk is bounded by cells alone, as a later seat is."""
         cdef int gain = 0, card, steps, t, n_open = 0, i, j, v, k, pieces, ncand
         cdef int cand_steps[NCARDS]
         cdef int cand_pieces[NCARDS]
@@ -781,7 +815,7 @@ cdef class SunkenCityKernel(Kernel):
                 steps = self.card_points[card]
                 if chip:
                     steps += self._roofs(s, p) + self._carried(s, p)
-                if p != s.turn:
+                if p != s.turn or quick:
                     # The seats before him may raise and sink anything first: cells alone.
                     k = self._gain_later_seat(s, p, steps)
                     if k > gain:
@@ -862,7 +896,7 @@ cdef class SunkenCityKernel(Kernel):
     cdef int _gain_later_seat(self, const SunkenC* s, int p, int steps) noexcept nogil:
         """Treasures a seat after the turn player can secure in his walk of at most ``steps``
         steps, over-estimated by distance in cells alone: before his turn any piece may
-        rise or sink, and he may be sent home. A step enters at most two cells, so each
+        rise or sink, and he may be sent home. (A quick bound for the turn player too.) A step enters at most two cells, so each
         cell entered costs at least half a step, and the village a whole one.
         """
         cdef int cells[2]
@@ -877,8 +911,9 @@ cdef class SunkenCityKernel(Kernel):
                 best_site = d
         if pos != VILLAGE and self._cells_to(corner, cells, nc, -1) + 2 <= limit:
             carried_ok = 1
+        # Carried treasures count as findable too: sent home, he finds them again.
         for b in range(1, NBUILD + 1):
-            if not self.game_building[b] or s.treasure[p][b] != ROOF:
+            if not self.game_building[b] or s.treasure[p][b] == SECURED or s.treasure[p][b] == ABSENT:
                 continue
             if best_site <= limit:
                 new += 1   # where it stands now, or risen (again) on any site within reach
@@ -886,7 +921,7 @@ cdef class SunkenCityKernel(Kernel):
                 c = s.building_cell[b]
                 if c >= 0 and self._cells_to(c, cells, nc, corner) + self._manhattan(c, corner) + 2 <= limit:
                     new += 1
-        if (s.treasure[p][CHEST] == ROOF and self.game_treasure[CHEST]
+        if ((s.treasure[p][CHEST] == ROOF or s.treasure[p][CHEST] == CARRIED) and self.game_treasure[CHEST]
                 and self._cells_to(CENTRE, cells, nc, corner) + self._manhattan(CENTRE, corner) + 2 <= limit):
             chest = 1
         if new > steps - 1:
