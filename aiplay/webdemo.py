@@ -28,7 +28,7 @@ STATIC_DIR = Path(__file__).resolve().parent / "demo"
 def add_demo_command(sub: Any) -> None:
     """Add ``aiplay demo`` to the command line's subcommands."""
     demo = sub.add_parser(
-        "demo", help="play Sunken City or Area 51 against the bots in your browser",
+        "demo", help="play a board game against the bots in your browser",
         description="Serve the browser demo (a static page) and the engine protocol over WebSocket on one "
                     "port, and open the page. Needs aiplay[serve] (the websockets package).")
     demo.add_argument("--port", type=int, default=8765, help="port to serve on (default 8765; 0: any free port)")

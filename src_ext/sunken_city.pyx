@@ -896,8 +896,9 @@ cdef class SunkenCityKernel(Kernel):
     cdef int _gain_later_seat(self, const SunkenC* s, int p, int steps) noexcept nogil:
         """Treasures a seat after the turn player can secure in his walk of at most ``steps``
         steps, over-estimated by distance in cells alone: before his turn any piece may
-        rise or sink, and he may be sent home. (A quick bound for the turn player too.) A step enters at most two cells, so each
-        cell entered costs at least half a step, and the village a whole one.
+        rise or sink, and he may be sent home. A step enters at most two cells, so each
+        cell entered costs at least half a step, and the village a whole one. (It also
+        serves as the quick bound of the turn player before his walk.)
         """
         cdef int cells[2]
         cdef int pos = s.adventurer[p], corner = self.corner[self.seats[p]], limit = 2 * steps

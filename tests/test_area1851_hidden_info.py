@@ -15,7 +15,7 @@ from aiplay import InvalidStateError
 from aiplay.game import sample_chance_outcome
 from aiplay.games.area1851 import actions as A
 from aiplay.games.area1851.cards import E_CHEAT, E_TRASH, F_TEAMWORK, tinker_type
-from aiplay.games.area1851.render import render_svg, render_text
+from aiplay.games.area1851.render import render, render_svg, render_text
 
 from area1851_helpers import add_gadget, at_action, clear_feats, clear_hand, drive, edit, give, give_feat, new_game
 
@@ -25,6 +25,7 @@ ALIEN_T = tinker_type(0, 0)
 def same_for(seat, a, b):
     assert a.information_state_key(seat) == b.information_state_key(seat)
     assert a.view(seat) == b.view(seat)
+    assert render(a, seat) == render(b, seat)  # the seat's text picture (aiplay serve, the demo)
 
 
 def test_action_phase_choices_are_hidden_from_later_seats():
@@ -153,6 +154,11 @@ def test_rendering():
     assert svg.startswith("<svg") and svg.endswith("</svg>") and "Alien T gadget" in svg
     names = s.view(0)["hand_names"]
     assert sum(names.values()) == s.players[0].hand_size()
+    # A seat's own text shows its hand by name, the other's only as a count.
+    mine, theirs = render(s, 0), render(s, 1)
+    assert all(name in mine for name in names) and render(s) == text
+    assert f"hand: {s.view(1)['players'][0]['hand']} cards" in theirs
+    assert not any(f"x {name}" in theirs.split("p1 (you)")[0] for name in names)
 
 
 def test_two_players_passed_cards_left_behind_stay_on_record():

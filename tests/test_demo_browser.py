@@ -7,7 +7,8 @@ enough. This is the one test allowed to skip, and only when no Chromium is insta
 The test starts `python -m aiplay demo`, opens the page, clicks the legal-move buttons with real
 mouse events until the game ends (using Undo and Hint once on the way), checks the final scores
 the page shows against a replay of the moves it lists, and saves a screenshot
-(``AIPLAY_DEMO_SCREENSHOT`` names the file; default in the test's temporary folder).
+(``AIPLAY_DEMO_SCREENSHOT`` names the file; default in the test's temporary folder). Area 51,
+Area 1851 and Groom Lake are played for a few moves each, from the seat's own text view.
 """
 
 from __future__ import annotations
@@ -192,6 +193,21 @@ def test_area51_is_playable_in_the_browser(demo_url, browser):
     assert view.startswith("your hand: ")  # the seat's own hand, by card names
     board = browser.js("document.querySelector('#board pre').textContent")
     assert "??" in board or "cards, known" in board  # the others' hidden cards stay hidden
+    for _ in range(3):
+        browser.click("document.querySelectorAll('#moves button')[0]")
+        browser.wait_for("!window.aiplayDemo.busy && (window.aiplayDemo.finished"
+                         " || document.querySelectorAll('#moves button').length > 0)", timeout=120)
+    assert browser.js("document.querySelectorAll('#log li.mine').length") >= 3
+    assert not browser.console_errors, browser.console_errors
+
+
+@pytest.mark.parametrize("game,players", [("area1851", 3), ("groom_lake", 4)])
+def test_the_other_board_games_are_playable_in_the_browser(demo_url, browser, game, players):
+    browser.call("Page.navigate",
+                 url=demo_url + f"?game={game}&players={players}&seat=0&bot=heuristic&seed=4&autostart=1")
+    browser.wait_for("document.querySelectorAll('#moves button').length > 0", timeout=120)
+    board = browser.js("document.querySelector('#board pre').textContent")
+    assert board.strip(), "the seat's text view is shown"
     for _ in range(3):
         browser.click("document.querySelectorAll('#moves button')[0]")
         browser.wait_for("!window.aiplayDemo.busy && (window.aiplayDemo.finished"

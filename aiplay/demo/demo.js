@@ -1,4 +1,4 @@
-// The aiplay browser demo: a person plays Sunken City or Area 51 against the engine's bots.
+// The aiplay browser demo: a person plays one of the board games against the engine's bots.
 // Plain JavaScript, no build step. It talks to the engine only through the aiplay engine
 // protocol (docs/protocol.md) over a WebSocket on the page's own host and port.
 "use strict";

@@ -7,7 +7,7 @@ modifications), dice, assistants, score and revealed feats: all public informati
 from __future__ import annotations
 
 from html import escape
-from typing import Any, List
+from typing import Any, Dict, List, Optional
 
 from .cards import EVENTS, FACTIONS, FEAT_NAMES, LOCATIONS, SOCKET_LETTERS, TINKER, TINKER_NAMES
 
@@ -46,9 +46,44 @@ def render_text(state: State) -> str:
     return "\n".join(lines)
 
 
-def render(state: State) -> str:
-    """The state as text (the name the project's games share)."""
-    return render_text(state)
+def render(state: State, viewer: Optional[int] = None) -> str:
+    """The state as text (the name the project's games share): everything when ``viewer`` is
+    None, else only what seat ``viewer`` knows (:func:`render_view` of ``state.view(viewer)``)."""
+    if viewer is None:
+        return render_text(state)
+    return render_view(state.view(viewer))
+
+
+def render_view(view: Dict[str, Any]) -> str:
+    """One seat's view (``state.view(p)``) as text: its own hand, junkyard and face-down feats
+    by name, the others' as counts. Built from the view alone, so it shows nothing the seat
+    does not know (in a simultaneous phase, the others as they were at its start)."""
+    me = view["observer"]
+    to_move = view["to_move"]
+    lines = [f"Area 1851, turn {view['turn']}, phase {view['phase']}, you are p{me}"
+             + ("" if to_move is None or to_move < 0 else f", p{to_move} to move"),
+             "events: " + (", ".join(view["events"]) or "none"),
+             f"pass {view['direction']}; deck {view['deck_size']}, discard {sum(view['discard'])}, "
+             f"feat deck {view['feat_deck_size']}"]
+    for p, b in enumerate(view["players"]):
+        dice = " ".join(f"{v}{'*' if u else ''}" for v, u in zip(b["dice"], b["used"]))
+        where = ", ".join(f"{LOCATIONS[loc]} {b['wait'][loc]}+{b['active'][loc]}" for loc in range(len(LOCATIONS))
+                          if b["wait"][loc] or b["active"][loc])
+        lines.append(f"p{p}{' (you)' if p == me else ''}: score {b['score']}, AP {b['ap']}, dice {dice}, "
+                     f"assistants {where or 'none'} (reserve {b['reserve']})")
+        if p == me:
+            hand = ", ".join(f"{c}x {name}" for name, c in view["hand_names"].items())
+            junk = ", ".join(f"{c}x {TINKER_NAMES[t]}" for t, c in enumerate(b["junk"]) if c)
+            down = ", ".join(view["feat_names"])
+            lines.append(f"    hand: {hand or '-'}")
+            lines.append(f"    junkyard: {junk or '-'}")
+        else:
+            lines.append(f"    hand: {b['hand']} cards; junkyard: {b['junk']} cards")
+            down = f"{b['down']} face down"
+        for text in b["tableau"]:
+            lines.append(f"    gadget: {text}")
+        lines.append(f"    feats up: {', '.join(FEAT_NAMES[f] for f in b['up']) or '-'}; down: {down or '-'}")
+    return "\n".join(lines)
 
 
 def render_svg(state: State, player: int) -> str:
