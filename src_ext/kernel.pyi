@@ -1,7 +1,7 @@
 """Type stubs of ``aiplay._ext.kernel`` (src_ext/kernel.pyx): the kernel base and the native state."""
 
 import random
-from typing import Any, Dict, List, Tuple
+from typing import Any, Dict, List, Optional, Tuple
 
 from aiplay.game import State
 
@@ -22,6 +22,7 @@ class Kernel:
     def random_playouts(self, start: NativeState, count: int, seed: int) -> List[float]: ...
     def playouts(self, start: NativeState, count: int, seed: int, policy: bool = ...) -> List[float]: ...
     def policy_choice(self, state: NativeState, seed: int = ...) -> int: ...
+    def utility_bounds_of(self, state: NativeState) -> Optional[Tuple[List[float], List[float]]]: ...
 
 def rng_stream(seed: int, n: int, below: int = ...) -> List[Any]: ...
 
