@@ -1105,25 +1105,19 @@ cdef class SunkenCityKernel(Kernel):
                     dd = self.cell_nb[c][j]
                     if dd < 0:
                         break
-                    # As the existing piece there (free inside the piece one stands on).
-                    if s.cover[dd] != EMPTY:
-                        w = 0 if (m == 1 and s.cover[dd] == anchor) else 2
-                        nd = d + w
-                        y = (u * 2 + 1) * NCELLS + dd
-                        if nd <= limit and nd < dist[y]:
-                            if npool == RELAX_POOL:
-                                for i in range((budget + 1) * NCELLS):
-                                    cost[i] = 0
-                                return
-                            dist[y] = nd
-                            pool_state[npool] = y
-                            pool_next[npool] = head[nd]
-                            head[nd] = npool
-                            npool += 1
-                    # As a cell of a new piece.
-                    if u < budget and (s.cover[dd] == EMPTY or sink_before):
-                        nd = d + 1
-                        y = ((u + 1) * 2 + 0) * NCELLS + dd
+                    for w in range(2):
+                        if w == 0:
+                            # As the existing piece there (free inside the piece one stands on).
+                            if s.cover[dd] == EMPTY:
+                                continue
+                            nd = d + (0 if (m == 1 and s.cover[dd] == anchor) else 2)
+                            y = (u * 2 + 1) * NCELLS + dd
+                        else:
+                            # As a cell of a new piece.
+                            if not (u < budget and (s.cover[dd] == EMPTY or sink_before)):
+                                continue
+                            nd = d + 1
+                            y = ((u + 1) * 2 + 0) * NCELLS + dd
                         if nd <= limit and nd < dist[y]:
                             if npool == RELAX_POOL:
                                 for i in range((budget + 1) * NCELLS):
