@@ -89,13 +89,32 @@ def _build_bots(args: argparse.Namespace, num_players: int, game: Any = None) ->
                 budget["depth"] = args.depth  # expectimax counts depth, not iterations
         elif kind != "random" and args.iterations is not None:
             budget["iterations"] = args.iterations
-        if kind in ("mcts", "expectimax") and not getattr(args, "_perfect_information", True):
-            # Searching the true state of a hidden-information game reads the
-            # others' cards; the CLI allows it as a (cheating) baseline.
+        if kind in CHEATING_KINDS and not getattr(args, "_perfect_information", True):
+            # Searching the true state of a hidden-information game reads the others'
+            # cards: a cheating baseline, allowed only when the user asks by name.
+            if not getattr(args, "allow_hidden_information", False):
+                name = game.name if game is not None else "this game"
+                raise InvalidOptionError(
+                    f"bot {kind!r} (seat {seat}) would search the true position of {name}, which has hidden "
+                    f"information: it would see every hand and the deck. Use ismcts (it searches only what "
+                    f"its seat knows), or pass --allow-hidden-information to play it as a cheating baseline")
             budget["allow_hidden_information"] = True
         # Each seat's bot gets its own seed derived from the game seed, so seats never share a stream.
         bots.append(make_bot(kind, game=None if args.plain else game, seed=args.seed * 1000 + seat + 1, **budget))
     return bots
+
+
+#: Bot kinds that search the true position, so that in a hidden-information game they read every hand.
+CHEATING_KINDS = ("mcts", "expectimax")
+
+
+def cheating_notice(kinds: Sequence[str]) -> Optional[str]:
+    """The line that says which seats' bots see hidden information, or None when none does."""
+    seats = [f"seat {p} ({k})" for p, k in enumerate(kinds) if k in CHEATING_KINDS]
+    if not seats:
+        return None
+    return ("notice: --allow-hidden-information: " + ", ".join(seats) + " search the true position: they see "
+            "every seat's hidden cards and roles and the order of the decks; the other seats see only their own")
 
 
 def _bot_name(bot: Any) -> str:
@@ -122,6 +141,10 @@ def cmd_play(args: argparse.Namespace) -> int:
     game = _build_game(args)
     args._perfect_information = game.perfect_information
     bots = _build_bots(args, game.num_players, game)
+    if not game.perfect_information and getattr(args, "allow_hidden_information", False):
+        notice = cheating_notice([_bot_name(b) for b in bots])
+        if notice:
+            print(notice)
     if args.human is not None:  # people at some seats (aiplay/human.py); their bots give the hints
         return play_with_humans(game, bots, args.human, args.seed)
     rng = random.Random(args.seed)  # chance outcomes of the real game
@@ -196,6 +219,9 @@ def build_parser() -> argparse.ArgumentParser:
                       help="use the bots' generic defaults, not the game's recommended bot options")
     play.add_argument("--human", metavar="SEATS",
                       help="seats played by you at the keyboard, e.g. 0 or 0,2 (the others are bots)")
+    play.add_argument("--allow-hidden-information", action="store_true",
+                      help="let mcts and expectimax bots play a hidden-information game by searching its true "
+                           "position (they then see every hand: a cheating baseline; a notice says which)")
     play.set_defaults(func=cmd_play)
     add_serve_command(sub)  # aiplay serve: the engine protocol (aiplay/protocol.py)
     add_solve_command(sub)  # aiplay solve: the endgame solver (aiplay/solve.py)

@@ -293,8 +293,33 @@ class State(abc.ABC):
 
     # -- text --------------------------------------------------------------
     @abc.abstractmethod
-    def action_to_string(self, action: int) -> str:
-        """A readable name for ``action`` in this state; :meth:`string_to_action` parses it back."""
+    def action_to_string(self, action: int, viewer: Optional[int] = None) -> str:
+        """A readable name for ``action`` in this state; :meth:`string_to_action` parses it back.
+
+        ``viewer=None`` gives the omniscient name (for logs meant to show
+        everything: tests, arena records). ``viewer=p`` gives the move as seat
+        ``p`` sees it being played: a hidden part is left out ("p1 draws a
+        card", "player 1: face-down card to hangar 2"), see
+        :meth:`redacted_action_name`.
+        """
+
+    def redacted_action_name(self, action: int, viewer: int) -> Optional[str]:
+        """What seat ``viewer`` sees of ``action`` played here: None if it sees the move exactly.
+
+        None means the viewer may know the action id and its full name. A
+        string is the name the viewer sees instead, and the id stays hidden
+        from it. The string depends only on what the viewer knows, so two
+        positions that the viewer cannot tell apart give it the same text.
+        Each game with hidden information defines this once, next to its
+        ``view``; perfect-information games keep this default (always None).
+        The default for a game with hidden information that defines nothing
+        hides every chance outcome and every other seat's decision.
+        """
+        seat = check_player(viewer, self.game.num_players)
+        check_action_id(action, self)
+        if self.game.perfect_information:
+            return None
+        return conservative_redaction(self.current_player(), seat)
 
     def string_to_action(self, text: str) -> int:
         """The legal action whose :meth:`action_to_string` is ``text`` (or its number)."""
@@ -360,6 +385,29 @@ class State(abc.ABC):
         return f"<{type(self).__name__} of {self.game.name}: player {self.current_player()}>"
 
 
+def conservative_redaction(mover: int, viewer: int) -> Optional[str]:
+    """The redaction that hides everything not the viewer's own: chance outcomes and others' decisions."""
+    if mover == CHANCE:
+        return "a chance outcome"
+    if mover != viewer:
+        return "a hidden move"
+    return None
+
+
+def seen_action(state: "State", action: int, viewer: Optional[int]) -> Tuple[Optional[int], str]:
+    """``(action id or None, name)`` of ``action`` in ``state`` as ``viewer`` sees it.
+
+    ``viewer=None`` sees everything. Otherwise the id is None exactly when the
+    game hides this move from the viewer (:meth:`State.redacted_action_name`).
+    """
+    if viewer is None:
+        return action, state.action_to_string(action)
+    hidden = state.redacted_action_name(action, viewer)
+    if hidden is None:
+        return action, state.action_to_string(action)
+    return None, hidden
+
+
 #: The State methods whose first argument is a seat; every engine checks it
 #: (see :func:`check_player`) before the game's own code runs.
 SEAT_METHODS = ("view", "information_state_string", "information_state_key", "determinize",
@@ -386,6 +434,9 @@ class ReferenceState(State):
         naming = cls.__dict__.get("action_to_string")
         if naming is not None and not getattr(naming, "_checks_action", False):
             setattr(cls, "action_to_string", _with_action_check(naming))
+        redaction = cls.__dict__.get("redacted_action_name")
+        if redaction is not None and not getattr(redaction, "_checks_action", False):
+            setattr(cls, "redacted_action_name", _with_redaction_check(redaction))
 
     @abc.abstractmethod
     def _current_player(self) -> int: ...
@@ -464,10 +515,30 @@ def check_action_id(action: Any, state: "State") -> int:
 
 
 def _with_action_check(method: Callable[..., Any]) -> Callable[..., Any]:
-    """Wrap a reference state's ``action_to_string``: the id must exist in the game."""
+    """Wrap a reference state's ``action_to_string``: the id must exist; ``viewer`` redacts.
+
+    Games write ``action_to_string(self, action)`` (the omniscient name) and
+    ``redacted_action_name``; the ``viewer`` argument is handled here once.
+    """
     @functools.wraps(method)
-    def checked(self: State, action: Any, *args: Any, **kwargs: Any) -> Any:
-        return method(self, check_action_id(action, self), *args, **kwargs)
+    def checked(self: State, action: Any, viewer: Any = None) -> Any:
+        value = check_action_id(action, self)
+        if viewer is not None:
+            hidden = self.redacted_action_name(value, viewer)
+            if hidden is not None:
+                return hidden
+        return method(self, value)
+
+    checked._checks_action = True  # type: ignore[attr-defined]
+    return checked
+
+
+def _with_redaction_check(method: Callable[..., Any]) -> Callable[..., Any]:
+    """Wrap a reference state's ``redacted_action_name``: a real action id and a real seat first."""
+    @functools.wraps(method)
+    def checked(self: State, action: Any, viewer: Any) -> Any:
+        value = check_action_id(action, self)
+        return method(self, value, check_player(viewer, self.game.num_players))
 
     checked._checks_action = True  # type: ignore[attr-defined]
     return checked

@@ -18,6 +18,12 @@ list) or its name (exactly, or in any case), or a command:
 
 Everything is read line by line from the given input, so a test (or a script)
 can feed a whole game on standard input.
+
+The move log shows each move as the human seat saw it
+(:meth:`~aiplay.match.Move.as_seen_by`): another seat's face-down card, a
+card dealt to someone else or a role dealt are named without what is hidden.
+With several human seats at one terminal, a move is named in full only when
+every one of them may see it.
 """
 
 from __future__ import annotations
@@ -28,7 +34,7 @@ from typing import Any, List, Optional, Sequence, Set, TextIO
 
 from aiplay.errors import AiplayError, InvalidOptionError
 from aiplay.game import CHANCE, Game
-from aiplay.match import Match
+from aiplay.match import Match, Move
 from aiplay.protocol import render_state
 
 HELP = ("type a move's number or name; or: undo (take back your last move), hint (ask the bot), "
@@ -76,8 +82,8 @@ class HumanGame:
             match = self.match  # `load` replaces it
             player = match.current_player()
             if player == CHANCE:
-                move = match.play_chance()
-                self.say(f"  chance: {move.name}")
+                move = self.draw_chance()
+                self.say(f"  chance: {self.seen_name(move)}")
             elif player in self.humans:
                 if not self.human_move(player):
                     self.say("game left unfinished")
@@ -86,9 +92,21 @@ class HumanGame:
                 self.announce_turn(player)
                 action = self.bots[player].choose(match.state)
                 move = match.apply(action)
-                self.say(f"  player {player} ({self.bots[player].kind}): {move.name}")
+                self.say(f"  player {player} ({self.bots[player].kind}): {self.seen_name(move)}")
         self.finish()
         return 0
+
+    def draw_chance(self) -> Move:
+        """Play the chance outcome of the position (drawn from the match's seeded generator)."""
+        return self.match.play_chance()
+
+    def seen_name(self, move: Move) -> str:
+        """``move``'s name as the human seats may all read it (redacted if any of them may not see it)."""
+        for seat in sorted(self.humans):
+            seen = move.as_seen_by(seat)
+            if seen.action is None:
+                return seen.name
+        return move.name
 
     def announce_turn(self, player: int) -> None:
         match = self.match
@@ -139,7 +157,7 @@ class HumanGame:
                     continue
                 if command == "undo":
                     undone = self.match.undo_decision(player)
-                    self.say(f"undone: {', '.join(m.name for m in reversed(undone))}")
+                    self.say(f"undone: {', '.join(self.seen_name(m) for m in reversed(undone))}")
                     self._shown_turn = -1
                     return True  # the loop resumes from the restored position
                 if command == "save":

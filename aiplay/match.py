@@ -39,16 +39,20 @@ from __future__ import annotations
 
 import json
 import random
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass, field, replace
 from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple, Union
 
 from aiplay.errors import IllegalActionError, InvalidOptionError, InvalidStateError
-from aiplay.game import CHANCE, TERMINAL, Game, State, as_action, sample_chance_outcome, string_to_action
+from aiplay.game import (
+    CHANCE, TERMINAL, Game, State, as_action, check_player, sample_chance_outcome, string_to_action,
+)
 from aiplay.registry import load
 from aiplay.rng import SeedLike, make_rng
 
 #: The ``format`` field of a game record.
 RECORD_FORMAT = "aiplay-match"
+#: The ``format`` field of a game record as one seat saw it (:meth:`Match.to_record` with a viewer).
+SEAT_RECORD_FORMAT = "aiplay-match-seat"
 #: The version of the game-record layout this module writes and reads.
 RECORD_VERSION = 1
 
@@ -64,17 +68,31 @@ class Move:
     :data:`~aiplay.game.CHANCE`); ``name`` its name in the position where it
     was played; ``turn`` the turn it belongs to (see the module docstring);
     ``ply`` its index in the history (0 for the first move).
+
+    The moves of :attr:`Match.history` are omniscient. :meth:`as_seen_by`
+    gives the move as one seat saw it: where the game hides the move from
+    that seat, ``action`` is None and ``name`` the redacted name ("deal a
+    card to player 1"), see :meth:`~aiplay.game.State.redacted_action_name`.
     """
 
     ply: int
     player: int
-    action: int
+    action: Optional[int]
     name: str
     turn: int
+    #: Per seat: the name that seat saw when the game hid the move from it, else None.
+    redacted: Tuple[Optional[str], ...] = field(default=(), compare=False, repr=False)
+
+    def as_seen_by(self, viewer: Optional[int]) -> "Move":
+        """This move as seat ``viewer`` saw it (``None``: as it is, everything shown)."""
+        if viewer is None or viewer >= len(self.redacted) or self.redacted[viewer] is None:
+            return self if not self.redacted else replace(self, redacted=())
+        return Move(self.ply, self.player, None, self.redacted[viewer] or "", self.turn)
 
     def to_dict(self) -> Dict[str, Any]:
-        """The move as JSON-ready data."""
-        return asdict(self)
+        """The move as JSON-ready data (``ply``, ``player``, ``action``, ``name``, ``turn``)."""
+        return {"ply": self.ply, "player": self.player, "action": self.action, "name": self.name,
+                "turn": self.turn}
 
 
 class Match:
@@ -120,8 +138,22 @@ class Match:
     # -- reading -------------------------------------------------------------
     @property
     def history(self) -> List[Move]:
-        """The moves played so far, oldest first (a copy)."""
+        """The moves played so far, oldest first (a copy); omniscient: see :meth:`history_seen_by`."""
         return list(self._history)
+
+    def history_seen_by(self, viewer: Optional[int]) -> List[Move]:
+        """The moves played so far as seat ``viewer`` saw them (``None``: every move as it is).
+
+        A move hidden from the seat has ``action=None`` and its redacted name.
+        Everything a person at that seat reads of the game's past should come
+        from here, never from :attr:`history`.
+        """
+        seat = self._viewer(viewer)
+        return [m.as_seen_by(seat) for m in self._history]
+
+    def _viewer(self, viewer: Any) -> Optional[int]:
+        """``viewer`` checked: None (everything) or a seat of this game."""
+        return None if viewer is None else check_player(viewer, self.game.num_players)
 
     @property
     def ply(self) -> int:
@@ -195,13 +227,17 @@ class Match:
         state = self.state
         player = state.current_player()
         name = state.action_to_string(action)
+        # What each seat sees of the move is fixed now, from the position it is played in.
+        redacted: Tuple[Optional[str], ...] = () if self.game.perfect_information else tuple(
+            state.redacted_action_name(action, seat) for seat in range(self.game.num_players))
         before = state.clone()
         state.apply_action(action)
         if player != CHANCE and player != self._owner:
             # A decision by another seat than the turn's owner begins a new turn.
             self._turn += 1
             self._owner = player
-        record = Move(ply=len(self._history), player=player, action=action, name=name, turn=self._turn)
+        record = Move(ply=len(self._history), player=player, action=action, name=name, turn=self._turn,
+                      redacted=redacted)
         self._before.append(before)
         self._history.append(record)
         return record
@@ -264,6 +300,7 @@ class Match:
         redone = []
         for _ in range(count):
             move = self._redo.pop()
+            assert move.action is not None  # the redo list holds the moves as played
             redone.append(self._play(move.action))
         return redone
 
@@ -283,8 +320,24 @@ class Match:
         self._turn, self._owner = 0, None
 
     # -- records -------------------------------------------------------------
-    def to_record(self) -> Dict[str, Any]:
-        """The game record as JSON-ready data (see the module docstring)."""
+    def to_record(self, viewer: Optional[int] = None) -> Dict[str, Any]:
+        """The game record as JSON-ready data (see the module docstring).
+
+        With a seat ``viewer``: the record as that seat may read it, format
+        :data:`SEAT_RECORD_FORMAT`: the game, its options, the seat and the
+        moves as it saw them; no positions and no generator state, since those
+        show what the seat may not see. It cannot be replayed.
+        """
+        seat = self._viewer(viewer)
+        if seat is not None:
+            return {
+                "format": SEAT_RECORD_FORMAT,
+                "version": RECORD_VERSION,
+                "game": self.game.name,
+                "options": self.game.options,
+                "viewer": seat,
+                "moves": [m.as_seen_by(seat).to_dict() for m in self._history],
+            }
         return {
             "format": RECORD_FORMAT,
             "version": RECORD_VERSION,
@@ -332,6 +385,9 @@ class Match:
         """
         if not isinstance(doc, Mapping):
             raise InvalidStateError("<record>", "must be a JSON object")
+        if doc.get("format") == SEAT_RECORD_FORMAT:
+            raise InvalidStateError("format", "a record as one seat saw the game leaves out what the seat did "
+                                              "not see, so it cannot be replayed; save the full record instead")
         for key in ("format", "version", "game", "options", "start", "moves"):
             if key not in doc:
                 raise InvalidStateError(key, "missing")
@@ -396,4 +452,4 @@ def _rng_from_json(data: Any) -> random.Random:
     return rng
 
 
-__all__ = ["Match", "Move", "MoveLike", "RECORD_FORMAT", "RECORD_VERSION"]
+__all__ = ["Match", "Move", "MoveLike", "RECORD_FORMAT", "RECORD_VERSION", "SEAT_RECORD_FORMAT"]

@@ -34,7 +34,7 @@ from typing import Any, Callable, Dict, List, Mapping, Optional, TextIO, Tuple
 
 import aiplay
 from aiplay.errors import AiplayError, IllegalActionError, InvalidOptionError, NotDecisionNodeError
-from aiplay.game import CHANCE, TERMINAL, Game, State
+from aiplay.game import CHANCE, TERMINAL, Game, State, seen_action
 from aiplay.match import Match, Move
 from aiplay.registry import BACKENDS, game_entries, game_entry, load
 from aiplay.search import BOTS, make_bot
@@ -52,6 +52,8 @@ SLICED_BOTS = ("mcts", "ismcts")
 DEFAULT_INFO_SECONDS = 0.1
 #: The time budget of a ``solve`` that gives neither ``seconds`` nor ``nodes``, in seconds.
 DEFAULT_SOLVE_SECONDS = 10.0
+#: How long ``quit`` waits for a running solve that has a node budget only, in seconds.
+SOLVE_QUIT_WAIT = 60.0
 #: Keys every reply carries; a command's data never overrides them.
 RESERVED = ("id", "type", "cmd", "ok")
 
@@ -111,8 +113,22 @@ def _short(value: Any, limit: int = 80) -> str:
     return text if len(text) <= limit else text[:limit] + "..."
 
 
-def _move(move: Move) -> Dict[str, Any]:
-    return move.to_dict()
+#: The ``viewer`` value that asks for everything (omniscient names, every hand).
+ALL_SEATS = "all"
+
+
+def _move(move: Move, viewer: Optional[int] = None) -> Dict[str, Any]:
+    """A move object as ``viewer`` saw it (None: as played)."""
+    return move.as_seen_by(viewer).to_dict()
+
+
+def _parse_viewer(value: Any, game: Game) -> Optional[int]:
+    """A request's ``viewer``: a seat, or None for ``"all"``; ProtocolError for anything else."""
+    if value == ALL_SEATS:
+        return None
+    if isinstance(value, int) and not isinstance(value, bool) and 0 <= value < game.num_players:
+        return value
+    raise ProtocolError(f"field 'viewer' must be a seat 0..{game.num_players - 1} or \"all\", got {_short(value)}")
 
 
 def _reference_state(state: State) -> State:
@@ -163,9 +179,11 @@ def render_state(state: State, player: Optional[int], kind: str = "text") -> Opt
 class Session:
     """One open game of a client: a :class:`~aiplay.match.Match` and its running search, if any."""
 
-    def __init__(self, game_id: str, match: Match, auto_chance: bool, seed: int):
+    def __init__(self, game_id: str, match: Match, auto_chance: bool, seed: int, viewer: Optional[int] = None):
         self.game_id = game_id
         self.match = match
+        #: The seat whose eyes this client's replies are written for; None: everything ("all").
+        self.viewer = viewer
         self.auto_chance = auto_chance
         self.seed = seed
         self.searches = 0  # searches started, for the default bot seeds
@@ -174,6 +192,10 @@ class Session:
         self.stop_event = threading.Event()
         self.active = False  # a search runs: set when it starts, cleared just before its reply
         self.solving = False  # the running job is a solve (stop cannot interrupt it)
+        # The running search is for a seat whose thoughts the client may not read (progress only).
+        self.search_private = False
+        #: When the running solve's time budget ends (time.monotonic()), None without one.
+        self.solve_deadline: Optional[float] = None
 
     @property
     def busy(self) -> bool:
@@ -197,7 +219,7 @@ class Session:
             "to_move": player, "chance": player == CHANCE, "terminal": player == TERMINAL,
             "ply": m.ply, "move_number": m.move_number, "turn": m.turn_number, "turn_owner": m.turn_owner,
             "turn_ended": m.turn_ended, "can_undo": m.can_undo(), "can_redo": m.can_redo(),
-            "searching": self.busy,
+            "searching": self.busy, "viewer": ALL_SEATS if self.viewer is None else self.viewer,
         }
         if player == TERMINAL:
             data["returns"] = state.returns()
@@ -297,11 +319,35 @@ class Server:
             raise ProtocolError(f"game {session.game_id!r} is searching; send 'stop' first or wait for its reply")
         return session
 
-    def _after_move(self, session: Session) -> List[Dict[str, Any]]:
+    def _after_move(self, session: Session, viewer: Optional[int]) -> List[Dict[str, Any]]:
         """Auto-chance: draw chance outcomes until a seat is to move, when the game asks for it."""
         if not session.auto_chance:
             return []
-        return [_move(m) for m in session.match.advance_chance()]
+        return [_move(m, viewer) for m in session.match.advance_chance()]
+
+    @staticmethod
+    def _viewer(request: Mapping[str, Any], session: Session) -> Optional[int]:
+        """The seat a reply speaks to: the request's ``viewer``, else the game's (None: everything)."""
+        if request.get("viewer") is None:
+            return session.viewer
+        return _parse_viewer(request["viewer"], session.match.game)
+
+    @staticmethod
+    def _game_viewer(request: Mapping[str, Any], game: Game) -> Optional[int]:
+        """``viewer`` of ``new``/``load``: required when the game hides anything, so that showing all is a choice."""
+        if request.get("viewer") is None:
+            if game.perfect_information:
+                return None
+            raise ProtocolError(
+                f"field 'viewer' is required: {game.name!r} has hidden information. Give the seat whose "
+                f"view this client shows (0..{game.num_players - 1}): move names, the history and searches "
+                f"are then told as that seat sees them; or \"all\" to see everything, every hand and "
+                f"every card drawn included")
+        return _parse_viewer(request["viewer"], game)
+
+    @staticmethod
+    def _sees_everything(viewer: Optional[int], game: Game) -> bool:
+        return viewer is None or game.perfect_information
 
     # -- commands ------------------------------------------------------------
     def _hello(self, request: Dict[str, Any]) -> Dict[str, Any]:
@@ -332,12 +378,13 @@ class Server:
         state = None
         if "state" in request and request["state"] is not None:
             state = self._parse_state(game, request["state"])
+        viewer = self._game_viewer(request, game)
         match = Match(game, seed=seed, state=state)
         with self._lock:
             game_id = f"g{self._next_id}"
             self._next_id += 1
-            session = self.sessions[game_id] = Session(game_id, match, auto_chance, seed)
-        played = self._after_move(session)
+            session = self.sessions[game_id] = Session(game_id, match, auto_chance, seed, viewer)
+        played = self._after_move(session, viewer)
         return {**session.status(), "chance_moves": played}
 
     @staticmethod
@@ -366,19 +413,27 @@ class Server:
     def _position(self, request: Dict[str, Any]) -> Dict[str, Any]:
         if "state" not in request or request["state"] is None:
             session = self._session(request)
+            if not self._sees_everything(self._viewer(request, session), session.match.game):
+                raise ProtocolError("'position' shows the whole position, hidden cards included; this game's "
+                                    "client shows one seat: use 'view', or send \"viewer\": \"all\"")
             return {**session.status(), "state": json.loads(session.match.state.to_json())}
         session = self._session(request, idle=True)
         old = session.match
         state = self._parse_state(old.game, request["state"])
         session.match = Match(old.game, seed=old.rng, state=state)
-        played = self._after_move(session)
+        played = self._after_move(session, self._viewer(request, session))
         return {**session.status(), "chance_moves": played}
 
     def _legal(self, request: Dict[str, Any]) -> Dict[str, Any]:
         session = self._session(request)
         state = session.match.state
         data: Dict[str, Any] = {"game_id": session.game_id, "player": state.current_player()}
-        if state.is_chance_node():
+        viewer = self._viewer(request, session)
+        if not self._sees_everything(viewer, session.match.game) and state.current_player() != viewer:
+            # Another seat's options (or the odds of a draw) would tell what it holds.
+            data["actions"] = []
+            data["hidden"] = True
+        elif state.is_chance_node():
             data["actions"] = [{"id": a, "name": state.action_to_string(a), "probability": p}
                                for a, p in state.chance_outcomes()]
         else:
@@ -392,15 +447,17 @@ class Server:
         action = request["action"]
         if isinstance(action, bool) or not isinstance(action, (int, str)):
             raise ProtocolError(f"field 'action' must be an action id or a name, got {_short(action)}")
+        viewer = self._viewer(request, session)
         move = session.match.apply(action)
-        played = self._after_move(session)
-        return {**session.status(), "move": _move(move), "chance_moves": played}
+        played = self._after_move(session, viewer)
+        return {**session.status(), "move": _move(move, viewer), "chance_moves": played}
 
     def _chance(self, request: Dict[str, Any]) -> Dict[str, Any]:
         session = self._session(request, idle=True)
         if not session.match.state.is_chance_node():
             raise ProtocolError("not a chance node: no chance outcome to draw")
-        played = [_move(m) for m in session.match.advance_chance()]
+        viewer = self._viewer(request, session)
+        played = [_move(m, viewer) for m in session.match.advance_chance()]
         return {**session.status(), "chance_moves": played}
 
     def _undo(self, request: Dict[str, Any]) -> Dict[str, Any]:
@@ -415,13 +472,15 @@ class Server:
             undone = session.match.undo_decision(seat)
         else:
             undone = session.match.undo(1 if count is None else count)
-        return {**session.status(), "undone": [_move(m) for m in undone]}
+        viewer = self._viewer(request, session)
+        return {**session.status(), "undone": [_move(m, viewer) for m in undone]}
 
     def _redo(self, request: Dict[str, Any]) -> Dict[str, Any]:
         session = self._session(request, idle=True)
         count = _field(request, "count", (int,), 1)
+        viewer = self._viewer(request, session)
         redone = session.match.redo(count)
-        return {**session.status(), "redone": [_move(m) for m in redone]}
+        return {**session.status(), "redone": [_move(m, viewer) for m in redone]}
 
     def _view(self, request: Dict[str, Any]) -> Dict[str, Any]:
         session = self._session(request)
@@ -431,12 +490,15 @@ class Server:
         render = _field(request, "render", (str,))
         if render not in (None, "text", "svg"):
             raise ProtocolError(f"field 'render' accepts 'text' or 'svg', got {_short(render)}")
-        if player is None:
-            if not game.perfect_information:
+        viewer = self._viewer(request, session)
+        if player is None and not game.perfect_information:
+            if viewer is None:
                 raise ProtocolError(f"field 'player' is required: {game.name!r} has hidden information")
-            view = state.view(0)
-        else:
-            view = state.view(player)
+            player = viewer
+        if player is not None and viewer is not None and player != viewer and not game.perfect_information:
+            raise ProtocolError(f"this client shows seat {viewer}; seat {player}'s view is not its to see "
+                                f"(send \"viewer\": \"all\" to see every seat)")
+        view = state.view(0 if player is None else player)
         data: Dict[str, Any] = {**session.status(), "player": player, "view": view}
         if render is not None:
             data[render] = self._render(state, player, render)
@@ -448,21 +510,23 @@ class Server:
 
     def _history(self, request: Dict[str, Any]) -> Dict[str, Any]:
         session = self._session(request)
-        return {**session.status(), "moves": [_move(m) for m in session.match.history]}
+        viewer = self._viewer(request, session)
+        return {**session.status(), "moves": [_move(m, viewer) for m in session.match.history]}
 
     def _record(self, request: Dict[str, Any]) -> Dict[str, Any]:
         session = self._session(request)
-        return {**session.status(), "record": session.match.to_record()}
+        return {**session.status(), "record": session.match.to_record(self._viewer(request, session))}
 
     def _load(self, request: Dict[str, Any]) -> Dict[str, Any]:
         record = _field(request, "record", (dict, str), required=True)
         backend = _field(request, "backend", (str,), "auto")
         auto_chance = _field(request, "auto_chance", (bool,), False)
         match = Match.from_json(record if isinstance(record, str) else json.dumps(record), backend=backend)
+        viewer = self._game_viewer(request, match.game)
         with self._lock:
             game_id = f"g{self._next_id}"
             self._next_id += 1
-            session = self.sessions[game_id] = Session(game_id, match, auto_chance, 0)
+            session = self.sessions[game_id] = Session(game_id, match, auto_chance, 0, viewer)
         return session.status()
 
     # -- searches ------------------------------------------------------------
@@ -503,22 +567,31 @@ class Server:
         if info_seconds <= 0:
             raise ProtocolError("field 'info_seconds' must be > 0")
         state = session.match.state.clone()
+        viewer = self._viewer(request, session)
+        # A bot searching for another seat than the client's: its estimate, its line and the
+        # moves it weighed would tell what that seat holds; the client gets the move as it sees it.
+        private = not self._sees_everything(viewer, session.match.game) and state.current_player() != viewer
         request_id = request.get("id")
         session.bot = bot
         session.solving = False
+        session.search_private = private
         session.stop_event.clear()
 
         def work() -> None:
             try:
                 analysis, stopped = self._search(session, bot, state, budget, request_id, cmd, streamed,
                                                  info_every, info_seconds)
-                data = self._analysis_data(state, analysis)
+                if private:
+                    action, name = seen_action(state, analysis.action, viewer)
+                    data: Dict[str, Any] = {"action": action, "name": name, "player": analysis.player}
+                else:
+                    data = self._analysis_data(state, analysis)
                 data["stopped"] = stopped
                 if play:
                     with self._lock:
                         move = session.match.apply(analysis.action)
-                        data["move"] = _move(move)
-                        data["chance_moves"] = self._after_move(session)
+                        data["move"] = _move(move, viewer)
+                        data["chance_moves"] = self._after_move(session, viewer)
                 session.bot = None
                 session.active = False
                 data["status"] = session.status()
@@ -626,11 +699,11 @@ class Server:
 
     def _info(self, request_id: Any, cmd: str, session: Session, state: State, analysis: Analysis,
               iterations: Optional[int], nodes: Optional[int], seconds: float) -> None:
-        self.reply(request_id, cmd, {
-            "game_id": session.game_id, "iterations": iterations, "nodes": nodes, "seconds": seconds,
-            "best": {"id": analysis.action, "name": state.action_to_string(analysis.action)},
-            "value": analysis.value, "pv": analysis.principal_variation_names,
-        }, kind="info")
+        data: Dict[str, Any] = {"game_id": session.game_id, "iterations": iterations, "seconds": seconds}
+        if not session.search_private:  # the tree's size, too, would tell of the other seat's options
+            data.update({"nodes": nodes, "best": {"id": analysis.action, "name": state.action_to_string(analysis.action)},
+                         "value": analysis.value, "pv": analysis.principal_variation_names})
+        self.reply(request_id, cmd, data, kind="info")
 
     @staticmethod
     def _analysis_data(state: State, analysis: Analysis) -> Dict[str, Any]:
@@ -684,6 +757,17 @@ class Server:
         if options.get("seconds") is None and options.get("nodes") is None:
             # stop cannot interrupt a solve: without a budget of its own it gets this one.
             options["seconds"] = DEFAULT_SOLVE_SECONDS
+        viewer = self._viewer(request, session)
+        if not self._sees_everything(viewer, session.match.game):
+            # Solving the true position would read every hand: a seat's client solves over its worlds.
+            observer = options.get("observer")
+            if observer is not None and observer != viewer:
+                raise ProtocolError(f"this client shows seat {viewer}; it may solve only as that seat "
+                                    f"(observer {viewer}), or send \"viewer\": \"all\"")
+            options["observer"] = viewer
+        seconds = options.get("seconds")
+        session.solve_deadline = (time.monotonic() + float(seconds) if isinstance(seconds, (int, float))
+                                  and not isinstance(seconds, bool) and math.isfinite(seconds) else None)
         state = session.match.state.clone()
         request_id = request.get("id")
 
@@ -713,15 +797,27 @@ class Server:
         return {"bye": True}
 
     def shutdown(self, timeout: float = 2.0) -> None:
-        """Stop every search and wait (up to ``timeout`` seconds each) for its reply."""
+        """Stop every search and wait for its final reply.
+
+        A search stops within milliseconds; ``timeout`` seconds each is plenty.
+        A solve cannot be stopped, and its request is still owed its one final
+        reply: it is waited for until its time budget ends (plus ``timeout``),
+        or :data:`SOLVE_QUIT_WAIT` seconds when it has a node budget only.
+        """
         self.closed = True
         with self._lock:
             sessions = list(self.sessions.values())
         for session in sessions:
             session.stop()
         for session in sessions:
-            if session.thread is not None:
-                session.thread.join(timeout)
+            thread = session.thread
+            if thread is None:
+                continue
+            wait = timeout
+            if session.solving and session.active:
+                deadline = session.solve_deadline
+                wait = timeout + (SOLVE_QUIT_WAIT if deadline is None else max(0.0, deadline - time.monotonic()))
+            thread.join(wait)
 
 
 def _jsonable(value: Any) -> Any:

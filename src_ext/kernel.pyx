@@ -350,9 +350,13 @@ cdef class NativeState:
             self._reference_cache = self.to_reference()
         return self._reference_cache
 
-    def action_to_string(self, action):
-        """The reference engine's name of ``action`` in this state."""
-        return self._reference().action_to_string(action)
+    def action_to_string(self, action, viewer=None):
+        """The reference engine's name of ``action`` in this state (as ``viewer`` sees it, when given)."""
+        return self._reference().action_to_string(action, viewer)
+
+    def redacted_action_name(self, action, viewer):
+        """What seat ``viewer`` sees of ``action`` played here, None when it sees it exactly (the reference's)."""
+        return self._reference().redacted_action_name(action, viewer)
 
     def string_to_action(self, text):
         """The legal action named ``text`` (action ids are the same on both engines)."""

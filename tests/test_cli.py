@@ -93,3 +93,22 @@ def test_play_uses_the_games_bot_presets_unless_plain(capsys):
     code, plain, _ = run(capsys, *argv, "--plain")
     assert code == 0
     assert re.search(r"^bots: 0=MCTSBot\(.*rollout=random\)", plain, flags=re.M)
+
+
+@pytest.mark.parametrize("bots", ["mcts,random", "random,expectimax"])
+def test_a_bot_that_reads_hidden_state_is_refused_without_the_flag(capsys, bots):
+    assert main(["play", "kuhn_poker", "--bots", bots, "--seed", "1", "--quiet"]) == 2
+    err = capsys.readouterr().err
+    assert "hidden information" in err and "--allow-hidden-information" in err and "ismcts" in err
+
+
+def test_the_flag_lets_it_play_and_says_which_bots_see_what(capsys):
+    argv = ["play", "kuhn_poker", "--bots", "mcts,random", "--seed", "1", "--quiet", "--iterations", "50",
+            "--allow-hidden-information"]
+    assert main(argv) == 0
+    out = capsys.readouterr().out
+    notice = [line for line in out.splitlines() if line.startswith("notice:")]
+    assert len(notice) == 1 and "seat 0 (mcts)" in notice[0] and "seat 1" not in notice[0]
+    # Perfect-information games need no flag and print no notice.
+    assert main(["play", "pig", "--bots", "mcts,expectimax", "--seed", "1", "--quiet", "--iterations", "30"]) == 0
+    assert "notice:" not in capsys.readouterr().out

@@ -97,7 +97,7 @@ def test_hello_describes_engine_games_and_bots(engine):
 def _play_whole_game(engine, name, seed):
     """Random moves by name or id, chance by the engine, one seat by `go` with play; undo/redo checks."""
     rng = random.Random(seed)
-    new = engine.ok("new", game=name, seed=seed)
+    new = engine.ok("new", viewer="all", game=name, seed=seed)
     gid = new["game_id"]
     status = new
     steps = 0
@@ -133,7 +133,7 @@ def _play_whole_game(engine, name, seed):
     assert len(history) == status["ply"]
     # The game record reloads to the same final position.
     record = engine.ok("record", game_id=gid)["record"]
-    loaded = engine.ok("load", record=record)
+    loaded = engine.ok("load", viewer="all", record=record)
     assert engine.ok("position", game_id=loaded["game_id"])["state"] == engine.ok(
         "position", game_id=gid)["state"]
     for g in (gid, loaded["game_id"]):
@@ -153,7 +153,7 @@ def test_go_streams_info_and_stop_ends_it_quickly(engine):
     names = [g["name"] for g in engine.ok("hello")["games"]]
     latencies = []
     for name in names[:3]:
-        gid = engine.ok("new", game=name, seed=3, auto_chance=True)["game_id"]
+        gid = engine.ok("new", viewer="all", game=name, seed=3, auto_chance=True)["game_id"]
         go = engine.send("go", game_id=gid, seconds=60, info_seconds=0.05)
         infos = []
         time.sleep(0.5)
@@ -182,8 +182,8 @@ def test_go_streams_info_and_stop_ends_it_quickly(engine):
 
 def test_two_games_at_once_one_searching(engine):
     names = [g["name"] for g in engine.ok("hello")["games"]]
-    a = engine.ok("new", game=names[0], seed=1, auto_chance=True)["game_id"]
-    b = engine.ok("new", game=names[-1], seed=2, auto_chance=True)["game_id"]
+    a = engine.ok("new", viewer="all", game=names[0], seed=1, auto_chance=True)["game_id"]
+    b = engine.ok("new", viewer="all", game=names[-1], seed=2, auto_chance=True)["game_id"]
     go = engine.send("go", game_id=a, seconds=30)
     time.sleep(0.2)
     # Game a is busy: moves on it are refused; game b plays on.
@@ -206,7 +206,7 @@ def test_two_games_at_once_one_searching(engine):
 
 def test_bad_requests_get_errors_and_change_nothing(engine):
     names = [g["name"] for g in engine.ok("hello")["games"]]
-    gid = engine.ok("new", game=names[0], seed=5, auto_chance=True)["game_id"]
+    gid = engine.ok("new", viewer="all", game=names[0], seed=5, auto_chance=True)["game_id"]
     before = engine.ok("position", game_id=gid)
     bad = [
         "not json", "[1, 2]", "{}", '{"cmd": 5}', '{"cmd": "dance"}', '{"cmd": "apply"}',
@@ -236,7 +236,7 @@ def test_bad_requests_get_errors_and_change_nothing(engine):
 
 def test_solve_answers_or_says_the_solver_is_missing(engine):
     names = [g["name"] for g in engine.ok("hello")["games"]]
-    gid = engine.ok("new", game=names[0], seed=1, auto_chance=True)["game_id"]
+    gid = engine.ok("new", viewer="all", game=names[0], seed=1, auto_chance=True)["game_id"]
     has_solver = (Path(__file__).resolve().parents[1] / "aiplay" / "solve.py").exists()
     if has_solver:
         # At the end of a game a solver has nothing to search: it must answer at once.

@@ -54,7 +54,7 @@ class Fuzzer:
         self.names = [g["name"] for g in hello["games"]]
         self.games = {}
         for name in (self.names[0], self.names[-1]):
-            gid = engine.ok("new", game=name, seed=rng.randint(0, 99), auto_chance=True)["game_id"]
+            gid = engine.ok("new", viewer="all", game=name, seed=rng.randint(0, 99), auto_chance=True)["game_id"]
             self.games[gid] = None
         self.snapshot()
         self.stop_count = 0
@@ -93,6 +93,8 @@ class Fuzzer:
             request.pop("nodes", None)
         if cmd == "new" and rng.random() < 0.5:
             request["game"] = rng.choice(self.names)
+            if rng.random() < 0.8:  # hidden-information games open only for a viewer
+                request["viewer"] = rng.choice(["all", 0, 1, -1, "x", None])
         if cmd == "apply" and rng.random() < 0.5 and tracked:
             legal = self.engine.ok("legal", game_id=request["game_id"])["actions"]
             if legal:

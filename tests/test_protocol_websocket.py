@@ -60,7 +60,7 @@ def test_a_game_over_websocket(ws_url):
     hello = client.ok("hello")
     assert hello["protocol"] == 1
     names = [g["name"] for g in hello["games"]]
-    status = client.ok("new", game=names[0], seed=1, auto_chance=True)
+    status = client.ok("new", viewer="all", game=names[0], seed=1, auto_chance=True)
     gid = status["game_id"]
     for _ in range(10):
         if status["terminal"]:
@@ -86,7 +86,7 @@ def test_a_game_over_websocket(ws_url):
 def test_each_connection_has_its_own_games_and_stop_is_quick(ws_url):
     a, b = Client(ws_url), Client(ws_url)
     names = [g["name"] for g in a.ok("hello")["games"]]
-    gid = a.ok("new", game=names[-1], seed=2, auto_chance=True)["game_id"]
+    gid = a.ok("new", viewer="all", game=names[-1], seed=2, auto_chance=True)["game_id"]
     assert b.ok("games")["open"] == []  # b does not see a's game
     go = a.send("go", game_id=gid, seconds=60)
     time.sleep(0.3)

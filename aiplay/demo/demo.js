@@ -94,6 +94,7 @@ async function newGame(event) {
     if (demo.gameId) await request("close", { game_id: demo.gameId }).catch(() => {});
     const reply = await request("new", {
       game, players: Number($("players").value), seed: Number($("seed").value), auto_chance: true,
+      viewer: demo.seat,  // every reply of this game is told as the person's seat sees it
     });
     demo.gameId = reply.game_id;
     logMoves(reply.chance_moves);
@@ -110,7 +111,8 @@ async function advance(status) {
     const best = await request("go", {
       game_id: demo.gameId, bot: botKind(status.game), seconds, play: true,
     }, (info) => {
-      $("status").textContent = `player ${status.to_move} (bot) is thinking… best so far: ${info.best.name}`;
+      // A bot's best-so-far move would tell what its seat holds: progress only.
+      $("status").textContent = `player ${status.to_move} (bot) is thinking… ${info.iterations ?? 0} iterations`;
     });
     logMoves([best.move]);
     logMoves(best.chance_moves);

@@ -309,6 +309,18 @@ class TemplateRaceState(ReferenceState):
         data["current_player"] = self.current_player()
         return data
 
+    def redacted_action_name(self, action: int, viewer: int) -> Optional[str]:
+        """What ``viewer`` sees of a move: a card dealt to another seat is hidden; dice and decisions are public.
+
+        Every game with hidden information defines this next to its ``view``:
+        ``None`` when the viewer sees the move exactly, else the text it sees,
+        which may depend only on what the viewer knows (the generic transcript
+        twin test, tests/test_seat_transcripts.py, checks that).
+        """
+        if self.dealt < self.game.players and self.dealt != viewer:
+            return f"deal a card to player {self.dealt}"
+        return None
+
     def determinize(self, observer: int, rng: random.Random) -> "TemplateRaceState":
         """Redeal the cards ``observer`` has not seen among the dealt seats that have not boosted.
 

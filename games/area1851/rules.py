@@ -1311,6 +1311,34 @@ class Area1851State(ReferenceState):
             return self.snap.players[q]
         return self.players[q]
 
+    def redacted_action_name(self, action: int, viewer: int) -> Optional[str]:
+        """What ``viewer`` sees of a move (the move log of a seat; :meth:`view` is the position).
+
+        Hidden from the others: the Tinker card or feat a seat draws (its hand
+        and face-down feats are its own), and, within a simultaneous phase,
+        everything another seat does, its dice and dust-storm losses included
+        (spec "Rulings for the engine": the phase is played in seat order with
+        the others' choices hidden until it ends). Those moves stay unnamed in
+        the log after the phase too: the phase's outcome shows in the view,
+        but the order and the exact choices (which die paid, say) never do.
+        Events and everyone's dice are public.
+        """
+        if self.queue and self.phase != OVER:
+            kind, p, _ = self.queue[0]
+            if kind in (Q_EVENT, Q_GDIE) or p == viewer:
+                return None
+            if kind == Q_CARD:
+                return f"p{p} draws a card"
+            if kind == Q_FEAT:
+                return f"p{p} draws a feat"
+            if self.snap is None:
+                return None
+            return f"p{p} rolls a die" if kind in (Q_DIE, Q_PDIE) else f"dust storm takes a card from p{p}"
+        mover = self.current_player()
+        if mover == viewer or mover < 0:
+            return None
+        return "a hidden choice"
+
     def view(self, player: int) -> Dict[str, Any]:
         o = player
         snap = self.snap

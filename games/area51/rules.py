@@ -831,6 +831,31 @@ class Area51State(ReferenceState):
             "names": self._view_names(player),
         }
 
+    def redacted_action_name(self, action: int, viewer: int) -> Optional[str]:
+        """What ``viewer`` sees of a move (the move log of a seat; :meth:`view` is the position).
+
+        Hidden from the others: the type of a card dealt or drawn into a hand
+        (Rulebook "Collect": the deck top goes to the hand unseen), and the
+        type of a card played face down into a hangar (rulebook "Build": the
+        face-down artifacts). Everything else happens face up: the row, the
+        refresh discard, cards taken from the row, picked-up hangars and
+        stored artifacts ("Stored artifacts are discarded face-up").
+        """
+        if self.queue and self.phase != OVER:
+            dest, p = self.queue[0]
+            if dest == Q_ROW or p == viewer:
+                return None
+            return f"deal a card to player {p}" if dest == Q_DEAL else f"draw a card for player {p}"
+        if self.current_player() == viewer:
+            return None
+        try:
+            kind, args = A.decode(action)
+        except ValueError:
+            return None
+        if kind == "face_down":
+            return f"face-down card to hangar {args[1] + 1}"
+        return None
+
     def _view_names(self, player: int) -> Dict[str, Any]:
         """The view's cards, regions, vehicles and owners by name, beside the ids of the other keys.
 

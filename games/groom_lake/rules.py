@@ -930,6 +930,44 @@ class RulesState(ReferenceState):
         except ValueError:
             return f"action {action}"
 
+    def redacted_action_name(self, action: int, viewer: int) -> Optional[str]:
+        """What ``viewer`` sees of a move (the move log of a seat; :meth:`view` is the position).
+
+        Spec "Information": roles, hands, the tile stacks and the discard pool,
+        an investigation's kept card and the set-up keeps are hidden. So the
+        others do not see who is dealt a role, which card a seat is dealt,
+        draws, keeps or puts face down on the Refresh stack, nor which tiles a
+        scout draws and keeps. The map, dice, votes, strikes and every card
+        discarded face up onto the Discard Stack are public.
+        """
+        mover = self._current_player()
+        if mover == CHANCE:
+            step = self.step
+            if step == S_ROLES:
+                role = "Alien" if ALIEN not in self.roles else "Hunter"
+                return None if action == viewer else f"the {role} role is dealt"
+            if step == S_DEAL:
+                seat = self.deal_seat()
+                return None if seat == viewer else f"deal a card to player {seat}"
+            if step == S_TILE:
+                return None if self.turn == viewer else f"player {self.turn} draws a tile"
+            if step == S_INV_DRAW:
+                return None if self.cur == viewer else f"player {self.cur} draws a card"
+            if step in (S_GIVE_DRAW, S_SHARE):
+                seat = self.target if step == S_GIVE_DRAW else (self.queue[0] if self.queue else -1)
+                return None if seat == viewer else f"player {seat} receives a card"
+            return None  # dice and the Discard Stack's face-up cards
+        if mover == viewer or mover < 0:
+            return None
+        block, _ = A.decode(action)
+        if block == "refresh":
+            return "a card to the Refresh stack"
+        if block == "keep":
+            return "keep a card"
+        if block == "keep_tile":
+            return "keep a tile"
+        return None
+
     def view(self, player: int) -> Dict[str, Any]:
         """Everything ``player`` knows, JSON-ready (spec "Information").
 

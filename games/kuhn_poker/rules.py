@@ -247,6 +247,12 @@ class KuhnPokerState(ReferenceState):
             "dealing" if self.dealt < self.game.players else f"player {self._current_player()} to act")
         return f"Cards: {cards}\nBetting: {betting}\nPot: {self.pot} ({status})"
 
+    def redacted_action_name(self, action: int, viewer: int) -> Optional[str]:
+        """A card dealt to another seat is hidden from ``viewer``; bets and passes are public."""
+        if self._current_player() == CHANCE and self.dealt != viewer:
+            return f"Deal a card to player {self.dealt}"
+        return None
+
     # -- hidden information ------------------------------------------------
     def view(self, player: int) -> Dict[str, Any]:
         data = self.to_dict()

@@ -426,6 +426,12 @@ class LeducPokerState(ReferenceState):
                 f"Round 1: {', '.join(ACTION_NAMES[a] for a in self.round1)}\n"
                 f"Round 2: {', '.join(ACTION_NAMES[a] for a in self.round2)}")
 
+    def redacted_action_name(self, action: int, viewer: int) -> Optional[str]:
+        """A private card dealt to another seat is hidden from ``viewer``; the public card and bets are not."""
+        if self._current_player() == CHANCE and self.dealt < self.game.players and self.dealt != viewer:
+            return f"Deal a card to player {self.dealt}"
+        return None
+
     # -- hidden information ------------------------------------------------
     def view(self, player: int) -> Dict[str, Any]:
         data = self.to_dict()
