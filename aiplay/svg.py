@@ -25,7 +25,6 @@ import importlib
 import re
 from types import ModuleType
 from typing import Any, Dict, Iterable, List, Optional, Sequence, Tuple
-from xml.sax.saxutils import escape, quoteattr
 
 from aiplay.errors import InvalidOptionError, InvalidPlayerError
 
@@ -38,12 +37,22 @@ FONT = "DejaVu Sans, Arial, sans-serif"
 BACK_FILL = "#5b4a8a"
 
 
+#: Escapes for attribute values and text (one ``str.translate`` pass: pictures have thousands).
+_ESCAPES = str.maketrans({"&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;"})
+_NAMES: Dict[str, str] = {}
+
+
+def _esc(text: str) -> str:
+    """``text`` safe inside an element or a double-quoted attribute."""
+    return text.translate(_ESCAPES)
+
+
 def _num(value: Attr) -> str:
-    if isinstance(value, bool):
-        return "true" if value else "false"
     if isinstance(value, float):
         text = f"{value:.2f}".rstrip("0").rstrip(".")
         return text if text not in ("-0", "") else "0"
+    if isinstance(value, str):
+        return _esc(value)
     return str(value)
 
 
@@ -54,8 +63,10 @@ def _attrs(attrs: Dict[str, Attr]) -> str:
     for key, value in attrs.items():
         if value is None:
             continue
-        name = "class" if key == "cls" else key.replace("_", "-")
-        out.append(f"{name}={quoteattr(_num(value))}")
+        name = _NAMES.get(key)
+        if name is None:
+            name = _NAMES[key] = "class" if key == "cls" else key.replace("_", "-")
+        out.append(f'{name}="{_num(value)}"')
     return (" " + " ".join(out)) if out else ""
 
 
@@ -71,14 +82,14 @@ class Drawing:
         self.height = height
         self._parts: List[str] = [
             f'<svg xmlns="http://www.w3.org/2000/svg"{_attrs({"width": width, "height": height, "viewBox": f"0 0 {_num(width)} {_num(height)}", "font_family": FONT})}>',
-            f"<title>{escape(title)}</title>",
+            f"<title>{_esc(title)}</title>",
         ]
         self.rect(0, 0, width, height, fill=background)
         self._open = 0
 
     # -- elements -------------------------------------------------------------------------
     def _element(self, tag: str, attrs: Dict[str, Attr], tip: Optional[str], body: str = "") -> None:
-        inner = body + (f"<title>{escape(tip)}</title>" if tip else "")
+        inner = body + (f"<title>{_esc(tip)}</title>" if tip else "")
         if inner:
             self._parts.append(f"<{tag}{_attrs(attrs)}>{inner}</{tag}>")
         else:
@@ -119,7 +130,7 @@ class Drawing:
         """A line of text (escaped); ``anchor`` is ``start``, ``middle`` or ``end``."""
         anchor_attr = None if anchor == "start" else anchor
         self._element("text", dict(x=x, y=y, font_size=size, fill=fill, text_anchor=anchor_attr,
-                                   font_weight=weight, cls=cls, data_target=target, **extra), None, escape(text))
+                                   font_weight=weight, cls=cls, data_target=target, **extra), None, _esc(text))
 
     def group(self, target: Optional[str] = None, cls: Optional[str] = None, tip: Optional[str] = None,
               transform: Optional[str] = None, **extra: Attr) -> "_Group":
@@ -141,7 +152,7 @@ class Drawing:
             if sub:
                 self.text(x + w / 2, y + h / 2 + size + 1, sub, size=size - 2, fill=text_fill, anchor="middle")
             if count > 1:
-                self._badge(x + w - 2, y + 2, count)
+                self._badge(x + w, y, count)
 
     def card_back(self, x: float, y: float, w: float, h: float, target: Optional[str] = None,
                   tip: str = "a face-down card", count: int = 1, label: str = "?") -> None:
@@ -151,11 +162,13 @@ class Drawing:
             self.rect(x + 3, y + 3, w - 6, h - 6, fill="none", stroke="#c9b8f0", stroke_width=1, rx=3)
             self.text(x + w / 2, y + h / 2 + 4, label, size=12, fill="#e8e0ff", anchor="middle", weight="bold")
             if count > 1:
-                self._badge(x + w - 2, y + 2, count)
+                self._badge(x + w, y, count)
 
     def _badge(self, right: float, top: float, count: int) -> None:
-        self.circle(right - 7, top + 7, 8, fill="#111", stroke="#fff", stroke_width=1)
-        self.text(right - 7, top + 11, f"{count}", size=10, fill="#fff", anchor="middle", weight="bold")
+        # On the card's top-right corner, half outside it, so that it never hides the card's label.
+        self.circle(right, top, 8, fill="#111", stroke="#fff", stroke_width=1)
+        self.text(right, top + 4, f"x{count}" if count < 10 else str(count), size=9, fill="#fff", anchor="middle",
+                  weight="bold")
 
     def legend(self, x: float, y: float, items: Iterable[Tuple[str, str]], title: str = "Legend",
                columns: int = 1, column_width: float = 150) -> float:
@@ -190,7 +203,7 @@ class _Group:
 
     def __enter__(self) -> Drawing:
         d = self._drawing
-        d._parts.append(f"<g{_attrs(self._attrs)}>" + (f"<title>{escape(self._tip)}</title>" if self._tip else ""))
+        d._parts.append(f"<g{_attrs(self._attrs)}>" + (f"<title>{_esc(self._tip)}</title>" if self._tip else ""))
         d._open += 1
         return d
 

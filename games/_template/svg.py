@@ -57,6 +57,7 @@ def svg(state: State, viewer: Optional[int] = None) -> str:
             else:
                 d.card(240, y, 36, 46, str(card + 1), target=f"p{p}-card",
                        tip=f"card {card + 1}" + (" (boosted)" if v["boosted"][p] else ""), size=16)
+            d.text(284, y + 28, "boosted (card used)" if v["boosted"][p] else "card (boost: advance by it)", size=11)
     d.rect(width - 70, 96, 46, 46, fill="#fff", stroke="#000", rx=8, target="die", tip="the die (1-3)")
     d.text(width - 47, 125, "die", size=12, anchor="middle")
     return d.to_string()

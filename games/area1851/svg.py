@@ -235,7 +235,7 @@ def svg(state: State, viewer: Optional[int] = None) -> str:
     d.rect(dx + 168, ly, 70, 96, fill="#eee", stroke="#666", rx=4, tip="Tinker discard pile (face up)")
     d.text(dx + 203, ly + 52, str(v["discard"]), size=14, anchor="middle", weight="bold")
     d.text(dx + 203, ly + 112, "discard", size=10, anchor="middle")
-    d.text(dx, ly + 140, f"dice cost: pay exactly; AP: action points", size=9, fill="#555")
+    d.text(dx, ly + 140, "cards: c3 r2 = dice cost 3, rating 2", size=9, fill="#555")
 
     # -- seats ------------------------------------------------------------------------------
     y = 290
@@ -264,7 +264,7 @@ def svg(state: State, viewer: Optional[int] = None) -> str:
         with d.group(target=f"p{p}-junk", cls="junkyard", tip=f"junkyard: {b['junk_size']} cards"):
             d.rect(CARDS_X - 74, jy, 66, 44, fill="#d8d0bc", stroke="#777", rx=5)
             d.text(CARDS_X - 41, jy + 18, "Junkyard", size=10, anchor="middle", weight="bold")
-            d.text(CARDS_X - 41, jy + 34, f"{b['junk_size']} cards", size=10, anchor="middle")
+            d.text(CARDS_X - 41, jy + 34, f"{b['junk_size']} card(s)", size=10, anchor="middle")
         if b["junk"] is not None:
             for k, t in enumerate(lay["junk"]):
                 cx, cy = _slot(k)

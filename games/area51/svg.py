@@ -229,7 +229,7 @@ def svg(state: State, viewer: Optional[int] = None) -> str:
     for t in range(NUM_TYPES):
         if v["row"][t]:
             _card(d, x, y2 + 30, t, target=f"row-t{t}", count=v["row"][t])
-            x += CARD_W + 8
+            x += CARD_W + 12
     d.card_back(640, y2 + 10, 60, 84, target="deck", tip=f"the deck: {v['deck']} cards", label=str(v["deck"]))
     d.text(670, y2 + 106, "deck", size=11, anchor="middle")
     if any(v["pile"]):
@@ -239,7 +239,7 @@ def svg(state: State, viewer: Optional[int] = None) -> str:
         for t in range(NUM_TYPES):
             if v["pile"][t]:
                 _card(d, x, y2 + 30, t, target=f"pile-t{t}", count=v["pile"][t])
-                x += CARD_W + 8
+                x += CARD_W + 12
 
     # -- seats ----------------------------------------------------------------------------
     y3 = y2 + 130
@@ -263,14 +263,14 @@ def svg(state: State, viewer: Optional[int] = None) -> str:
             for t in range(NUM_TYPES):
                 if hand[t]:
                     _card(d, x, sy + 10, t, target=f"p{p}-hand-t{t}", count=hand[t])
-                    x += CARD_W + 8
+                    x += CARD_W + 12
         else:
             known = v["known"][p]
             hidden = v["hand_sizes"][p] - sum(known)
             for t in range(NUM_TYPES):
                 if known[t]:
                     _card(d, x, sy + 10, t, count=known[t])
-                    x += CARD_W + 8
+                    x += CARD_W + 12
             if hidden > 0:
                 d.card_back(x, sy + 10, CARD_W, CARD_H, count=hidden, tip=f"{hidden} unknown cards")
             if sum(known):

@@ -80,7 +80,9 @@ def _seen(state: State, viewer: Optional[int]) -> Dict[str, Any]:
         "hands": [list(state.hands[q]) if (every or q == viewer) else None for q in range(n)],
         "hand_sizes": [sum(h) for h in state.hands],
         "kept": list(state.kept) if state.step == "keep" and (every or state.cur == viewer) else None,
-        "discard": list(state.discard), "deck": sum(state.deck), "refresh": sum(state.refresh),
+        "discard": list(state.discard), "refresh": sum(state.refresh),
+        # During the deal the deck shows its cards and the Alien's set-aside Recovery cards together.
+        "deck": sum(state.deck) + (state._reserve() if state.step in ("roles", "deal") else 0),
         "recoveries": state.recoveries, "stacks": [len(s) for s in state.stacks], "pool": len(state.pool),
         "held": list(state.held) if scouting and (every or viewer == state.turn) else None,
         "held_count": len(state.held) if scouting else 0,
@@ -131,8 +133,10 @@ def _tile(d: Drawing, x: float, y: float, s: float, tile: int, rot: int, open_: 
         nx_, ny_ = DIRS[rot % 4]
         d.line(x + s / 2 + nx_ * (s / 2 - 14), y + s / 2 - ny_ * (s / 2 - 14), x + s / 2 + nx_ * (s / 2 - 9),
                y + s / 2 - ny_ * (s / 2 - 9), stroke="#333", stroke_width=2)
-        fs = max(7.0, s / 7.5)
-        label = "Groom Lake" if tile == GROOM_LAKE else TERRAIN_NAMES[info.terrain][:5]
+        fs = max(7.0, s / 8.5)
+        label = "Groom Lake" if tile == GROOM_LAKE else TERRAIN_NAMES[info.terrain]
+        if s < 70:  # small tiles: a shorter word
+            label = "Lake" if tile == GROOM_LAKE else label[:4] + "."
         d.text(x + s / 2, y + fs + 6, label, size=fs, anchor="middle",
                fill="#fff" if info.terrain == CANYON else "#000", weight="bold")
         if info.hazard:
@@ -207,8 +211,8 @@ def svg(state: State, viewer: Optional[int] = None) -> str:
     with d.group(target="stacks", cls="stacks", tip="the tile stacks (scout draws from the one the distance picks)"):
         d.rect(10, by, 330, 56, fill="#ddd3bb", stroke="#666", rx=5)
         d.text(20, by + 18, "Tile stacks", size=12, weight="bold")
-        d.text(20, by + 40, "   ".join(f'"{STACK_NAMES[k]}": {c}' for k, c in enumerate(v["stacks"]))
-               + f"   pool: {v['pool']}", size=12)
+        d.text(20, by + 40, "  ".join(f'"{STACK_NAMES[k]}": {c} tiles' for k, c in enumerate(v["stacks"]))
+               + f"; discard pool {v['pool']}", size=11)
     d.text(350, by + 18, f"Supply deck {v['deck']}, Refresh stack {v['refresh']}, Recovery played {v['recoveries']}",
            size=12)
     if v["held_count"]:
@@ -221,6 +225,7 @@ def svg(state: State, viewer: Optional[int] = None) -> str:
             for r in range(4):
                 _tile(d, 450 + r * 78, by + 26, 70, tile, r, TILES[tile].hazard > 0, f"rot-{r}",
                       f", turned {r} quarter turn(s)")
+                d.text(485 + r * 78, by + 108, f"turned {r * 90}\u00b0", size=10, anchor="middle")
         else:
             for i, tile in enumerate(v["held"]):
                 _tile(d, 450 + i * 78, by + 26, 70, tile, 0, TILES[tile].hazard > 0, f"held-t{tile}")

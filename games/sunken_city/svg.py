@@ -153,7 +153,7 @@ def svg(state: State, viewer: Optional[int] = None) -> str:
             pieces, points = CARDS[k]
             played = k in data["played"][p] or (acting and data["card"] == k)
             d.card(px + 10 + k * 64, y + 66, 58, 48, f"{pieces} / {points}", fill="#bbbbbb" if played else "#ffffff",
-                   sub="raise / move", target=f"p{p}-card-{k}",
+                   sub="raise/move", target=f"p{p}-card-{k}",
                    tip=f"card: raise {pieces}, move {points}" + (" (played)" if played else ""), size=12)
         y += 130
     d.text(px, y + 16, "Buildings in the grottos:", size=12, weight="bold")
