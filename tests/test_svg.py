@@ -3,6 +3,7 @@ viewer cannot know, and the legal-move mapping names only elements the picture d
 
 from __future__ import annotations
 
+import json
 import random
 import xml.etree.ElementTree as ET
 from typing import Any, Dict, Optional, Set
@@ -148,3 +149,58 @@ def test_text_is_escaped():
     texts = [el.text for el in root.iter() if el.text]
     assert 'a <b> & "c"' in texts and "x < y & z" in texts and "<hidden>" in texts
     assert _targets(d.to_string()) == {'t"1'}
+
+
+def _mid_game(name: str, options: Dict[str, Any], steps: int, seed: int = 4) -> Any:
+    state = aiplay.load(name, **options).new_initial_state()
+    rng = random.Random(seed)
+    for _ in range(steps):
+        state.apply_action(random_action(state, rng))
+    while state.is_chance_node():
+        state.apply_action(random_action(state, rng))
+    return state
+
+
+def test_render_command_writes_the_picture_and_the_move_map(tmp_path, capsys):
+    from aiplay.cli import main
+
+    state = _mid_game("area51", {"players": 3}, 120)
+    position = tmp_path / "position.json"
+    position.write_text(state.to_json())
+    out, moves = tmp_path / "board.svg", tmp_path / "moves.json"
+    seat = state.current_player()
+    code = main(["render", "area51", str(position), "--viewer", str(seat), "--out", str(out),
+                 "--targets", str(moves)])
+    assert code == 0 and "wrote" in capsys.readouterr().out
+    assert out.read_text().strip() == S.svg(state, seat)
+    drawn = _targets(out.read_text())
+    mapping = json.loads(moves.read_text())
+    assert sorted(int(a) for a in mapping) == sorted(state.legal_actions())
+    for action, entry in mapping.items():
+        assert entry["name"] == state.action_to_string(int(action)) and set(entry["targets"]) <= drawn
+    # To standard output, omniscient.
+    assert main(["render", "area51", str(position)]) == 0
+    assert capsys.readouterr().out.strip() == S.svg(state, None)
+    # Bad input: another game's name, a viewer that is no seat, a missing file.
+    for argv in (["render", "groom_lake", str(position)], ["render", "area51", str(position), "--viewer", "x"],
+                 ["render", "area51", str(position), "--viewer", "7"], ["render", "area51", str(tmp_path / "no.json")]):
+        assert main(argv) == 2
+        assert "aiplay: error:" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("name,options", [("area51", {"players": 3}), ("area1851", {"players": 3}),
+                                          ("groom_lake", {"players": 4}), ("sunken_city", {"players": 2})])
+def test_protocol_view_renders_the_svg_for_the_seat(name, options):
+    from aiplay.protocol import Server
+
+    replies = []
+    server = Server(replies.append)
+    state = _mid_game(name, options, 60)
+    server.handle_line(json.dumps({"id": 1, "cmd": "new", "game": name, "options": options,
+                                   "state": json.loads(state.to_json())}))
+    assert replies[-1]["ok"], replies[-1]
+    game_id = replies[-1]["game_id"]
+    for seat in range(state.game.num_players):
+        server.handle_line(json.dumps({"id": 2, "cmd": "view", "game_id": game_id, "player": seat, "render": "svg"}))
+        assert replies[-1]["ok"], replies[-1]
+        assert replies[-1]["svg"] == S.svg(state, seat)
