@@ -23,7 +23,7 @@ CASES = [
     ("area51", {"players": 3, "max_turns": 30}, (1,)),
     ("area51", {"players": 2, "max_turns": 24}, (2,)),
     ("area1851", {"players": 2, "block": 1}, (1,)),
-    ("area1851", {"players": 4, "block": 1}, (2,)),
+    ("area1851", {"players": 3, "block": 1}, (2,)),
     ("groom_lake", {"players": 3}, (1,)),
     ("groom_lake", {"players": 5, "half_win": True}, (2,)),
 ]
@@ -66,9 +66,10 @@ def test_every_state_and_viewer_parses_and_the_move_map_names_drawn_elements(nam
             mapping = S.legal_moves_on_svg(state, player)
             assert mapping == raw
             placed += any(mapping.values())
-            other = (player + 1) % game.num_players
-            for action, ids in S.legal_moves_on_svg(state, other).items():
-                assert set(ids) <= drawn[other] and set(ids) <= set(raw[action])
+            if decisions % 4 == 0:  # another seat's map: the part of the acting seat's that it sees
+                other = (player + 1) % game.num_players
+                for action, ids in S.legal_moves_on_svg(state, other).items():
+                    assert set(ids) <= drawn[other] and set(ids) <= set(raw[action])
     # Most decisions of these games have a place on the board.
     assert decisions and placed >= decisions // 2, (placed, decisions)
 
@@ -81,7 +82,7 @@ def test_twins_the_viewer_cannot_tell_apart_give_the_same_picture(name, options,
     compared = differed = 0
     for seed in seeds:
         for step, state in enumerate(random_walk(game.new_initial_state(), random.Random(seed))):
-            if step % 3:
+            if step % 4:
                 continue
             for viewer in range(game.num_players):
                 twin = state.determinize(viewer, rng)

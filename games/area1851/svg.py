@@ -59,7 +59,7 @@ LOCATION_EFFECTS = (
 STEP_TEXT = {
     "place": "place an assistant on a location", "skip": "skip preparation (Just Sittin' Round)?",
     "cheat": "set one die to any face (Not Cheatin')",
-    "main": "action phase: build or modify (a hand card), take a feat, scrap, tweak dice, activate assistants",
+    "main": "build or modify with a hand card, take a feat, scrap, tweak dice, activate assistants, or done",
     "pay": "pay with dice", "target": "choose the gadget for the card", "tweakpay": "pay the tweak with a junkyard card",
     "townhall": "put dice on the Town Hall", "reroll": "choose dice to reroll", "repl": "discard a card to draw 2",
     "swap1": "swap: choose a hand card", "swap2": "swap: choose a junkyard card",
@@ -78,7 +78,7 @@ TOTAL_TURNS = 15
 CARDS_X = 230
 CARDS_PER_ROW = (WIDTH - 20 - CARDS_X) // 90
 ROW_H = 50
-FEATS_PER_ROW = 7
+FEATS_PER_ROW = 7  # a bound for the panel's height (the backs take less room)
 
 
 def _slot(k: int) -> Any:
@@ -93,8 +93,9 @@ def _seat_layout(b: Dict[str, Any]) -> Dict[str, Any]:
     feats = (sum(b["down"]) if b["down"] is not None else int(b["down_size"] > 0)) + len(b["up"])
     lay = {"hand": hand, "junk": junk, "hand_rows": max(1, -(-len(hand) // CARDS_PER_ROW)),
            "junk_rows": max(1, -(-len(junk) // CARDS_PER_ROW)), "feat_rows": max(1, -(-feats // FEATS_PER_ROW)),
-           "gadget_rows": max(1, -(-len(b["gadgets"]) // 4))}
-    lay["height"] = 36 + ROW_H * (lay["hand_rows"] + lay["junk_rows"]) + 32 * lay["feat_rows"] + 8 + 76 * lay["gadget_rows"]
+           "gadget_rows": -(-len(b["gadgets"]) // 4)}
+    gadgets_h = 76 * lay["gadget_rows"] if lay["gadget_rows"] else 24
+    lay["height"] = 36 + ROW_H * (lay["hand_rows"] + lay["junk_rows"]) + 32 * lay["feat_rows"] + 8 + gadgets_h
     return lay
 
 
@@ -279,9 +280,10 @@ def svg(state: State, viewer: Optional[int] = None) -> str:
         elif b["down_size"]:
             feats.append(("backs", b["down_size"]))
         feats += [("up", f) for f in b["up"]]
-        for k, (kind, f) in enumerate(feats):
-            fx = 70 + (k % FEATS_PER_ROW) * 156
-            fyy = fy + (k // FEATS_PER_ROW) * 32
+        fx, fyy = 70.0, fy
+        for kind, f in feats:
+            if fx + 150 > WIDTH - 20:
+                fx, fyy = 70.0, fyy + 32
             if kind == "backs":
                 d.card_back(fx, fyy, 40, 26, count=f, tip=f"{f} face-down feats")
             elif kind == "down":
@@ -290,6 +292,7 @@ def svg(state: State, viewer: Optional[int] = None) -> str:
                 d.rect(fx + 1, fyy + 1, 148, 24, stroke="#5b4a8a", stroke_width=2, stroke_dasharray="3,2", rx=3)
             else:
                 d.card(fx, fyy, 150, 26, FEAT_NAMES[f], fill="#ffe9a0", tip=f"{FEAT_NAMES[f]} (revealed)", size=10)
+            fx += 56 if kind == "backs" else 156
         # gadgets
         gy = fy + lay["feat_rows"] * 32 + 4
         for g, gad in enumerate(b["gadgets"]):

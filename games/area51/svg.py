@@ -258,7 +258,7 @@ def svg(state: State, viewer: Optional[int] = None) -> str:
                                                               if per_owner else ""), size=12)
         d.text(60, sy + 59, f"hand {v['hand_sizes'][p]} cards", size=11)
         hand = v["hands"][p]
-        x = 300
+        x = 430
         if hand is not None:
             for t in range(NUM_TYPES):
                 if hand[t]:
@@ -274,7 +274,7 @@ def svg(state: State, viewer: Optional[int] = None) -> str:
             if hidden > 0:
                 d.card_back(x, sy + 10, CARD_W, CARD_H, count=hidden, tip=f"{hidden} unknown cards")
             if sum(known):
-                d.text(300, sy + 62, "face up: cards everyone saw enter this hand", size=9, fill="#555")
+                d.text(430, sy + 62, "face up: cards everyone saw enter this hand", size=9, fill="#555")
 
     y4 = y3 + seat_h * n + 4
     d.legend(10, y4, [(COLOUR_FILL[c], f"{COLOURS[c]} card / bunker / vehicle") for c in range(4)]

@@ -91,6 +91,7 @@ def _seen(state: State, viewer: Optional[int]) -> Dict[str, Any]:
         "inv": (list(state.inv_cards) if state.step in ("investigate_draw", "investigate_keep")
                 and (every or viewer == state.cur) else None),
         "inv_size": sum(state.inv_cards), "ballots": [list(b) for b in state.ballots],
+        "handout": sum(state.handout),
     }
 
 
@@ -142,10 +143,10 @@ def _tile(d: Drawing, x: float, y: float, s: float, tile: int, rot: int, open_: 
         if info.hazard:
             colour = "#c00000" if open_ else "#707070"
             short = "Crash" if info.hazard == CRASH else HAZARD_NAMES[info.hazard].replace("Alien ", "")
-            d.text(x + s / 2, y + s / 2 + fs / 2, f"{short} {info.number}", size=fs, anchor="middle", fill=colour,
-                   weight="bold")
-            d.text(x + s / 2, y + s / 2 + 1.7 * fs, "open" if open_ else "closed", size=fs * 0.85, anchor="middle",
-                   fill=colour)
+            # Toughness (or a Crash Site's investigations) in large type, the state below it.
+            d.text(x + s / 2, y + s / 2, short, size=fs, anchor="middle", fill=colour, weight="bold")
+            d.text(x + s / 2, y + s / 2 + 1.5 * fs, f"{info.number} {'open' if open_ else 'closed'}", size=fs,
+                   anchor="middle", fill=colour)
 
 
 def _frontier(cells: Dict[Tuple[int, int], Any]) -> List[Tuple[int, int]]:
@@ -175,7 +176,7 @@ def svg(state: State, viewer: Optional[int] = None) -> str:
     size = max(22.0, min(84.0, (MAP_W - 20) / (x1 - x0 + 1), 640 / (y1 - y0 + 1)))
     map_h = (y1 - y0 + 1) * size + 20
     seat_h = 96
-    side_h = 40 + seat_h * n + 330
+    side_h = 40 + seat_h * n + 345
     height = max(110 + map_h + 150, side_h + 60)
     who = "everything" if viewer is None else f"player {viewer}'s view"
     d = Drawing(WIDTH, height, f"Unleashed From Groom Lake! ({who})", background="#f6efe0")
@@ -198,13 +199,14 @@ def svg(state: State, viewer: Optional[int] = None) -> str:
         _tile(d, px, py, size, t[0], t[3], bool(t[4]), f"cell-{cell_index(x, y)}", f" at ({x},{y})")
     fx, fy = at(*v["team_from"])
     tx, ty = at(*v["team"])
-    if v["team_from"] != v["team"]:
-        d.line(fx + size / 2, fy + size / 2, tx + size / 2, ty + size / 2, stroke="#1450c8", stroke_width=2,
-               stroke_dasharray="5,3")
-    d.circle(tx + size / 2, ty + size - size / 4, max(6.0, size / 7), fill="#1450c8", stroke="#fff",
-             stroke_width=2, tip="the Team")
-    d.text(tx + size / 2, ty + size - size / 4 + 4, "T", size=max(8.0, size / 8), fill="#fff", anchor="middle",
-           weight="bold")
+    if v["team_from"] != v["team"]:  # where the Team came from (it goes back there if a hazard holds)
+        d.line(fx + size * 0.25, fy + size * 0.78, tx + size * 0.25, ty + size * 0.78, stroke="#1450c8",
+               stroke_width=2, stroke_dasharray="5,3", pointer_events="none")
+    # The Team sits in the tile's lower-left corner, clear of the labels in the middle.
+    d.circle(tx + size * 0.25, ty + size * 0.78, max(6.0, size / 8), fill="#1450c8", stroke="#fff",
+             stroke_width=2, tip="the Team", pointer_events="none")
+    d.text(tx + size * 0.25, ty + size * 0.78 + 4, "T", size=max(8.0, size / 8), fill="#fff", anchor="middle",
+           weight="bold", pointer_events="none")
 
     # -- tiles in play, piles ---------------------------------------------------------------
     by = my + map_h + 10
@@ -288,6 +290,9 @@ def svg(state: State, viewer: Optional[int] = None) -> str:
     elif v["inv_size"]:
         d.text(sx, y + 12, f"An investigation: {v['inv_size']} card(s) drawn (hidden)", size=12)
         y += 24
+    if v["handout"]:
+        d.text(sx, y + 12, f"Cards to hand out, face down: {v['handout']}", size=12)
+        y += 24
     if v["kept"] is not None and any(v["kept"]):
         d.text(sx, y + 12, "Kept so far: " + ", ".join(f"{c}x {TYPE_NAMES[t]}" for t, c in enumerate(v["kept"]) if c),
                size=12)
@@ -297,11 +302,13 @@ def svg(state: State, viewer: Optional[int] = None) -> str:
         about = "Half-Win" if v["step"] == "half_vote" else f"against player {v['target']}"
         d.text(sx, y + 12, f"Vote {about}: {votes}", size=12)
         y += 24
-    ly = max(y + 10, height - 150)
+    ly = max(y + 10, height - 165)
     d.legend(sx, ly, [("#6fa8dc", "Groom Lake (start)"), (TERRAIN_FILL[DESERT], "Desert (move 1)"),
                       (TERRAIN_FILL[MOUNTAIN], "Mountain (move 2)"), (TERRAIN_FILL[CANYON], "Canyon (no entry)"),
                       (TERRAIN_FILL[CIVILIZATION], "Civilization (escape)"), ("#d00000", "red-dot edge"),
                       ("#1450c8", "the Team (T)"), ("#e03050", "life token")], columns=2, column_width=230)
+    d.text(sx, ly + 112, "A hazard's number: its toughness (the dice must total more);", size=11)
+    d.text(sx, ly + 127, "a Crash Site's number: its investigations. Grey: closed.", size=11)
     return d.to_string()
 
 

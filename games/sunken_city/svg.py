@@ -148,7 +148,7 @@ def svg(state: State, viewer: Optional[int] = None) -> str:
         d.text(px + 10, y + 58, f"carried {data['carried'][p] or '-'}", size=11)
         with d.group(target=f"chips-{p}", tip=f"{data['chips'][p]} Neptune chips"):
             d.circle(px + PANEL_W - 60, y + 50, 10, fill="#0fb5a6", stroke="#003")
-            d.text(px + PANEL_W - 44, y + 54, f"x{data['chips'][p]} chips", size=11)
+            d.text(px + PANEL_W - 44, y + 54, f"{data['chips'][p]} chip(s)", size=11)
         for k in range(NUM_CARDS):
             pieces, points = CARDS[k]
             played = k in data["played"][p] or (acting and data["card"] == k)
