@@ -269,14 +269,15 @@ def svg(state: Any, viewer: Optional[int] = None) -> str:
 def legal_moves_on_svg(state: Any, viewer: Optional[int] = None) -> Dict[int, List[str]]:
     """``{action: [data-target ids]}`` for every legal action of ``state``'s decision node.
 
-    The ids are those of :func:`svg` ``(state, viewer)``: a target the viewer's picture does not
-    draw is left out (a seat watching another seat's turn does not see that seat's hand). An
-    action with no place on the board maps to ``[]``; at a chance node or the end of the game
-    the mapping is empty. The first id of a list is the action's main element.
+    The ids are those of :func:`svg` ``(state, viewer)``. ``viewer`` is the seat to move (whose
+    clicks these are) or None (everything); any other seat gets ``{}``: it has nothing to click,
+    and another seat's legal moves may depend on what that seat hides. An action with no place
+    on the board maps to ``[]``; at a chance node or the end of the game the mapping is empty.
+    The first id of a list is the action's main element.
     """
     viewer = _check_viewer(state, viewer)
     ref, module = _module_or_raise(state)
-    if ref.is_terminal() or ref.is_chance_node():
+    if ref.is_terminal() or ref.is_chance_node() or viewer not in (None, ref.current_player()):
         return {}
     drawn = set(targets_in(str(module.svg(ref, viewer))))
     mapping = module.move_targets(ref)
