@@ -28,7 +28,9 @@ id                    element
 Actions: create -> [the space the bunker will take, tower, cap]; upgrade -> [space];
 route -> [vehicle, route]; number -> [number]; pick -> [hangar]; refresh -> [hand card,
 row-refresh]; take face-up -> [row card]; take deck -> [deck]; face-up/face-down -> [hand
-card, hangar]; store -> [pile card, space]; the four action kinds and pass -> [].
+card, hangar]; store -> [pile card, space]. The four action kinds map to where they start:
+collect -> [deck, row-refresh]; build -> the spaces it can build on; vehicle -> the vehicles
+that can go; pick up -> the hangars holding cards. Pass -> [].
 """
 
 from __future__ import annotations
@@ -316,6 +318,28 @@ def move_targets(state: State) -> Dict[int, List[str]]:
         elif kind == "store":
             t, r, s = args
             out[a] = [f"pile-t{t}", f"r{r}-s{s}"]
+        elif kind == "kind":
+            out[a] = _kind_targets(state, args[0])
         else:
             out[a] = []
     return out
+
+
+def _kind_targets(state: State, k: int) -> List[str]:
+    """Where choosing action kind ``k`` starts on the board: the row and deck to collect, the
+    spaces a bunker can go to or rise on, the vehicles that can go, the hangars to pick up (so a
+    click on the board picks the kind, and the next click on the same element the target)."""
+    if k == A.KIND_COLLECT:
+        return ["deck", "row-refresh"]
+    if k == A.KIND_BUILD:
+        ids: List[str] = []
+        for a in state._build_targets(state.cur):  # the acting seat's own options
+            kind, args = A.decode(a)
+            r = args[1] if kind == "create" else args[0]
+            s = max(i for i, b in enumerate(state.spaces[r]) if b is None) if kind == "create" else args[1]
+            if f"r{r}-s{s}" not in ids:
+                ids.append(f"r{r}-s{s}")
+        return ids
+    if k == A.KIND_VEHICLE:
+        return sorted({f"vehicle-{A.decode(a)[1][0]}" for a in state._route_targets(state.cur)})
+    return [f"r{A.decode(a)[1][0]}-h{A.decode(a)[1][1]}" for a in state._pick_targets()]

@@ -16,11 +16,14 @@ id                 element
 ``p{p}-card-{k}``  player ``p``'s movement card ``k`` (``components.CARDS[k]``)
 ``building-{b}``   building ``b`` (1..10) waiting in the grottos
 ``chips-{p}``      player ``p``'s Neptune chips
+``streets``        the street supply
 =================  ================================================================
 
 Actions: play card -> [card]; street -> [its two cells]; building -> [cell, building];
 adventurer step and Neptune step -> [the piece's anchor cell]; enter the village ->
-[village]; use a chip -> [chips]; raise, move, Neptune, end turn, stop, Neptune stops -> [].
+[village]; use a chip -> [chips]; the blocks: raise -> [``streets``, the street supply], move ->
+[where the adventurer stands: its cell or village], Neptune -> [Neptune's cell]; end turn,
+stop, Neptune stops -> [].
 """
 
 from __future__ import annotations
@@ -166,7 +169,9 @@ def svg(state: State, viewer: Optional[int] = None) -> str:
         d.text(px, y + 44, "none", size=11)
     y += 70
     piles = ", ".join(f"{i + 1}: {c}" for i, c in enumerate(data["street_piles"]))
-    d.text(px, y + 10, f"Street spaces {piles}; drawing from space {data['draw_pile']}", size=11)
+    with d.group(target="streets", cls="street-supply", tip="the street supply"):
+        d.rect(px - 4, y - 4, PANEL_W, 20, fill="#e0d4b8", stroke="#777", rx=4)
+        d.text(px, y + 10, f"Street spaces {piles}; drawing from space {data['draw_pile']}", size=11)
     d.legend(px, y + 22, [("#8ec5f0", "light water: streets only"), ("#1b5fb8", "dark water: streets or buildings"),
                           ("#9a8f80", "street"), ("#e8dcc0", "building"), ("#0fb5a6", "Neptune")],
              columns=2, column_width=195)
@@ -179,6 +184,7 @@ def move_targets(state: State) -> Dict[int, List[str]]:
         return {}
     p = state.current_player()
     seat = state.game.seats[p]
+    data = state.to_dict()
     out: Dict[int, List[str]] = {}
     for a in state.legal_actions():
         if A.PLAY_CARD <= a < A.PLAY_CARD + NUM_CARDS:
@@ -195,6 +201,13 @@ def move_targets(state: State) -> Dict[int, List[str]]:
             out[a] = [f"village-{seat}"]
         elif a == A.USE_CHIP:
             out[a] = [f"chips-{p}"]
+        elif a == A.MOVE:  # the block starts where the adventurer stands
+            pos = data["adventurers"][p]
+            out[a] = [f"village-{seat}" if pos == "village" else f"cell-{B.cell_of(*pos)}"]
+        elif a == A.NEPTUNE:
+            out[a] = [f"cell-{B.cell_of(*data['neptune'])}"]
+        elif a == A.RAISE:
+            out[a] = ["streets"]
         else:
             out[a] = []
     return out
