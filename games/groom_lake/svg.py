@@ -218,19 +218,19 @@ def svg(state: State, viewer: Optional[int] = None) -> str:
     d.text(350, by + 18, f"Supply deck {v['deck']}, Refresh stack {v['refresh']}, Recovery played {v['recoveries']}",
            size=12)
     if v["held_count"]:
-        d.text(350, by + 40, "Scouted tiles:", size=12, weight="bold")
+        d.text(350, by + 44, "Scouted tiles:", size=12, weight="bold")
         if v["held"] is None:
             for i in range(v["held_count"]):
-                d.card_back(450 + i * 50, by + 26, 44, 44, tip="a scouted tile (only the scout sees it)", label="tile")
+                d.card_back(460 + i * 50, by + 26, 44, 44, tip="a scouted tile (only the scout sees it)", label="tile")
         elif v["step"] == "place":
             tile = v["held"][0]
             for r in range(4):
-                _tile(d, 450 + r * 78, by + 26, 70, tile, r, TILES[tile].hazard > 0, f"rot-{r}",
+                _tile(d, 460 + r * 74, by + 26, 70, tile, r, TILES[tile].hazard > 0, f"rot-{r}",
                       f", turned {r} quarter turn(s)")
-                d.text(485 + r * 78, by + 108, f"turned {r * 90}\u00b0", size=10, anchor="middle")
+                d.text(495 + r * 74, by + 108, f"turned {r * 90}\u00b0", size=10, anchor="middle")
         else:
             for i, tile in enumerate(v["held"]):
-                _tile(d, 450 + i * 78, by + 26, 70, tile, 0, TILES[tile].hazard > 0, f"held-t{tile}")
+                _tile(d, 460 + i * 74, by + 26, 70, tile, 0, TILES[tile].hazard > 0, f"held-t{tile}")
 
     # -- seats ----------------------------------------------------------------------------
     sx = SIDE_X
