@@ -203,3 +203,21 @@ def test_protocol_view_renders_the_svg_for_the_seat(name, options):
         server.handle_line(json.dumps({"id": 2, "cmd": "view", "game_id": game_id, "player": seat, "render": "svg"}))
         assert replies[-1]["ok"], replies[-1]
         assert replies[-1]["svg"] == S.svg(state, seat)
+
+
+def test_roles_and_feats_show_only_to_their_owner():
+    """Groom Lake: a role is drawn for its seat only; Area 1851: face-down feats by name for their owner only."""
+    state = _mid_game("groom_lake", {"players": 3}, 40)
+    ref = _reference(state)
+    alien = ref.roles.index(1)
+    human = (alien + 1) % 3
+    assert f"Player {alien} (you): Alien" in S.svg(state, alien)
+    assert f"Player {alien}: Alien" not in S.svg(state, human) and f"Player {alien}: role ?" in S.svg(state, human)
+    assert f"Player {alien}: Alien" in S.svg(state, None)
+
+    state = _mid_game("area1851", {"players": 3}, 60)
+    ref = _reference(state)
+    owner = next(p for p in range(3) if any(ref.players[p].down))
+    ids = {f"p{owner}-feat-f{f}" for f, c in enumerate(ref.players[owner].down) if c}
+    assert ids <= _targets(S.svg(state, owner)) and ids <= _targets(S.svg(state, None))
+    assert not ids & _targets(S.svg(state, (owner + 1) % 3))
