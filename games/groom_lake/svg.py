@@ -91,7 +91,7 @@ def _seen(state: State, viewer: Optional[int]) -> Dict[str, Any]:
         "inv": (list(state.inv_cards) if state.step in ("investigate_draw", "investigate_keep")
                 and (every or viewer == state.cur) else None),
         "inv_size": sum(state.inv_cards), "ballots": [list(b) for b in state.ballots],
-        "handout": sum(state.handout),
+        "handout": sum(state.handout), "limit": state.limit_seat(),
     }
 
 
@@ -102,9 +102,11 @@ def _status(v: Dict[str, Any]) -> str:
     if cur < 0:
         return f"step {v['step']}: chance (deal, draw, dice)"
     what = STEP_TEXT.get(v["step"], v["step"])
-    if v["step"] == "action":
+    if v["limit"] == cur:
+        what = "over the hand limit (life tokens): put a card face down on the Refresh stack"
+    elif v["step"] == "action":
         what = f"{v['ap']} action(s) left: move, scout, play Recovery, vote"
-    if v["step"] in ("contribute", "roll"):
+    if v["step"] in ("contribute", "roll") and v["limit"] != cur:
         t = v["map"][v["target"]]
         what += f" ({HAZARD_NAMES[TILES[t[0]].hazard]} {TILES[t[0]].number}: {v['count']} dice so far)"
     who = f"player {v['turn']}'s turn" if v["turn"] >= 0 else "set-up"
@@ -175,7 +177,7 @@ def svg(state: State, viewer: Optional[int] = None) -> str:
     x0, x1, y0, y1 = min(xs), max(xs), min(ys), max(ys)
     size = max(22.0, min(84.0, (MAP_W - 20) / (x1 - x0 + 1), 640 / (y1 - y0 + 1)))
     map_h = (y1 - y0 + 1) * size + 20
-    seat_h = 96
+    seat_h = 100
     side_h = 40 + seat_h * n + 345
     height = max(110 + map_h + 150, side_h + 60)
     who = "everything" if viewer is None else f"player {viewer}'s view"
@@ -262,10 +264,10 @@ def svg(state: State, viewer: Optional[int] = None) -> str:
         if hand is not None:
             for t in range(NUM_TYPES):
                 if hand[t]:
-                    _card(d, hx, y + 50, t, f"p{p}-hand-t{t}", hand[t])
+                    _card(d, hx, y + 54, t, f"p{p}-hand-t{t}", hand[t])
                     hx += 66
         elif v["hand_sizes"][p]:
-            d.card_back(hx, y + 50, 30, 40, count=v["hand_sizes"][p], tip=f"{v['hand_sizes'][p]} cards in hand")
+            d.card_back(hx, y + 54, 30, 40, count=v["hand_sizes"][p], tip=f"{v['hand_sizes'][p]} cards in hand")
         if dead:
             d.line(sx + 4, y + 4, sx + sw - 4, y + seat_h - 10, stroke="#600", stroke_width=2)
         y += seat_h
