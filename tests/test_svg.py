@@ -34,7 +34,11 @@ def _targets(document: str) -> Set[str]:
     """The ``data-target`` ids of a picture, read by an XML parser (which also proves it well-formed)."""
     root = ET.fromstring(document)
     assert root.tag == "{http://www.w3.org/2000/svg}svg"
-    return {el.get("data-target") for el in root.iter() if el.get("data-target") is not None}  # type: ignore[misc]
+    found = [el for el in root.iter() if el.get("data-target") is not None]
+    for el in found:  # no target inside another: a click means one element
+        inner = [sub.get("data-target") for sub in el.iter() if sub is not el and sub.get("data-target") is not None]
+        assert not inner, (el.get("data-target"), inner)
+    return {el.get("data-target") for el in found}  # type: ignore[misc]
 
 
 def _reference(state: Any) -> Any:
