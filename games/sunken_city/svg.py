@@ -58,6 +58,9 @@ def _board(d: Drawing, data: Dict[str, Any], seats: List[int], s: int, ox: float
         fill = "#0b3d91" if c == B.CENTRE else ("#1b5fb8" if B.IS_DARK[c] else "#8ec5f0")
         d.rect(x, y, s, s, fill=fill, stroke="#ffffff", stroke_width=0.5, cls="water", target=f"cell-{c}",
                tip=f"{B.cell_name(c)}" + (" (dark: buildings too)" if B.IS_DARK[c] else ""))
+    for k in range(B.SIZE):  # row and column names, as the moves' names use them (r2c5)
+        d.text(ox + margin + k * s + s / 2, oy + margin - 6, f"c{k}", size=10, anchor="middle", fill="#4a3f2a")
+        d.text(ox + margin - 4, oy + margin + k * s + s / 2 + 4, f"r{k}", size=10, anchor="end", fill="#4a3f2a")
     for seat in range(4):  # territory borders (4 x 4 corner blocks)
         row0 = 0 if seat in (0, 1) else 5
         col0 = 0 if seat in (0, 3) else 5
@@ -100,7 +103,8 @@ def _board(d: Drawing, data: Dict[str, Any], seats: List[int], s: int, ox: float
         d.circle(x, y, s // 7, fill=SEAT_COLOURS[seat], stroke="#000", stroke_width=1.5, cls="adventurer",
                  tip=f"adventurer of player {p}", pointer_events="none")
     x, y = xy(B.cell_of(*data["neptune"]))
-    d.polygon([(x + s // 2, y + 6), (x + s - 8, y + s // 2), (x + 8, y + s // 2)], fill="#0fb5a6", stroke="#003",
+    # A small triangle at the top of his cell, clear of a building's number.
+    d.polygon([(x + s / 2, y + 3), (x + s / 2 + 11, y + 19), (x + s / 2 - 11, y + 19)], fill="#0fb5a6", stroke="#003",
               stroke_width=1.5, cls="neptune", tip="Neptune", pointer_events="none")
 
 
