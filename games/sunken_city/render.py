@@ -98,3 +98,6 @@ def text_board(state: SunkenCityState) -> str:
             f"chips {data['chips'][p]}; played cards {data['played'][p]}")
     lines.append(f"Streets: piles {data['street_piles']}, drawing from space {data['draw_pile']}")
     return "\n".join(lines)
+
+
+__all__ = ["SEAT_COLOURS", "SEAT_NAMES", "svg_board", "text_board"]
