@@ -12,6 +12,7 @@ Examples::
     aiplay serve
     aiplay arena pig --bots 'mcts(iterations=200)',expectimax,random --games 20 --out pig.jsonl
     aiplay bench --quick
+    aiplay render area51 position.json --viewer 1 --out board.svg
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ from aiplay.game import CHANCE, Game, sample_chance_outcome
 from aiplay.human import play_with_humans
 from aiplay.protocol import add_serve_command
 from aiplay.registry import game_entry, has_native
+from aiplay.render import add_render_command
 from aiplay.solve import add_solve_command
 from aiplay.webdemo import add_demo_command
 
@@ -228,6 +230,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_demo_command(sub)  # aiplay demo: the browser demo (aiplay/webdemo.py, aiplay/demo/)
     add_arena_command(sub)  # aiplay arena: round robins, ratings, Dask (aiplay/arena.py)
     add_bench_command(sub)  # aiplay bench: the speed table (aiplay/bench.py)
+    add_render_command(sub)  # aiplay render: a position's SVG picture (aiplay/render.py, aiplay/svg.py)
     return parser
 
 

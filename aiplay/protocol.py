@@ -39,6 +39,7 @@ from aiplay.match import Match, Move
 from aiplay.registry import BACKENDS, game_entries, game_entry, load
 from aiplay.search import BOTS, make_bot
 from aiplay.search.base import ActionStats, Analysis, Bot, Budget, most_visited, name_line
+from aiplay.svg import svg_module
 
 #: The protocol version (``hello`` reports it; docs/protocol.md describes it).
 PROTOCOL_VERSION = 1
@@ -156,8 +157,9 @@ def render_state(state: State, player: Optional[int], kind: str = "text") -> Opt
 
     Text: a hidden-information game's ``render(state, viewer)`` (exported by
     its package), or ``str(state)`` when nothing is hidden. SVG (``kind="svg"``):
-    the game's ``render.svg_board(state)``, for perfect-information games only
-    (it draws everything).
+    :func:`aiplay.svg.svg` of the board game (``player`` None: everything, which
+    the ``view`` command allows only when nothing is hidden); elements a move can
+    name carry ``data-target`` ids (docs/svg.md).
     """
     ref = _reference_state(state)
     package = importlib.import_module(_game_package(ref))
@@ -166,14 +168,10 @@ def render_state(state: State, player: Optional[int], kind: str = "text") -> Opt
         if callable(fn) and _takes_two(fn):
             return str(fn(ref, player))
         return str(ref) if state.game.perfect_information else None
-    if not state.game.perfect_information:
+    if player is None and not state.game.perfect_information:
         return None
-    try:
-        module = importlib.import_module(package.__name__ + ".render")
-    except ImportError:
-        return None
-    svg = getattr(module, "svg_board", None)
-    return str(svg(ref)) if callable(svg) else None
+    module = svg_module(ref)
+    return None if module is None else str(module.svg(ref, player))
 
 
 class Session:

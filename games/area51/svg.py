@@ -1,0 +1,345 @@
+"""Area 51 as an SVG picture for one seat's eyes, and where each legal move lies on it.
+
+:func:`svg` draws the three regions (building spaces with their bunkers, hangars with their
+cards, security markers), the vehicles and routes, the towers, caps and number markers in
+the supply, the face-up row and the deck, the pile being loaded, and every seat's hand and
+score. A face-down hangar card shows its type only to the seat that played it; another
+seat's hand shows as backs, plus the cards everyone knows are in it.
+
+:func:`move_targets` maps each legal action to ``data-target`` ids of the picture:
+
+====================  ==================================================================
+id                    element
+====================  ==================================================================
+``r{r}-s{s}``         building space ``s`` (0-based) of region ``r``
+``r{r}-h{h}``         hangar ``h`` (0-based) of region ``r``
+``tower-{c}``         the towers of colour ``c`` (0 green, 1 blue, 2 brown, 3 orange)
+``cap-{o}``           the caps of owner ``o``
+``vehicle-{v}``       vehicle ``v`` (colour ``v // 2``, truck 0 / train 1)
+``route-{i}``         route ``i`` (``components.ROUTES[i]``: from region, to region)
+``number-{k}``        the vehicle number ``k`` (1..8) in the marker supply
+``row-t{t}``          a face-up row card of type ``t``
+``row-refresh``       the face-up row as a whole (refresh it)
+``deck``              the deck
+``pile-t{t}``         a card of type ``t`` in the pile being loaded
+``p{p}-hand-t{t}``    seat ``p``'s hand card of type ``t`` (drawn for ``p`` and omniscient)
+====================  ==================================================================
+
+Actions: create -> [the space the bunker will take, tower, cap]; upgrade -> [space];
+route -> [vehicle, route]; number -> [number]; pick -> [hangar]; refresh -> [hand card,
+row-refresh]; take face-up -> [row card]; take deck -> [deck]; face-up/face-down -> [hand
+card, hangar]; store -> [pile card, space]. The four action kinds map to where they start:
+collect -> [deck, row-refresh]; build -> the spaces it can build on; vehicle -> the vehicles
+that can go; pick up -> the hangars holding cards. Pass -> [].
+"""
+
+from __future__ import annotations
+
+from typing import Any, Dict, List, Optional
+
+from aiplay.svg import Drawing
+
+from . import actions as A
+from .components import (
+    COLOURS, MAX_VEHICLE_NUMBER, NUM_REGIONS, NUM_TYPES, NUM_VEHICLES, ROUTES, VEHICLE_KINDS, region_name,
+    type_colour, type_name, type_value, vehicle_name,
+)
+
+#: An ``Area51State`` of the reference engine (``.rules`` sits above this module).
+State = Any
+
+COLOUR_FILL = ("#3f9b3f", "#2f6fd0", "#8b5a2b", "#f08a24")
+OWNER_FILL = {"white": "#ffffff", "pink": "#ff8fc8", "yellow": "#ffe14d", "blue": "#6fb7ff",
+              "purple": "#9b59d0", "black": "#222222"}
+WIDTH = 1200
+CARD_W, CARD_H = 30, 40
+
+
+def _seen(state: State, viewer: Optional[int]) -> Dict[str, Any]:
+    """What ``viewer`` may see of ``state`` (None: everything), as plain data.
+
+    The one place the picture reads the state: the same redaction as ``state.view``
+    (hangar cards face down are hidden unless ``viewer`` played them; hands are hidden
+    except the viewer's own and the cards everyone knows are in them).
+    """
+    g = state.game
+    n = g.players
+    everything = viewer is None
+    return {
+        "players": n, "phase": state.phase, "step": state.step, "turn": state.turn,
+        "current": state.current_player(), "cur": state.cur, "ctx": dict(state.ctx),
+        "extra_left": state.extra_left, "taken": state.taken, "refreshed": state.refreshed,
+        "markers": list(state.markers), "spaces": [[None if b is None else list(b) for b in reg]
+                                                  for reg in state.spaces],
+        "hangars": [[[(t if (up or everything or by == viewer) else None, bool(up), by) for t, up, by in h]
+                     for h in reg] for reg in state.hangars],
+        "towers": list(state.towers), "caps": list(state.caps), "supply": list(state.supply),
+        "vehicles": [None if v is None else (v[0], sum(x for _, x in v[1])) for v in state.vehicles],
+        "row": list(state.row), "discards": sum(state.discards), "deck": state.deck_size(),
+        "pile": list(state.pile), "pile_region": state.pile_region,
+        "used": [tuple(u) for u in state.used],
+        "scores": [state.scores_[o] + state.bonus[o] for o in range(g.num_owners)],
+        "seat_scores": state.seat_scores(), "owner_names": list(g.owner_names),
+        "owners_of": [list(o) for o in g.owners_of],
+        "hand_sizes": [state.hand_size(p) for p in range(n)],
+        "hands": [list(state.hands[p]) if (everything or p == viewer) else None for p in range(n)],
+        "known": [list(k) for k in state.known],
+    }
+
+
+def _status(v: Dict[str, Any]) -> str:
+    cur = v["current"]
+    if v["phase"] == "over":
+        best = max(v["seat_scores"])
+        return "Game over: winner(s) " + ", ".join(f"player {p}" for p, s in enumerate(v["seat_scores"]) if s == best)
+    if cur < 0:
+        return f"phase {v['phase']}: dealing / drawing"
+    ctx = v["ctx"]
+    what = {"kind": "choose an action (collect, build, vehicle, pick up)", "build_target": "choose a bunker to build",
+            "vehicle_route": "choose a vehicle and its route", "vehicle_number": "choose the vehicle's number",
+            "pick_target": "choose a hangar to pick up", "collect": f"collect (taken {v['taken']} of 3)",
+            "play_face_up": "play the face-up card into a hangar",
+            "play_face_down": f"play face-down cards into a hangar ({ctx.get('down', 0)} left)",
+            "load": "store an artifact of the pile in a bunker"}.get(v["step"], v["step"])
+    if "region" in ctx and v["step"] in ("play_face_up", "play_face_down"):
+        what += f" of {region_name(ctx['region'])} ({COLOURS[ctx['colour']]})"
+    extra = f", {v['extra_left']} last turns left" if v["phase"] == "last_turns" else ""
+    return f"Turn {v['turn'] + 1}, player {cur} to act: {what}{extra}"
+
+
+def _card(d: Drawing, x: float, y: float, t: Optional[int], target: Optional[str] = None, count: int = 1,
+          hidden_own: bool = False) -> None:
+    """Card type ``t`` face up (None: a back); ``hidden_own``: face down but known to the viewer."""
+    if t is None:
+        d.card_back(x, y, CARD_W, CARD_H, target=target, count=count)
+        return
+    colour = type_colour(t)
+    tip = type_name(t) + (" (face down, played by you)" if hidden_own else "")
+    d.card(x, y, CARD_W, CARD_H, str(type_value(t)), fill=COLOUR_FILL[colour],
+           text_fill="#fff", target=target, tip=tip, count=count, size=14)
+    if hidden_own:  # a dashed purple frame: the others see a back here
+        d.rect(x + 1, y + 1, CARD_W - 2, CARD_H - 2, stroke="#5b4a8a", stroke_width=2, stroke_dasharray="3,2", rx=3)
+
+
+def svg(state: State, viewer: Optional[int] = None) -> str:
+    """The picture of ``state`` as seat ``viewer`` sees it (None: everything); see the module docstring."""
+    v = _seen(state, viewer)
+    n = v["players"]
+    hangar_rows = max(1, max(-(-len(h) // 3) for reg in v["hangars"] for h in reg))
+    region_h = 200 + hangar_rows * (CARD_H + 4)
+    seat_h = 70
+    height = 60 + region_h + 20 + 130 + 20 + 120 + 20 + seat_h * n + 110
+    who = "everything" if viewer is None else f"player {viewer}'s view"
+    d = Drawing(WIDTH, height, f"Area 51 ({who})", background="#efe8d8")
+    d.text(12, 24, _status(v), size=17, weight="bold")
+    d.text(12, 44, f"Picture: {who}. Deck {v['deck']} cards, discard pile {v['discards']}.", size=12)
+
+    # -- regions --------------------------------------------------------------------------
+    panel_w = (WIDTH - 40) / 3
+    y0 = 60
+    for r in range(NUM_REGIONS):
+        x0 = 10 + r * (panel_w + 10)
+        d.rect(x0, y0, panel_w, region_h, fill="#d9cdb0", stroke="#6b5a3a", stroke_width=2, rx=8)
+        d.text(x0 + 10, y0 + 22, f"Region {region_name(r)}", size=16, weight="bold")
+        d.text(x0 + panel_w - 10, y0 + 22, f"security markers: {v['markers'][r]}", size=12, anchor="end")
+        spaces = v["spaces"][r]
+        free = [i for i, b in enumerate(spaces) if b is None]
+        for s, b in enumerate(spaces):
+            sx = x0 + 10 + (s % 4) * ((panel_w - 20) / 4)
+            sy = y0 + 34 + (s // 4) * 62
+            sw = (panel_w - 20) / 4 - 6
+            tip = f"{region_name(r)} space {s + 1}: " + (
+                "empty" + (" (a new bunker goes here next)" if free and s == max(free) else "") if b is None
+                else f"{COLOURS[b[0]]} bunker level {b[2]} of {v['owner_names'][b[1]]}")
+            with d.group(target=f"r{r}-s{s}", cls="space", tip=tip):
+                if b is None:
+                    d.rect(sx, sy, sw, 56, fill="#eee6d0", stroke="#8a7a5a", stroke_dasharray="4,3", rx=4)
+                    d.text(sx + sw / 2, sy + 33, f"{s + 1}", size=14, fill="#8a7a5a", anchor="middle")
+                else:
+                    c, o, level = b
+                    d.rect(sx, sy, sw, 56, fill=COLOUR_FILL[c], stroke="#222", stroke_width=1.5, rx=4)
+                    d.text(sx + 4, sy + 14, f"{s + 1}", size=11, fill="#fff")
+                    d.text(sx + sw / 2, sy + 32, f"L{level}", size=17, fill="#fff", anchor="middle", weight="bold")
+                    owner = v["owner_names"][o]
+                    d.circle(sx + sw - 10, sy + 10, 7, fill=OWNER_FILL.get(owner, "#ccc"), stroke="#000")
+                    d.text(sx + sw / 2, sy + 50, owner, size=10, fill="#fff", anchor="middle")
+            if (r, s) in v["used"]:
+                d.text(sx + sw / 2, sy - 2, "used", size=9, anchor="middle", fill="#a00")
+        hy = y0 + 34 + 2 * 62 + 6
+        hangars = v["hangars"][r]
+        hw = (panel_w - 20) / len(hangars)
+        for h, pile in enumerate(hangars):
+            hx = x0 + 10 + h * hw
+            with d.group(target=f"r{r}-h{h}", cls="hangar", tip=f"{region_name(r)} hangar {h + 1}: {len(pile)} cards"):
+                d.rect(hx, hy, hw - 6, region_h - (hy - y0) - 8, fill="#bfb08e", stroke="#6b5a3a", rx=5)
+                d.text(hx + 6, hy + 14, f"hangar {h + 1} ({len(pile)})", size=11, weight="bold")
+                for i, (t, up, by) in enumerate(pile):
+                    cx = hx + 6 + (i % 3) * (CARD_W + 4)
+                    cy = hy + 20 + (i // 3) * (CARD_H + 4)
+                    _card(d, cx, cy, t, hidden_own=(t is not None and not up))
+        if v["pile_region"] == r:
+            d.text(x0 + panel_w / 2, y0 + region_h - 4, "(pile being loaded from here)", size=10, anchor="middle")
+
+    # -- vehicles, routes, supply ---------------------------------------------------------
+    y1 = y0 + region_h + 20
+    d.text(12, y1 + 14, "Vehicles (colour, kind, route and number)", size=13, weight="bold")
+    vw = (WIDTH - 20) / NUM_VEHICLES
+    for veh in range(NUM_VEHICLES):
+        vx = 10 + veh * vw
+        info = v["vehicles"][veh]
+        where = "in the supply" if info is None else f"{region_name(ROUTES[info[0]][0])} -> {region_name(ROUTES[info[0]][1])} #{info[1]}"
+        with d.group(target=f"vehicle-{veh}", cls="vehicle", tip=f"{vehicle_name(veh)}: {where}"):
+            d.rect(vx, y1 + 20, vw - 6, 48, fill=COLOUR_FILL[veh // 2], stroke="#222", rx=6,
+                   opacity=0.45 if info is None else 1)
+            d.text(vx + (vw - 6) / 2, y1 + 38, f"{COLOURS[veh // 2]} {VEHICLE_KINDS[veh % 2]}", size=11,
+                   fill="#fff", anchor="middle", weight="bold")
+            d.text(vx + (vw - 6) / 2, y1 + 58, "supply" if info is None else where, size=11, fill="#fff",
+                   anchor="middle")
+    d.text(12, y1 + 88, "Routes:", size=12, weight="bold")
+    for i, (a, b) in enumerate(ROUTES):
+        rx = 70 + i * 78
+        with d.group(target=f"route-{i}", cls="route", tip=f"route {region_name(a)} to {region_name(b)}"):
+            d.rect(rx, y1 + 74, 70, 22, fill="#fff", stroke="#444", rx=11)
+            d.text(rx + 35, y1 + 89, f"{region_name(a)} \u2192 {region_name(b)}", size=11, anchor="middle")
+    d.text(560, y1 + 88, "Numbers:", size=12, weight="bold")
+    for k in range(1, MAX_VEHICLE_NUMBER + 1):
+        nx_ = 625 + (k - 1) * 30
+        with d.group(target=f"number-{k}", cls="number", tip=f"vehicle number {k}"):
+            d.circle(nx_ + 11, y1 + 85, 11, fill="#fff8d0", stroke="#444")
+            d.text(nx_ + 11, y1 + 89, str(k), size=11, anchor="middle")
+    supply = ", ".join(f"{2 * i + 1}/{2 * i + 2}: {c}" for i, c in enumerate(v["supply"]))
+    d.text(870, y1 + 89, f"markers left {supply}", size=10)
+    d.text(12, y1 + 122, "Towers:", size=12, weight="bold")
+    for c in range(4):
+        tx = 70 + c * 90
+        with d.group(target=f"tower-{c}", cls="tower", tip=f"{COLOURS[c]} towers left: {v['towers'][c]}"):
+            d.rect(tx, y1 + 106, 80, 22, fill=COLOUR_FILL[c], stroke="#222", rx=3)
+            d.text(tx + 40, y1 + 121, f"{COLOURS[c]} x{v['towers'][c]}", size=11, fill="#fff", anchor="middle")
+    d.text(440, y1 + 122, "Caps:", size=12, weight="bold")
+    for o, name in enumerate(v["owner_names"]):
+        cx = 485 + o * 95
+        with d.group(target=f"cap-{o}", cls="cap", tip=f"caps of {name} left: {v['caps'][o]}"):
+            d.circle(cx + 10, y1 + 117, 9, fill=OWNER_FILL.get(name, "#ccc"), stroke="#000")
+            d.text(cx + 24, y1 + 121, f"{name} x{v['caps'][o]}", size=11)
+
+    # -- row, deck, pile ------------------------------------------------------------------
+    y2 = y1 + 150
+    with d.group(target="row-refresh", cls="row", tip="the face-up row (refresh: discard 1 card and the row)"):
+        d.rect(10, y2, 620, 110, fill="#e4dcc6", stroke="#6b5a3a", rx=6)
+        d.text(20, y2 + 18, "Face-up row", size=13, weight="bold")
+    x = 20
+    for t in range(NUM_TYPES):
+        if v["row"][t]:
+            _card(d, x, y2 + 30, t, target=f"row-t{t}", count=v["row"][t])
+            x += CARD_W + 12
+    d.card_back(640, y2 + 10, 60, 84, target="deck", tip=f"the deck: {v['deck']} cards", label=str(v["deck"]))
+    d.text(670, y2 + 106, "deck", size=11, anchor="middle")
+    if any(v["pile"]):
+        d.rect(720, y2, WIDTH - 730, 110, fill="#f6e6b0", stroke="#9a7a20", rx=6)
+        d.text(730, y2 + 18, f"Pile being loaded (from {region_name(v['pile_region'])})", size=13, weight="bold")
+        x = 730
+        for t in range(NUM_TYPES):
+            if v["pile"][t]:
+                _card(d, x, y2 + 30, t, target=f"pile-t{t}", count=v["pile"][t])
+                x += CARD_W + 12
+
+    # -- seats ----------------------------------------------------------------------------
+    y3 = y2 + 130
+    for p in range(n):
+        sy = y3 + p * seat_h
+        mine = p == viewer
+        d.rect(10, sy, WIDTH - 20, seat_h - 6, fill="#fffbe8" if mine else "#f4efe2",
+               stroke="#c03030" if p == v["current"] else "#888", stroke_width=3 if p == v["current"] else 1, rx=6)
+        owners = v["owners_of"][p]
+        for j, o in enumerate(owners):
+            d.circle(26 + 20 * j, sy + 20, 8, fill=OWNER_FILL.get(v["owner_names"][o], "#ccc"), stroke="#000")
+        names = "/".join(v["owner_names"][o] for o in owners)
+        per_owner = " + ".join(str(v["scores"][o]) for o in owners) if len(owners) > 1 else ""
+        d.text(60, sy + 24, f"Player {p}{' (you)' if mine else ''} [{names}]", size=13, weight="bold")
+        d.text(60, sy + 44, f"score {v['seat_scores'][p]}" + (f" (owners {per_owner}, the lower counts)"
+                                                              if per_owner else ""), size=12)
+        d.text(60, sy + 59, f"hand {v['hand_sizes'][p]} cards", size=11)
+        hand = v["hands"][p]
+        x = 430
+        if hand is not None:
+            for t in range(NUM_TYPES):
+                if hand[t]:
+                    _card(d, x, sy + 10, t, target=f"p{p}-hand-t{t}", count=hand[t])
+                    x += CARD_W + 12
+        else:
+            known = v["known"][p]
+            hidden = v["hand_sizes"][p] - sum(known)
+            for t in range(NUM_TYPES):
+                if known[t]:
+                    _card(d, x, sy + 10, t, count=known[t])
+                    x += CARD_W + 12
+            if hidden > 0:
+                d.card_back(x, sy + 10, CARD_W, CARD_H, count=hidden, tip=f"{hidden} unknown cards")
+            if sum(known):
+                d.text(430, sy + 62, "face up: cards everyone saw enter this hand", size=9, fill="#555")
+
+    y4 = y3 + seat_h * n + 4
+    d.legend(10, y4, [(COLOUR_FILL[c], f"{COLOURS[c]} card / bunker / vehicle") for c in range(4)]
+             + [("#5b4a8a", "face-down card"), ("#eee6d0", "empty building space")], columns=3, column_width=230)
+    d.text(730, y4 + 30, "Cards show their value; a dashed frame: face down,", size=11)
+    d.text(730, y4 + 46, "visible only to you. Bunkers show level and owner.", size=11)
+    return d.to_string()
+
+
+def move_targets(state: State) -> Dict[int, List[str]]:
+    """``{action: [target ids]}`` for the legal actions of the decision at ``state`` (see the module docstring)."""
+    if state.is_terminal() or state.is_chance_node():
+        return {}
+    p = state.cur
+    g = state.game
+    out: Dict[int, List[str]] = {}
+    for a in state.legal_actions():
+        kind, args = A.decode(a)
+        if kind == "create":
+            c, r, j = args
+            s = max(i for i, b in enumerate(state.spaces[r]) if b is None)
+            out[a] = [f"r{r}-s{s}", f"tower-{c}", f"cap-{g.owners_of[p][j]}"]
+        elif kind == "upgrade":
+            out[a] = [f"r{args[0]}-s{args[1]}"]
+        elif kind == "route":
+            out[a] = [f"vehicle-{args[0]}", f"route-{args[1]}"]
+        elif kind == "number":
+            out[a] = [f"number-{args[0]}"]
+        elif kind == "pick":
+            out[a] = [f"r{args[0]}-h{args[1]}"]
+        elif kind == "refresh":
+            out[a] = [f"p{p}-hand-t{args[0]}", "row-refresh"]
+        elif kind == "take_up":
+            out[a] = [f"row-t{args[0]}"]
+        elif kind == "take_deck":
+            out[a] = ["deck"]
+        elif kind in ("face_up", "face_down"):
+            out[a] = [f"p{p}-hand-t{args[0]}", f"r{state.ctx['region']}-h{args[1]}"]
+        elif kind == "store":
+            t, r, s = args
+            out[a] = [f"pile-t{t}", f"r{r}-s{s}"]
+        elif kind == "kind":
+            out[a] = _kind_targets(state, args[0])
+        else:
+            out[a] = []
+    return out
+
+
+def _kind_targets(state: State, k: int) -> List[str]:
+    """Where choosing action kind ``k`` starts on the board: the row and deck to collect, the
+    spaces a bunker can go to or rise on, the vehicles that can go, the hangars to pick up (so a
+    click on the board picks the kind, and the next click on the same element the target)."""
+    if k == A.KIND_COLLECT:
+        return ["deck", "row-refresh"]
+    if k == A.KIND_BUILD:
+        ids: List[str] = []
+        for a in state._build_targets(state.cur):  # the acting seat's own options
+            kind, args = A.decode(a)
+            r = args[1] if kind == "create" else args[0]
+            s = max(i for i, b in enumerate(state.spaces[r]) if b is None) if kind == "create" else args[1]
+            if f"r{r}-s{s}" not in ids:
+                ids.append(f"r{r}-s{s}")
+        return ids
+    if k == A.KIND_VEHICLE:
+        return sorted({f"vehicle-{A.decode(a)[1][0]}" for a in state._route_targets(state.cur)})
+    return [f"r{A.decode(a)[1][0]}-h{A.decode(a)[1][1]}" for a in state._pick_targets()]

@@ -1,0 +1,350 @@
+"""Unleashed From Groom Lake! as an SVG picture for one seat's eyes, and where each legal move lies on it.
+
+:func:`svg` draws the map tile by tile at its rotation (terrain colour, red dots on the
+edges, hazard name with its toughness or a Crash Site's investigation number, open or
+closed), Groom Lake and the Team, the empty cells next to the map; beside it every seat
+(life tokens, hand, role when the viewer may know it, dead seats crossed out), the Discard
+Stack face up, the tile stacks' and card piles' sizes, the tiles a scout holds (face up for
+the scout, backs for the others), the cards of an investigation (for the investigator) and
+the votes of a ballot in progress.
+
+:func:`move_targets` maps each legal action to ``data-target`` ids of the picture:
+
+=====================  ===========================================================
+id                     element
+=====================  ===========================================================
+``cell-{c}``           the placed tile on grid cell ``c`` (``components.cell_index``)
+``slot-{c}``           the empty grid cell ``c`` next to the map
+``held-t{t}``          scouted tile ``t`` held by the scout (the scout's view)
+``rot-{r}``            the kept tile turned ``r`` quarter turns clockwise (scout's view)
+``seat-{p}``           seat ``p``'s panel
+``p{p}-life``          seat ``p``'s life tokens
+``p{p}-hand-t{t}``     seat ``p``'s hand card of type ``t`` (owner's view)
+``inv-t{t}``           an investigation card of type ``t`` (the investigator's view)
+``stacks``             the tile stacks (scout)
+=====================  ===========================================================
+
+Actions: move -> [the tile moved onto]; scout -> [stacks]; play Recovery -> [the Recovery
+card]; vote, strike, assign an investigation, give a card -> [the seat]; keep (set-up) and
+refresh and discard to a hazard -> [hand card]; keep (investigation) -> [investigation card];
+discard a life token -> [own life tokens]; keep a tile -> [held tile]; place -> [slot,
+rotation]; end turn, yes, no, done, half-win -> [].
+"""
+
+from __future__ import annotations
+
+from typing import Any, Dict, List, Optional, Tuple
+
+from aiplay.svg import Drawing
+
+from . import actions as A
+from .components import (
+    CANYON, CIVILIZATION, CRASH, DESERT, DIRS, GROOM_LAKE, HAZARD_NAMES, MOUNTAIN, NUM_TYPES, ROLE_NAMES,
+    STACK_NAMES, TERRAIN_NAMES, TILES, TYPE_NAMES, cell_index, in_grid, rotated_edges,
+)
+
+#: A ``GroomLakeState`` of the reference engine (``.rules`` sits above this module).
+State = Any
+
+TERRAIN_FILL = {DESERT: "#f2d49b", MOUNTAIN: "#a58a6a", CANYON: "#7a3b1e", CIVILIZATION: "#8fc98f"}
+SEAT_FILL = ("#d33c2c", "#2f5fd0", "#2e9e48", "#e6c619", "#9b59d0", "#f08a24")
+CARD_FILL = ["#7fc6e8", "#c9a36a", "#9a7b5a", "#e0d070", "#f07070"] + ["#8fd08f"] * 4 + ["#b0b0e0"] * 4
+STEP_TEXT = {
+    "keep": "set-up: keep 3 of your 12 cards", "action": "spend actions: move, scout, play Recovery, vote",
+    "keep_tile": "keep one of the two scouted tiles", "place": "place the kept tile (choose cell and rotation)",
+    "contribute": "discard helping cards or life tokens against the hazard", "assign": "give the next investigation",
+    "investigate_keep": "keep one investigation card", "vote": "vote", "give": "hand out the next card",
+    "turn_discard": "put a card face down on the Refresh stack", "half_vote": "vote on the Half-Win",
+}
+MAP_W = 760
+SIDE_X = MAP_W + 20
+WIDTH = 1300
+
+
+def _seen(state: State, viewer: Optional[int]) -> Dict[str, Any]:
+    """What ``viewer`` may see of ``state`` (None: everything), as plain data.
+
+    The one place the picture reads the state, with ``state.view``'s redaction: roles
+    (own, revealed, or all at the end), hands (own), the scout's tiles, the investigator's
+    cards and the cards kept at set-up are hidden from the others.
+    """
+    n = state.n
+    every = viewer is None
+    scouting = state.step in ("tile_draw", "keep_tile", "place")
+    over = state.step == "over"
+    return {
+        "n": n, "step": state.step, "turn": state.turn, "cur": state.cur, "ap": state.ap,
+        "current": state.current_player(), "over": over, "winners": state.winners() if over else [],
+        "roles": [state.roles[q] if (every or q == viewer or state.revealed[q] or over) else None for q in range(n)],
+        "revealed": list(state.revealed), "alien_card": state.alien_card, "life": list(state.life),
+        "hands": [list(state.hands[q]) if (every or q == viewer) else None for q in range(n)],
+        "hand_sizes": [sum(h) for h in state.hands],
+        "kept": list(state.kept) if state.step == "keep" and (every or state.cur == viewer) else None,
+        "discard": list(state.discard), "refresh": sum(state.refresh),
+        # During the deal the deck shows its cards and the Alien's set-aside Recovery cards together.
+        "deck": sum(state.deck) + (state._reserve() if state.step in ("roles", "deal") else 0),
+        "recoveries": state.recoveries, "stacks": [len(s) for s in state.stacks], "pool": len(state.pool),
+        "held": list(state.held) if scouting and (every or viewer == state.turn) else None,
+        "held_count": len(state.held) if scouting else 0,
+        "map": [list(t) for t in state.placed], "team": tuple(state.team), "team_from": tuple(state.team_from),
+        "target": state.target, "count": state.count, "total": state.total,
+        "inv": (list(state.inv_cards) if state.step in ("investigate_draw", "investigate_keep")
+                and (every or viewer == state.cur) else None),
+        "inv_size": sum(state.inv_cards), "ballots": [list(b) for b in state.ballots],
+        "handout": sum(state.handout), "limit": state.limit_seat(),
+    }
+
+
+def _status(v: Dict[str, Any]) -> str:
+    if v["over"]:
+        return "Game over: winner(s) " + (", ".join(f"player {p}" for p in v["winners"]) or "none")
+    cur = v["current"]
+    if cur < 0:
+        return f"step {v['step']}: chance (deal, draw, dice)"
+    what = STEP_TEXT.get(v["step"], v["step"])
+    if v["limit"] == cur:
+        what = "over the hand limit (life tokens): put a card face down on the Refresh stack"
+    elif v["step"] == "action":
+        what = f"{v['ap']} action(s) left: move, scout, play Recovery, vote"
+    if v["step"] in ("contribute", "roll") and v["limit"] != cur:
+        t = v["map"][v["target"]]
+        what += f" ({HAZARD_NAMES[TILES[t[0]].hazard]} {TILES[t[0]].number}: {v['count']} dice so far)"
+    who = f"player {v['turn']}'s turn" if v["turn"] >= 0 else "set-up"
+    return f"{who}; player {cur} to act: {what}"
+
+
+def _tile(d: Drawing, x: float, y: float, s: float, tile: int, rot: int, open_: bool, target: Optional[str],
+          tip_extra: str = "") -> None:
+    """Tile ``tile`` turned ``rot`` in the square (x, y, s): terrain, red dots, hazard, a north mark."""
+    info = TILES[tile]
+    name = "Groom Lake" if tile == GROOM_LAKE else TERRAIN_NAMES[info.terrain]
+    hazard = ""
+    if info.hazard == CRASH:
+        hazard = f"Crash Site (investigations {info.number})"
+    elif info.hazard:
+        hazard = f"{HAZARD_NAMES[info.hazard]} (toughness {info.number})"
+    tip = name + (f", {hazard}, {'open' if open_ else 'closed'}" if hazard else "") + tip_extra
+    with d.group(target=target, cls="tile", tip=tip):
+        d.rect(x, y, s, s, fill="#6fa8dc" if tile == GROOM_LAKE else TERRAIN_FILL[info.terrain],
+               stroke="#333", stroke_width=1.5)
+        for k, dot in enumerate(rotated_edges(tile, rot)):
+            dx, dy = DIRS[k]
+            cx, cy = x + s / 2 + dx * (s / 2 - 5), y + s / 2 - dy * (s / 2 - 5)
+            if dot:
+                d.circle(cx, cy, max(3.0, s / 14), fill="#d00000", stroke="#fff", stroke_width=0.8)
+        # The tile's printed north, turned with it, so the rotation shows even on symmetric edges.
+        nx_, ny_ = DIRS[rot % 4]
+        d.line(x + s / 2 + nx_ * (s / 2 - 14), y + s / 2 - ny_ * (s / 2 - 14), x + s / 2 + nx_ * (s / 2 - 9),
+               y + s / 2 - ny_ * (s / 2 - 9), stroke="#333", stroke_width=2)
+        fs = max(7.0, s / 8.5)
+        label = "Groom Lake" if tile == GROOM_LAKE else TERRAIN_NAMES[info.terrain]
+        if s < 70:  # small tiles: a shorter word
+            label = "Lake" if tile == GROOM_LAKE else label[:4] + "."
+        d.text(x + s / 2, y + fs + 6, label, size=fs, anchor="middle",
+               fill="#fff" if info.terrain == CANYON else "#000", weight="bold")
+        if info.hazard:
+            colour = "#c00000" if open_ else "#707070"
+            short = "Crash" if info.hazard == CRASH else HAZARD_NAMES[info.hazard].replace("Alien ", "")
+            # Toughness (or a Crash Site's investigations) in large type, the state below it.
+            d.text(x + s / 2, y + s / 2, short, size=fs, anchor="middle", fill=colour, weight="bold")
+            d.text(x + s / 2, y + s / 2 + 1.5 * fs, f"{info.number} {'open' if open_ else 'closed'}", size=fs,
+                   anchor="middle", fill=colour)
+
+
+def _frontier(cells: Dict[Tuple[int, int], Any]) -> List[Tuple[int, int]]:
+    out = set()
+    for x, y in cells:
+        for dx, dy in DIRS:
+            c = (x + dx, y + dy)
+            if c not in cells and in_grid(*c):
+                out.add(c)
+    return sorted(out)
+
+
+def _card(d: Drawing, x: float, y: float, t: int, target: Optional[str], count: int = 1) -> None:
+    d.card(x, y, 62, 40, TYPE_NAMES[t].split()[0], fill=CARD_FILL[t], sub=TYPE_NAMES[t].split()[1]
+           if " " in TYPE_NAMES[t] else "", target=target, tip=TYPE_NAMES[t], count=count, size=10)
+
+
+def svg(state: State, viewer: Optional[int] = None) -> str:
+    """The picture of ``state`` as seat ``viewer`` sees it (None: everything); see the module docstring."""
+    v = _seen(state, viewer)
+    n = v["n"]
+    cells = {(t[1], t[2]): t for t in v["map"]}
+    slots = _frontier(cells)
+    xs = [x for x, _ in list(cells) + slots]
+    ys = [y for _, y in list(cells) + slots]
+    x0, x1, y0, y1 = min(xs), max(xs), min(ys), max(ys)
+    size = max(22.0, min(84.0, (MAP_W - 20) / (x1 - x0 + 1), 640 / (y1 - y0 + 1)))
+    map_h = (y1 - y0 + 1) * size + 20
+    seat_h = 100
+    side_h = 40 + seat_h * n + 345
+    height = max(110 + map_h + 150, side_h + 60)
+    who = "everything" if viewer is None else f"player {viewer}'s view"
+    d = Drawing(WIDTH, height, f"Unleashed From Groom Lake! ({who})", background="#f6efe0")
+    d.text(12, 24, _status(v), size=16, weight="bold")
+    d.text(12, 44, f"Picture: {who}.", size=12)
+
+    # -- map ------------------------------------------------------------------------------
+    mx, my = 10, 60
+
+    def at(x: int, y: int) -> Tuple[float, float]:
+        return mx + 10 + (x - x0) * size, my + 10 + (y1 - y) * size  # north is up
+
+    d.rect(mx, my, MAP_W, map_h, fill="#e9dcc0", stroke="#8a7a5a", rx=6)
+    for x, y in slots:
+        px, py = at(x, y)
+        with d.group(target=f"slot-{cell_index(x, y)}", cls="slot", tip=f"empty cell ({x},{y})"):
+            d.rect(px + 2, py + 2, size - 4, size - 4, fill="#ffffff40", stroke="#b09a70", stroke_dasharray="4,3")
+            # The coordinates the placement moves name ("place at (x,y) turned r").
+            d.text(px + size / 2, py + size / 2 + 4, f"{x},{y}", size=max(7.0, size / 8), anchor="middle",
+                   fill="#a8977a")
+    for (x, y), t in sorted(cells.items()):
+        px, py = at(x, y)
+        _tile(d, px, py, size, t[0], t[3], bool(t[4]), f"cell-{cell_index(x, y)}", f" at ({x},{y})")
+    fx, fy = at(*v["team_from"])
+    tx, ty = at(*v["team"])
+    if v["team_from"] != v["team"]:  # where the Team came from (it goes back there if a hazard holds)
+        d.line(fx + size * 0.25, fy + size * 0.78, tx + size * 0.25, ty + size * 0.78, stroke="#1450c8",
+               stroke_width=2, stroke_dasharray="5,3", pointer_events="none")
+    # The Team sits in the tile's lower-left corner, clear of the labels in the middle.
+    d.circle(tx + size * 0.25, ty + size * 0.78, max(6.0, size / 8), fill="#1450c8", stroke="#fff",
+             stroke_width=2, tip="the Team", pointer_events="none")
+    d.text(tx + size * 0.25, ty + size * 0.78 + 4, "T", size=max(8.0, size / 8), fill="#fff", anchor="middle",
+           weight="bold", pointer_events="none")
+
+    # -- tiles in play, piles ---------------------------------------------------------------
+    by = my + map_h + 10
+    with d.group(target="stacks", cls="stacks", tip="the tile stacks (scout draws from the one the distance picks)"):
+        d.rect(10, by, 330, 56, fill="#ddd3bb", stroke="#666", rx=5)
+        d.text(20, by + 18, "Tile stacks", size=12, weight="bold")
+        d.text(20, by + 40, "  ".join(f'"{STACK_NAMES[k]}": {c} tiles' for k, c in enumerate(v["stacks"]))
+               + f"; discard pool {v['pool']}", size=11)
+    d.text(350, by + 18, f"Supply deck {v['deck']}, Refresh stack {v['refresh']}, Recovery played {v['recoveries']}",
+           size=12)
+    if v["held_count"]:
+        d.text(350, by + 44, "Scouted tiles:", size=12, weight="bold")
+        if v["held"] is None:
+            for i in range(v["held_count"]):
+                d.card_back(460 + i * 50, by + 26, 44, 44, tip="a scouted tile (only the scout sees it)", label="tile")
+        elif v["step"] == "place":
+            tile = v["held"][0]
+            for r in range(4):
+                _tile(d, 460 + r * 74, by + 26, 70, tile, r, TILES[tile].hazard > 0, f"rot-{r}",
+                      f", turned {r} quarter turn(s)")
+                d.text(495 + r * 74, by + 108, f"turned {r * 90}\u00b0", size=10, anchor="middle")
+        else:
+            for i, tile in enumerate(v["held"]):
+                _tile(d, 460 + i * 74, by + 26, 70, tile, 0, TILES[tile].hazard > 0, f"held-t{tile}")
+
+    # -- seats ----------------------------------------------------------------------------
+    sx = SIDE_X
+    sw = WIDTH - SIDE_X - 10
+    y = 60
+    alien_card_holder = [p for p in range(n) if v["roles"][p] == 2 and v["alien_card"]]
+    for p in range(n):
+        mine = p == viewer
+        dead = v["life"][p] == 0 and v["turn"] >= 0
+        acting = v["current"] == p
+        with d.group(target=f"seat-{p}", cls="seat", tip=f"player {p}" + (" (dead)" if dead else "")):
+            d.rect(sx, y, sw, seat_h - 6, fill="#cccccc" if dead else ("#fffbe8" if mine else "#f7f1e3"),
+                   stroke="#c03030" if acting else "#888", stroke_width=3 if acting else 1, rx=6)
+            d.circle(sx + 16, y + 18, 9, fill=SEAT_FILL[p], stroke="#000")
+            role = v["roles"][p]
+            role_text = "role ?" if role is None else ("role ?" if role < 0 else ROLE_NAMES[role])
+            if role is not None and role >= 0 and v["revealed"][p]:
+                role_text += " (revealed)"
+            if p in alien_card_holder:
+                role_text += " +Alien card"
+            d.text(sx + 32, y + 23, f"Player {p}{' (you)' if mine else ''}: {role_text}"
+                   + ("  DEAD" if dead else ""), size=13, weight="bold", fill="#600" if dead else "#000")
+        with d.group(target=f"p{p}-life", cls="life", tip=f"{v['life'][p]} life tokens"):
+            for k in range(v["life"][p]):
+                d.circle(sx + 20 + k * 16, y + 40, 6, fill="#e03050", stroke="#600")
+            d.text(sx + 24 + max(1, v["life"][p]) * 16, y + 44, f"life {v['life'][p]}", size=11)
+        hand = v["hands"][p]
+        hx = sx + 10
+        if hand is not None:
+            for t in range(NUM_TYPES):
+                if hand[t]:
+                    _card(d, hx, y + 54, t, f"p{p}-hand-t{t}", hand[t])
+                    hx += 66
+        elif v["hand_sizes"][p]:
+            d.card_back(hx, y + 54, 30, 40, count=v["hand_sizes"][p], tip=f"{v['hand_sizes'][p]} cards in hand")
+        if dead:
+            d.line(sx + 4, y + 4, sx + sw - 4, y + seat_h - 10, stroke="#600", stroke_width=2)
+        y += seat_h
+
+    # -- Discard Stack, investigation, votes, kept ------------------------------------------
+    d.text(sx, y + 16, f"Discard Stack ({len(v['discard'])}, face up; the turn takes the top):", size=12,
+           weight="bold")
+    for i, t in enumerate(v["discard"]):
+        _card(d, sx + (i % 7) * 66, y + 24 + (i // 7) * 44, t, None)
+    if v["discard"]:
+        last = len(v["discard"]) - 1
+        d.text(sx + (last % 7) * 66 + 31, y + 76 + (last // 7) * 44, "top", size=10, anchor="middle")
+    y += 24 + 44 * max(1, -(-len(v["discard"]) // 7)) + 20
+    if v["inv"] is not None:
+        d.text(sx, y + 12, "Investigation cards (keep one):", size=12, weight="bold")
+        x = sx
+        for t in range(NUM_TYPES):
+            if v["inv"][t]:
+                _card(d, x, y + 18, t, f"inv-t{t}", v["inv"][t])
+                x += 66
+        y += 66
+    elif v["inv_size"]:
+        d.text(sx, y + 12, f"An investigation: {v['inv_size']} card(s) drawn (hidden)", size=12)
+        y += 24
+    if v["handout"]:
+        d.text(sx, y + 12, f"Cards to hand out, face down: {v['handout']}", size=12)
+        y += 24
+    if v["kept"] is not None and any(v["kept"]):
+        d.text(sx, y + 12, "Kept so far: " + ", ".join(f"{c}x {TYPE_NAMES[t]}" for t, c in enumerate(v["kept"]) if c),
+               size=12)
+        y += 24
+    if v["step"] in ("vote", "half_vote") or v["ballots"]:
+        votes = ", ".join(f"player {q}: {'yes' if b else 'no'}" for q, b in v["ballots"]) or "none yet"
+        about = "Half-Win" if v["step"] == "half_vote" else f"against player {v['target']}"
+        d.text(sx, y + 12, f"Vote {about}: {votes}", size=12)
+        y += 24
+    ly = max(y + 10, height - 165)
+    d.legend(sx, ly, [("#6fa8dc", "Groom Lake (start)"), (TERRAIN_FILL[DESERT], "Desert (move 1)"),
+                      (TERRAIN_FILL[MOUNTAIN], "Mountain (move 2)"), (TERRAIN_FILL[CANYON], "Canyon (no entry)"),
+                      (TERRAIN_FILL[CIVILIZATION], "Civilization (escape)"), ("#d00000", "red-dot edge"),
+                      ("#1450c8", "the Team (T)"), ("#e03050", "life token")], columns=2, column_width=230)
+    d.text(sx, ly + 112, "A hazard's number: its toughness (the dice must total more);", size=11)
+    d.text(sx, ly + 127, "a Crash Site's number: its investigations. Grey: closed.", size=11)
+    return d.to_string()
+
+
+def move_targets(state: State) -> Dict[int, List[str]]:
+    """``{action: [target ids]}`` for the legal actions of the decision at ``state`` (see the module docstring)."""
+    if state.is_terminal() or state.is_chance_node():
+        return {}
+    p = state.current_player()
+    tx, ty = state.team
+    out: Dict[int, List[str]] = {}
+    for a in state.legal_actions():
+        block, arg = A.decode(a)
+        if block == "move":
+            dx, dy = DIRS[arg]
+            out[a] = [f"cell-{cell_index(tx + dx, ty + dy)}"]
+        elif block == "scout":
+            out[a] = ["stacks"]
+        elif block == "recover":
+            out[a] = [f"p{p}-hand-t4"]
+        elif block in ("vote", "strike", "assign", "give"):
+            out[a] = [f"seat-{arg}"]
+        elif block == "keep":
+            out[a] = [f"inv-t{arg}"] if state.step == "investigate_keep" else [f"p{p}-hand-t{arg}"]
+        elif block in ("refresh", "contrib"):
+            out[a] = [f"p{p}-hand-t{arg}"]
+        elif block == "life":
+            out[a] = [f"p{p}-life"]
+        elif block == "keep_tile":
+            out[a] = [f"held-t{arg}"]
+        elif block == "place":
+            out[a] = [f"slot-{arg // 4}", f"rot-{arg % 4}"]
+        else:
+            out[a] = []
+    return out
