@@ -39,7 +39,7 @@ from aiplay.match import Match, Move
 from aiplay.registry import BACKENDS, game_entries, game_entry, load
 from aiplay.search import BOTS, make_bot
 from aiplay.search.base import ActionStats, Analysis, Bot, Budget, most_visited, name_line
-from aiplay.svg import svg_module
+from aiplay.svg import legal_moves_on_svg, svg_module
 
 #: The protocol version (``hello`` reports it; docs/protocol.md describes it).
 PROTOCOL_VERSION = 1
@@ -489,8 +489,8 @@ class Server:
         if render not in (None, "text", "svg"):
             raise ProtocolError(f"field 'render' accepts 'text' or 'svg', got {_short(render)}")
         viewer = self._viewer(request, session)
-        if player is None and not game.perfect_information:
-            if viewer is None:
+        if player is None:
+            if viewer is None and not game.perfect_information:
                 raise ProtocolError(f"field 'player' is required: {game.name!r} has hidden information")
             player = viewer
         if player is not None and viewer is not None and player != viewer and not game.perfect_information:
@@ -500,6 +500,10 @@ class Server:
         data: Dict[str, Any] = {**session.status(), "player": player, "view": view}
         if render is not None:
             data[render] = self._render(state, player, render)
+            if render == "svg" and data["svg"] is not None:
+                # Which drawn elements each legal move touches, for a frontend played by clicks
+                # (docs/svg.md); empty unless ``player`` is the seat to move.
+                data["targets"] = {str(a): ids for a, ids in legal_moves_on_svg(state, player).items()}
         return data
 
     @staticmethod

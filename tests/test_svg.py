@@ -199,14 +199,18 @@ def test_protocol_view_renders_the_svg_for_the_seat(name, options):
     replies = []
     server = Server(replies.append)
     state = _mid_game(name, options, 60)
-    server.handle_line(json.dumps({"id": 1, "cmd": "new", "game": name, "options": options,
-                                   "state": json.loads(state.to_json())}))
-    assert replies[-1]["ok"], replies[-1]
-    game_id = replies[-1]["game_id"]
     for seat in range(state.game.num_players):
-        server.handle_line(json.dumps({"id": 2, "cmd": "view", "game_id": game_id, "player": seat, "render": "svg"}))
+        # A client that shows one seat: the picture is that seat's, and so are the clickable targets.
+        server.handle_line(json.dumps({"id": 1, "cmd": "new", "game": name, "options": options, "viewer": seat,
+                                       "state": json.loads(state.to_json())}))
+        assert replies[-1]["ok"], replies[-1]
+        game_id = replies[-1]["game_id"]
+        server.handle_line(json.dumps({"id": 2, "cmd": "view", "game_id": game_id, "render": "svg"}))
         assert replies[-1]["ok"], replies[-1]
         assert replies[-1]["svg"] == S.svg(state, seat)
+        expected = {str(a): ids for a, ids in S.legal_moves_on_svg(state, seat).items()}
+        assert replies[-1]["targets"] == expected
+        assert bool(expected) == (state.current_player() == seat)
 
 
 def test_roles_and_feats_show_only_to_their_owner():
