@@ -118,3 +118,25 @@ def test_name_line_follows_legal_moves_and_tolerates_the_rest():
         [after.action_to_string(line[1])] if len(line) > 1 else [])
     assert names[-1] == str(10 ** 9)
     assert state.to_json() == before
+
+
+def test_quit_during_a_solve_still_gives_the_solve_its_final_reply():
+    """Every request gets exactly one final reply: a solve still running at quit is waited for."""
+    import io
+    import json as _json
+
+    from aiplay.protocol import serve_stdio
+
+    lines = [
+        {"id": 1, "cmd": "new", "game": "sunken_city", "players": 3, "seed": 2, "auto_chance": True},
+        {"id": 2, "cmd": "solve", "seconds": 4},  # longer than the 2 s a stopped search gets
+        {"id": 3, "cmd": "quit"},
+    ]
+    out = io.StringIO()
+    serve_stdio(io.StringIO("".join(_json.dumps(x) + "\n" for x in lines)), out)
+    replies = [_json.loads(line) for line in out.getvalue().splitlines()]
+    finals = {r["id"]: r for r in replies if r["type"] != "info"}
+    assert finals[3]["bye"] is True
+    assert finals[2]["cmd"] == "solve" and finals[2]["ok"] is True, finals[2]
+    assert finals[2]["result"]["exact"] is False  # the budget ended it, after the quit
+    assert [r["id"] for r in replies].index(2) > [r["id"] for r in replies].index(3)
