@@ -22,7 +22,7 @@ from aiplay.game import CHANCE, TERMINAL, Game, State, sample_chance_outcome
 from aiplay.match import Match
 from aiplay.registry import games_available, load
 from aiplay.rng import make_rng
-from aiplay.simulate import play_out, random_action, random_walk, skip_chance
+from aiplay.testing.simulate import play_out, random_action, random_walk, skip_chance
 from aiplay.solve import Solution, solve
 
 __version__ = "0.1.0"

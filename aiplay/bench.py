@@ -38,7 +38,7 @@ from aiplay.errors import InvalidOptionError
 from aiplay.game import Game, State, sample_chance_outcome
 from aiplay.registry import LiveTable, benchmark_configs, games_available, has_native
 from aiplay.search import ExpectimaxBot, ISMCTSBot, MCTSBot
-from aiplay.simulate import play_out, random_walk, skip_chance
+from aiplay.testing.simulate import play_out, random_walk, skip_chance
 
 __all__ = ["BOARD_GAMES", "decision_state_pairs", "format_table", "measure", "measure_game", "measure_openspiel"]
 

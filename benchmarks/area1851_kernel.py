@@ -22,7 +22,7 @@ from aiplay.games.area1851 import Area1851Game
 from aiplay.game import sample_chance_outcome
 from aiplay.native import NativeGame
 from aiplay.search import ISMCTSBot
-from aiplay.simulate import play_out
+from aiplay.testing.simulate import play_out
 
 
 def first_decision(game, seed: int = 2):

@@ -6,19 +6,19 @@ Usage::
     python benchmarks/fuzz_long.py --games area51 --cases 20000 --seed 7 --workers 2
     python benchmarks/fuzz_long.py --quick               # CI smoke run: a few seconds
 
-Cases come from :mod:`aiplay.fuzzing` (the same generators and checks as
+Cases come from :mod:`aiplay.testing.fuzzing` (the same generators and checks as
 ``tests/test_fuzz.py``): mutated JSON positions, random documents, action
 sequences with ill-typed and illegal values, bot option combinations, and seat
-arguments, weighted by :data:`aiplay.fuzzing.CASE_KINDS`. Case ``i`` of a game
+arguments, weighted by :data:`aiplay.testing.fuzzing.CASE_KINDS`. Case ``i`` of a game
 has the seed ``case_seed(--seed, game, options, i)``, so any case is replayed
-alone with ``aiplay.fuzzing.case_from_seed`` whatever the worker count.
+alone with ``aiplay.testing.fuzzing.case_from_seed`` whatever the worker count.
 
 Workers run batches of cases; each publishes the index of the case it is on in
 shared memory, so when a worker dies (segfault, sanitizer abort under the
 debug build) or overruns the per-case timeout (a hang), the parent knows the
 exact case, writes a reproducer, starts a fresh worker and goes on with the
 rest of the batch. Exceptions other than :class:`aiplay.AiplayError` (and
-broken properties, :class:`aiplay.fuzzing.FuzzFailure`) are reproducers too,
+broken properties, :class:`aiplay.testing.fuzzing.FuzzFailure`) are reproducers too,
 one file per distinct error. Exit status: 0 when there was no crash, hang or
 other exception, 1 otherwise.
 """
@@ -38,7 +38,7 @@ from multiprocessing.connection import Connection, wait
 from pathlib import Path
 from typing import Any, Dict, List, Optional, Tuple
 
-from aiplay import fuzzing
+from aiplay.testing import fuzzing
 
 COLUMNS = ("cases", "accepted", "rejected", "other", "crashes", "hangs")
 # Shared per-worker slots: the case index in progress, then counts within the current batch.

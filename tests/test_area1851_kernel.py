@@ -27,10 +27,10 @@ from aiplay._ext.kernel import NativeState
 from aiplay.games.area1851 import Area1851Game
 
 import aiplay
-from aiplay.differential import compare_engines
+from aiplay.testing.differential import compare_engines
 from aiplay.errors import InvalidStateError
 from aiplay.game import sample_chance_outcome
-from aiplay.kernel_rng import KernelRandom
+from aiplay.testing.kernel_rng import KernelRandom
 from aiplay.native import NativeGame
 from aiplay.registry import game_entry, register
 

@@ -481,7 +481,7 @@ def test_the_committed_card_can_only_be_a_start_card():
 # -- the mutation fuzzer's checks, in process (the long runs use worker processes) -------------
 def mutated_positions(count, seed):
     """(players, max_turns, JSON text) of mutated positions reached by play."""
-    from aiplay import fuzzing
+    from aiplay.testing import fuzzing
 
     rng = random.Random(seed)
     bases = {}

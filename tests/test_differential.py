@@ -14,7 +14,7 @@ from collections import Counter, defaultdict
 import pytest
 
 import aiplay
-from aiplay.differential import EngineMismatch, compare_engines, compare_states
+from aiplay.testing.differential import EngineMismatch, compare_engines, compare_states
 from aiplay.game import sample_chance_outcome
 from aiplay.registry import game_entries, has_native
 

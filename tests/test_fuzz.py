@@ -2,7 +2,7 @@
 
 Every hostile input must end in a legal result or an :class:`aiplay.AiplayError`
 subclass, and a rejected input must leave the state unchanged. The inputs come
-from :mod:`aiplay.fuzzing` (shared with ``benchmarks/fuzz_long.py``), driven by
+from :mod:`aiplay.testing.fuzzing` (shared with ``benchmarks/fuzz_long.py``), driven by
 Hypothesis through a shrinkable ``st.randoms()`` generator, plus Hypothesis'
 own text, integer and JSON strategies.
 
@@ -34,7 +34,7 @@ from hypothesis import HealthCheck, given, note, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
 import aiplay  # noqa: E402
-from aiplay import fuzzing  # noqa: E402
+from aiplay.testing import fuzzing  # noqa: E402
 from aiplay.errors import AiplayError, InvalidStateError  # noqa: E402
 from aiplay.registry import game_entry, has_native  # noqa: E402
 
@@ -75,7 +75,7 @@ class SeededRandom(random.Random):
 
 #: The generator the case builders draw from. Hypothesis' own ``randoms()`` shrink
 #: well but favour minimal draws (openings, short sequences); seeded generators
-#: give the full distribution of aiplay.fuzzing (the long fuzzer's), so both are used.
+#: give the full distribution of aiplay.testing.fuzzing (the long fuzzer's), so both are used.
 rnd_strategy = st.one_of(st.randoms(use_true_random=False),
                          st.builds(SeededRandom, st.integers(0, 2 ** 64 - 1)))
 

@@ -2,7 +2,7 @@
 
 * Lockstep play (random and heuristic decisions, 3-6 players, both variants):
   current player, legal actions, chance outcomes, serialized state, static
-  evaluation and returns agree at every step (:func:`aiplay.differential.compare_engines`).
+  evaluation and returns agree at every step (:func:`aiplay.testing.differential.compare_engines`).
 * The policy port is the reference ``heuristic_policy`` exactly, whatever the seed.
 * ``info_hash`` partitions positions exactly as the reference information strings do.
 * The native determinization keeps the observer's information string, gives
@@ -26,10 +26,10 @@ import pytest
 
 from aiplay import InvalidStateError
 from aiplay._ext.groom_lake import make_kernel
-from aiplay.differential import compare_engines, compare_states
+from aiplay.testing.differential import compare_engines, compare_states
 from aiplay.game import sample_chance_outcome
 from aiplay.games.groom_lake import GroomLakeGame
-from aiplay.kernel_rng import KernelRandom
+from aiplay.testing.kernel_rng import KernelRandom
 from aiplay.native import NativeGame
 
 OPTIONS = [{"players": 3}, {"players": 4}, {"players": 5, "half_win": True}, {"players": 6}]

@@ -1,4 +1,4 @@
-"""``aiplay.kernel_rng.KernelRandom`` reproduces the kernels' ``Rng`` stream draw for draw."""
+"""``aiplay.testing.kernel_rng.KernelRandom`` reproduces the kernels' ``Rng`` stream draw for draw."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import pytest
 
 from aiplay._ext.kernel import rng_stream
 from aiplay.errors import InvalidOptionError
-from aiplay.kernel_rng import KernelRandom, splitmix64
+from aiplay.testing.kernel_rng import KernelRandom, splitmix64
 
 SEEDS = [0, 1, 12345, 2**63, 2**64 - 1]
 

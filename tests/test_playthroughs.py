@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from aiplay.playthrough import playthrough, playthrough_cases
+from aiplay.testing.playthrough import playthrough, playthrough_cases
 from aiplay.registry import game_entries, has_native
 
 CASES = playthrough_cases()
@@ -22,7 +22,7 @@ FOLDER = Path(__file__).parent / "playthroughs"
 def test_playthrough_replays(name, spec):
     path = FOLDER / f"{spec.stem}.txt"
     assert path.exists(), (f"{path} is missing: the registry entry of {name!r} declares it; "
-                           f"write it with `python -m aiplay.playthrough --update`")
+                           f"write it with `python -m aiplay.testing.playthrough --update`")
     stored = path.read_text()
     for backend in ["reference"] + (["native"] if has_native(name) else []):
         fresh = playthrough(name, spec.options, spec.seed, backend=backend,
@@ -31,7 +31,7 @@ def test_playthrough_replays(name, spec):
             diff = "".join(list(difflib.unified_diff(stored.splitlines(True), fresh.splitlines(True),
                                                      "stored", backend, n=1))[:40])
             pytest.fail(f"{spec.stem} ({backend}) differs from the stored playthrough; if the change is "
-                        f"intended, run `python -m aiplay.playthrough --update`\n{diff}")
+                        f"intended, run `python -m aiplay.testing.playthrough --update`\n{diff}")
 
 
 @pytest.mark.parametrize("entry", game_entries(include_hidden=True), ids=lambda e: e.name)
@@ -48,7 +48,7 @@ def test_playthrough_stems_are_unique_and_every_stored_file_is_declared():
 
 
 def test_update_can_be_limited_to_one_game(tmp_path):
-    from aiplay.playthrough import main
+    from aiplay.testing.playthrough import main
 
     assert main(["--update", "--game", "pig", "--dir", str(tmp_path)]) == 0
     written = sorted(p.stem for p in tmp_path.glob("*.txt"))

@@ -3,7 +3,7 @@
 A kernel with ``has_policy`` ports the game's ``heuristic_policy`` to C
 (``policy_action``). Both draw their randomness the same way, so with the
 same random stream they must choose the same action: the Python policy runs
-with ``aiplay.kernel_rng.KernelRandom(seed)``, which reproduces the kernel's
+with ``aiplay.testing.kernel_rng.KernelRandom(seed)``, which reproduces the kernel's
 ``Rng``, and the kernel with ``kernel.policy_choice(state, seed)``.
 
 Positions come from seeded games that mix uniformly random moves with the
@@ -25,7 +25,7 @@ from typing import Any, Callable, Iterator, List, Sequence, Tuple
 import pytest
 
 import aiplay
-from aiplay.kernel_rng import KernelRandom
+from aiplay.testing.kernel_rng import KernelRandom
 from aiplay.registry import game_entries, has_native
 
 #: Decision positions per game (the issue's 10,000, in every run).

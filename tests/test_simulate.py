@@ -1,4 +1,4 @@
-"""aiplay.simulate: the one random-game loop of tests, tools and benchmarks."""
+"""aiplay.testing.simulate: the one random-game loop of tests, tools and benchmarks."""
 
 from __future__ import annotations
 

@@ -26,7 +26,7 @@ import pytest
 
 import aiplay
 from aiplay.game import State
-from aiplay.simulate import random_action
+from aiplay.testing.simulate import random_action
 from aiplay.solve import solve
 
 ROOT = Path(__file__).resolve().parent.parent

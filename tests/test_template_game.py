@@ -21,12 +21,12 @@ from typing import Iterator
 import pytest
 
 import aiplay
-from aiplay import fuzzing
+from aiplay.testing import fuzzing
 from aiplay.cli import main
-from aiplay.differential import compare_engines
+from aiplay.testing.differential import compare_engines
 from aiplay.game import sample_chance_outcome
 from aiplay.games._template import ENTRY, TemplateRaceGame
-from aiplay.playthrough import playthrough, playthrough_cases
+from aiplay.testing.playthrough import playthrough, playthrough_cases
 from aiplay.registry import DifferentialCase, PlaythroughSpec, game_entry, register, unregister
 
 import conftest

@@ -43,7 +43,7 @@ from pettingzoo.utils import wrappers  # type: ignore
 import aiplay
 from aiplay.errors import InvalidOptionError
 from aiplay.game import CHANCE, State, sample_chance_outcome
-from aiplay.simulate import play_out
+from aiplay.testing.simulate import play_out
 
 __all__ = ["AiplayAECEnv", "env", "raw_env"]
 

@@ -21,7 +21,7 @@ ENTRY = register(
     # Native against reference, move for move: (options, seeded games).
     differential=[DifferentialCase({}, 500), DifferentialCase({"players": 3}, 300),
                   DifferentialCase({"players": 4, "goal": 20, "horizon": 40}, 200)],
-    # Golden transcripts in tests/playthroughs/ (`python -m aiplay.playthrough --update`).
+    # Golden transcripts in tests/playthroughs/ (`python -m aiplay.testing.playthrough --update`).
     playthroughs=[PlaythroughSpec("template", {}, 7), PlaythroughSpec("template_3p", {"players": 3}, 8)],
     benchmark={"players": 3},
     max_game_length=lambda game: game.max_game_length,

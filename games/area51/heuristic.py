@@ -4,7 +4,7 @@ Both read the state only through the public API (``legal_actions``,
 ``view(own seat)``, ``current_player``, ``returns``), never another player's
 hidden cards, so they run unchanged on a native engine. The kernel's
 ``policy_action`` is an exact port of :func:`policy`: with the same random
-stream (``aiplay.kernel_rng.KernelRandom``) both choose the same action
+stream (``aiplay.testing.kernel_rng.KernelRandom``) both choose the same action
 (``tests/test_policy_agreement.py``).
 """
 

@@ -38,7 +38,7 @@ import aiplay
 from aiplay.errors import AiplayError, InvalidStateError
 from aiplay.game import CHANCE, TERMINAL, Game, State, sample_chance_outcome
 from aiplay.registry import contract_options, has_native
-from aiplay.simulate import play_out
+from aiplay.testing.simulate import play_out
 
 try:  # numpy is a dependency of aiplay, but keep the generators usable without it
     import numpy as np
@@ -444,7 +444,7 @@ class Case:
         """Python that replays this case: from its seed when it has one, else from the payload
         (a payload longer than ``limit`` characters is left out)."""
         if self.from_seed:
-            return (f"from aiplay.fuzzing import case_from_seed, run_case\n"
+            return (f"from aiplay.testing.fuzzing import case_from_seed, run_case\n"
                     f"case = case_from_seed({self.game!r}, {self.options!r}, {self.kind!r}, {self.seed!r}, "
                     f"max_steps={self.max_steps!r})\n"
                     f"run_case(case)")
@@ -452,7 +452,7 @@ class Case:
         if len(payload) > limit:
             payload = f"PAYLOAD  # {len(payload)} characters: too long to show; see describe_payload()"
         return (f"import numpy as np  # payloads may hold NumPy integers\n"
-                f"from aiplay.fuzzing import Case, run_case\n"
+                f"from aiplay.testing.fuzzing import Case, run_case\n"
                 f"case = Case({self.game!r}, {self.options!r}, {self.kind!r}, {self.seed!r}, "
                 f"payload={payload}, play_seed={self.play_seed!r}, max_steps={self.max_steps!r})\n"
                 f"run_case(case)")
