@@ -232,6 +232,12 @@ class Game(abc.ABC):
         field path of the form ``"state.<field>"``.
         """
 
+    def __copy__(self) -> "Game":
+        return self  # a game never changes once made: a copy may be the game itself
+
+    def __deepcopy__(self, memo: Dict[int, Any]) -> "Game":
+        return self  # and a deep copy of a state shares its game, as a clone() does
+
     def __repr__(self) -> str:
         opts = ", ".join(f"{k}={v!r}" for k, v in self._options.items())
         return f"<{type(self).__name__} {self.name}({opts}) backend={self.backend}>"
@@ -380,6 +386,10 @@ class State(abc.ABC):
     def to_json(self) -> str:
         """The full state as a versioned JSON document; :meth:`Game.state_from_json` reads it."""
         return state_to_json(self)
+
+    def __copy__(self) -> "State":
+        # A shallow copy would share the position's lists with this state: copy.copy is a clone.
+        return self.clone()
 
     def __repr__(self) -> str:
         return f"<{type(self).__name__} of {self.game.name}: player {self.current_player()}>"

@@ -375,3 +375,27 @@ cdef class NativeState:
 
     def __repr__(self):
         return f"<NativeState of {self.game.name}: player {self.current_player()}>"
+
+    # -- pickling and copying ------------------------------------------------
+    # A state is plain C data (clone() is one memcpy), so its bytes are its pickle;
+    # aiplay.native stamps them with the kernel's build and checks it on loading.
+    def _buffer(self):
+        """The kernel's bytes of this position (``state_size`` of them)."""
+        return (<char*>self.data)[:self.kernel.state_size]
+
+    def _load_buffer(self, bytes data):
+        """Overwrite this position with bytes from :meth:`_buffer` of a state of the same kernel build."""
+        if len(data) != self.kernel.state_size:
+            from aiplay.errors import InvalidStateError
+            raise InvalidStateError(
+                "<pickle>", f"{len(data)} bytes given, the {self.game.name!r} kernel's states have "
+                f"{self.kernel.state_size}")
+        memcpy(self.data, <const char*>data, self.kernel.state_size)
+        self._reference_cache = None
+
+    def __reduce__(self):
+        from aiplay.native import _restore_state, kernel_build  # late: aiplay.native imports this module
+        return _restore_state, (self.game, kernel_build(self.kernel), self._buffer())
+
+    def __deepcopy__(self, memo):
+        return self.clone()  # the game is shared: games never change once made

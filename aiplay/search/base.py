@@ -372,16 +372,30 @@ class Bot(abc.ABC):
     def _analyse(self, state: State) -> Analysis:
         """The search itself (called with the bot's lock held)."""
 
+    #: Attributes holding a bot's native search machinery (trees and tables in C memory, rebuilt
+    #: on the next native search): a pickled or copied bot starts without them.
+    _NATIVE_CACHES: ClassVar[tuple] = ("_pool", "_native")
+
     def __getstate__(self) -> Dict[str, Any]:
-        # Locks and events do not pickle; a copy starts idle.
+        # A copy (pickle, deepcopy, a multiprocessing worker) is of an idle bot: its options, its
+        # generator where it stands, and any Python search tree it keeps; it starts idle, with its
+        # own lock, stop event and stop flag, and without the native caches (a tree kept for
+        # reuse on the native path is not carried over).
+        if self._busy.locked():
+            raise BotBusyError(f"this {type(self).__name__} is searching; copy or pickle it when it is idle")
         data = dict(self.__dict__)
-        del data["_busy"], data["_stop_event"]
+        for key in ("_busy", "_stop_event", "_cancel"):
+            data.pop(key, None)
+        for key in self._NATIVE_CACHES:
+            if key in data:
+                data[key] = None
         return data
 
     def __setstate__(self, data: Dict[str, Any]) -> None:
         self.__dict__.update(data)
         self._busy = threading.Lock()
         self._stop_event = threading.Event()
+        self._cancel = Cancellation() if Cancellation is not None else None
 
     # -- helpers for subclasses ---------------------------------------------
     @staticmethod
