@@ -9,7 +9,7 @@ import numpy as np
 import pyspiel
 import pytest
 from open_spiel.python.algorithms import cfr, exploitability, expected_game_score, mcts
-from pettingzoo.test import api_test
+from pettingzoo.test import api_test, render_test, seed_test
 
 import aiplay
 from aiplay.adapters import openspiel as spiel_adapter
@@ -33,6 +33,33 @@ def test_pettingzoo_api_test_passes(name):
         warnings.filterwarnings("ignore", message="Observation is not a NumPy array")
         warnings.filterwarnings("ignore", message="Observation space for each agent probably")
         api_test(env(name), num_cycles=100)
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_pettingzoo_seed_test_and_render_test_pass(name, capsys):
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        seed_test(lambda: env(name), num_cycles=100)
+        render_test(lambda render_mode=None: env(name, render_mode=render_mode))
+    printed = capsys.readouterr().out
+    assert printed.count("\n") >= 5  # human mode printed its five renders (and the steps between)
+    e = raw_env(name, render_mode="ansi")
+    e.reset(seed=0)
+    assert e.render() == str(e.state)
+    e = raw_env(name, render_mode="human")
+    e.reset(seed=0)
+    assert e.render() is None and capsys.readouterr().out == str(e.state) + "\n"
+
+
+def test_pettingzoo_max_cycles_test_does_not_apply():
+    # PettingZoo's max_cycles_test drives the parallel API (every agent acts each cycle); the
+    # aiplay games are turn-based (one agent acts at a time, and not in a fixed rotation: Pig's
+    # roller goes on rolling), so, like PettingZoo's own classic games, the environments declare
+    # themselves not parallelizable and take no max_cycles.
+    e = raw_env("pig")
+    assert e.metadata["is_parallelizable"] is False
+    with pytest.raises(InvalidOptionError, match="max_cycles"):
+        raw_env("pig", max_cycles=4)  # read as a game option, which Pig does not have
 
 
 def test_pettingzoo_observations_are_the_seat_s_information_and_legal_moves():
@@ -107,7 +134,8 @@ def test_openspiel_random_simulation_test_passes(registered, name):
     assert f"aiplay_{name}" in registered and f"aiplay_{name}" in pyspiel.registered_names()
     game = pyspiel.load_game(f"aiplay_{name}")
     sims = 1 if name in ("area51", "area1851") else 3  # long games (~1,000 moves), each move checked in full
-    pyspiel.random_sim_test(game, num_sims=sims, serialize=False, verbose=False)
+    # serialize=True: every state is also serialized and deserialized (pickled, for a Python game).
+    pyspiel.random_sim_test(game, num_sims=sims, serialize=True, verbose=False)
 
 
 def test_openspiel_game_mirrors_the_aiplay_game_and_its_options(registered):

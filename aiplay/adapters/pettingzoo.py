@@ -35,6 +35,7 @@ from __future__ import annotations
 import random
 from typing import Any, Dict, List, Optional
 
+import gymnasium  # type: ignore  # the "pettingzoo" extra
 import numpy as np
 from gymnasium import spaces  # type: ignore  # the "pettingzoo" extra
 from pettingzoo import AECEnv  # type: ignore
@@ -75,7 +76,8 @@ class AiplayAECEnv(AECEnv):  # type: ignore[misc]
     ``game``: the registry name; ``options``: the game's options; ``backend``:
     ``"auto"`` (native when built), ``"native"`` or ``"reference"``;
     ``render_mode``: None, ``"ansi"`` (``render()`` returns the state's text)
-    or ``"human"`` (prints it).
+    or ``"human"`` (``render()`` prints it and returns None, and every step
+    renders).
     """
 
     metadata: Dict[str, Any] = {"render_modes": ["ansi", "human"], "name": "aiplay_v0", "is_parallelizable": False}
@@ -167,10 +169,19 @@ class AiplayAECEnv(AECEnv):  # type: ignore[misc]
             self.render()
 
     def render(self) -> Optional[str]:
-        """The state's text (``"ansi"``), printed too in ``"human"`` mode."""
+        """The state's text: returned in ``"ansi"`` mode; printed in ``"human"`` mode, which returns None.
+
+        Without a render mode there is nothing to render: a warning, and None
+        (Gymnasium's and PettingZoo's convention).
+        """
+        if self.render_mode is None:
+            gymnasium.logger.warn("render() was called without a render mode; make the environment "
+                                  "with render_mode='ansi' (the text) or 'human' (printed)")
+            return None
         text = str(self.state)
         if self.render_mode == "human":
             print(text)
+            return None
         return text
 
     def close(self) -> None:
