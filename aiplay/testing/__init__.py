@@ -3,6 +3,8 @@
 Like ``pettingzoo.test``, this subpackage gathers the tools that a new game
 (``docs/adding_a_game.md``) is checked with:
 
+* :func:`check_game` (:mod:`aiplay.testing.contract`): the generic contract on
+  one game in one call (``aiplay.testing.check_game("my_game")``);
 * :mod:`aiplay.testing.simulate`: random walks and playouts (``random_walk``,
   ``play_out``, ``random_action``, ``skip_chance``; also exported by
   :mod:`aiplay` itself, since users of games need them too);
@@ -29,11 +31,12 @@ from aiplay.testing.simulate import play_out, random_action, random_walk, skip_c
 
 #: Names served lazily: name -> the submodule that defines it.
 _LAZY = {
+    "check_game": "contract", "ContractFailure": "contract", "ContractReport": "contract",
     "compare_engines": "differential", "compare_states": "differential", "EngineMismatch": "differential",
     "KernelRandom": "kernel_rng",
     "playthrough": "playthrough", "playthrough_cases": "playthrough",
 }
-_SUBMODULES = ("differential", "fuzzing", "kernel_rng", "playthrough", "simulate")
+_SUBMODULES = ("contract", "differential", "fuzzing", "kernel_rng", "playthrough", "simulate")
 
 __all__ = sorted([*_LAZY, *_SUBMODULES, "play_out", "random_action", "random_walk", "skip_chance"])
 

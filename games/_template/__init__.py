@@ -5,7 +5,9 @@ tests, the playthroughs, the benchmarks' list and the CLI all read it. It is
 registered hidden (``listed=False``): ``aiplay games`` and
 ``aiplay.games_available()`` leave it out unless asked (``--all``,
 ``include_hidden=True``, ``AIPLAY_SHOW_HIDDEN_GAMES=1``), while the test suite
-covers it like every other game.
+covers it like every other game. A copy checks its contract in one call with
+``aiplay.testing.check_game("my_game")`` (``tests/test_testing_kit.py`` runs
+it on this game too).
 """
 
 from aiplay.registry import DifferentialCase, PlaythroughSpec, register

@@ -1,0 +1,262 @@
+"""The generic game contract in one call: :func:`check_game`.
+
+A game author runs ``aiplay.testing.check_game("my_game")`` while writing a
+game (from a test or a shell) and gets either a short report or a
+:class:`ContractFailure` naming the game, the engine, the options, the seed,
+the step and the broken promise. It plays seeded random games on every
+engine the game has (the reference engine, and the native kernel when it is
+built) and checks at every visited state:
+
+* the player to move is a seat, ``CHANCE`` or ``TERMINAL``; legal actions are
+  sorted, distinct and inside the action space (the chance outcome space at a
+  chance node); chance probabilities are positive and sum to 1; a terminal
+  state has no moves;
+* returns are zeros before the end and within the utility bounds at the end;
+  the heuristic values are within those bounds;
+* every legal action has a distinct name that ``string_to_action`` parses back
+  (this and the checks below at every fifth state and at the end: they are
+  the costly ones);
+* apply and undo: playing a move on a ``clone()`` leaves the state as it was,
+  and an illegal action is refused (:class:`~aiplay.errors.IllegalActionError`)
+  with the state unchanged;
+* the JSON form round-trips (``state_from_json(to_json())``) to the same
+  document, and so does a pickle;
+* seats: every seat's ``view`` is JSON data; a seat that does not exist is
+  refused (:class:`~aiplay.errors.InvalidPlayerError`) by ``view``,
+  ``information_state_string``, ``information_state_key`` and ``determinize``;
+* determinization: a world sampled for seat ``p`` has ``p``'s information
+  state string, key and view, and contradicts none of ``p``'s knowledge;
+* a game ends within its declared ``max_game_length`` (else within
+  ``max_steps``).
+
+When the game has a built kernel, the differential harness
+(:func:`aiplay.testing.differential.compare_engines`) then plays the same
+seeds on both engines in lockstep. The full test suite checks more (fuzzing,
+golden playthroughs, policy agreement; see ``docs/adding_a_game.md``); this
+is the quick contract to run first.
+"""
+
+from __future__ import annotations
+
+import json
+import pickle
+import random
+from dataclasses import dataclass, field
+from typing import Any, Dict, List, Mapping, Optional, Sequence
+
+import aiplay
+from aiplay.errors import IllegalActionError, InvalidOptionError, InvalidPlayerError
+from aiplay.game import CHANCE, TERMINAL, Game, State
+from aiplay.registry import game_entry, has_native
+from aiplay.testing.differential import EngineMismatch, compare_engines
+from aiplay.testing.simulate import random_action
+
+__all__ = ["ContractFailure", "ContractReport", "check_game"]
+
+#: How far apart, in moves, the states are that get the costly checks (JSON, pickle, determinize).
+_DEEP_EVERY = 5
+
+
+class ContractFailure(AssertionError):
+    """A game broke its contract; the message says where (engine, options, seed, step) and how."""
+
+
+@dataclass
+class ContractReport:
+    """What :func:`check_game` covered: per ``"<backend> <options>"``, games and states checked."""
+
+    name: str
+    games: Dict[str, int] = field(default_factory=dict)
+    states: Dict[str, int] = field(default_factory=dict)
+    differential_steps: Dict[str, int] = field(default_factory=dict)
+
+    def __str__(self) -> str:
+        lines = [f"{self.name}: contract kept"]
+        for key in self.games:
+            lines.append(f"  {key}: {self.games[key]} games, {self.states[key]} states")
+        for key, steps in self.differential_steps.items():
+            lines.append(f"  differential {key}: {steps} steps in lockstep")
+        return "\n".join(lines)
+
+
+class _Checker:
+    """The checks on one engine and option set; ``where`` prefixes every failure."""
+
+    def __init__(self, game: Game, label: str, max_steps: int):
+        self.game = game
+        self.label = label
+        self.max_steps = max_steps
+        self.where = label
+
+    def fail(self, problem: str) -> None:
+        raise ContractFailure(f"{self.game.name} {self.where}: {problem}")
+
+    def check(self, ok: bool, problem: str) -> None:
+        if not ok:
+            self.fail(problem)
+
+    def play(self, seed: int) -> int:
+        """One seeded random game, every state checked; returns the number of states."""
+        game = self.game
+        rng = random.Random(seed)
+        state = game.new_initial_state()
+        entry = game_entry(game.name)
+        limit = entry.max_game_length(game) if entry.max_game_length is not None else self.max_steps
+        step = 0
+        while True:
+            self.where = f"{self.label} seed {seed} step {step}"
+            self.check_state(state, rng, deep=step % _DEEP_EVERY == 0 or state.is_terminal())
+            if state.is_terminal():
+                return step + 1
+            self.check(step < limit, f"the game has not ended after {limit} moves "
+                                     f"({'its max_game_length' if entry.max_game_length else 'max_steps'})")
+            state.apply_action(random_action(state, rng))
+            step += 1
+
+    def check_state(self, state: State, rng: random.Random, deep: bool) -> None:
+        game = self.game
+        n = game.num_players
+        player = state.current_player()
+        self.check(player in (CHANCE, TERMINAL) or (isinstance(player, int) and 0 <= player < n),
+                   f"current_player() is {player!r}, not a seat, CHANCE or TERMINAL")
+        legal = state.legal_actions()
+        self.check(legal == sorted(set(legal)), f"legal_actions() {legal} are not sorted and distinct")
+        returns = state.returns()
+        self.check(len(returns) == n, f"returns() has {len(returns)} entries for {n} players")
+        low, high = game.min_utility - 1e-9, game.max_utility + 1e-9
+        values = state.heuristic_values()
+        self.check(len(values) == n and all(low <= v <= high for v in values),
+                   f"heuristic_values() {values} are not {n} values within the utility bounds")
+        if player == TERMINAL:
+            self.check(legal == [] and state.chance_outcomes() == [], "a terminal state has moves")
+            self.check(all(low <= r <= high for r in returns),
+                       f"returns {returns} are outside [{game.min_utility}, {game.max_utility}]")
+        else:
+            self.check(bool(legal), "a state that is not terminal has no legal action")
+            self.check(all(r == 0 for r in returns), f"returns {returns} before the end (must be zeros)")
+        if player == CHANCE:
+            outcomes = state.chance_outcomes()
+            self.check(sorted(a for a, _ in outcomes) == legal, "chance_outcomes() and legal_actions() differ")
+            self.check(all(p > 0 for _, p in outcomes) and abs(sum(p for _, p in outcomes) - 1) < 1e-9,
+                       f"chance probabilities {[p for _, p in outcomes]} are not positive summing to 1")
+            self.check(all(0 <= a < game.max_chance_outcomes for a in legal),
+                       f"a chance outcome of {legal} is outside 0..{game.max_chance_outcomes - 1}")
+        elif player != TERMINAL:
+            self.check(all(0 <= a < game.num_distinct_actions for a in legal),
+                       f"a legal action of {legal} is outside 0..{game.num_distinct_actions - 1}")
+        self.check_apply_and_undo(state, legal, rng)
+        if deep:
+            if player >= 0:
+                self.check_names(state, legal)
+            self.check_seats(state)
+            self.check_copies(state)
+            if player >= 0:
+                self.check_determinize(state, rng)
+
+    def check_names(self, state: State, legal: List[int]) -> None:
+        names = [state.action_to_string(a) for a in legal]
+        self.check(len(set(names)) == len(names), f"two legal actions share a name: {names}")
+        for action, name in zip(legal, names):
+            parsed = state.string_to_action(name)
+            self.check(parsed == action, f"string_to_action({name!r}) is {parsed}, not {action}")
+
+    def check_apply_and_undo(self, state: State, legal: List[int], rng: random.Random) -> None:
+        before = state.to_json()
+        if legal:
+            child = state.clone()
+            child.apply_action(legal[rng.randrange(len(legal))])
+            self.check(state.to_json() == before, "playing a move on a clone changed the original")
+        space = max(self.game.num_distinct_actions, self.game.max_chance_outcomes)
+        illegal = next((a for a in range(space + 1) if a not in legal), None)
+        if illegal is not None:
+            try:
+                state.apply_action(illegal)
+            except IllegalActionError:
+                pass
+            else:
+                self.fail(f"the illegal action {illegal} was accepted (legal: {legal})")
+            self.check(state.to_json() == before, f"the refused action {illegal} changed the state")
+
+    def check_seats(self, state: State) -> None:
+        n = self.game.num_players
+        for p in range(n):
+            try:
+                json.dumps(state.view(p))
+            except (TypeError, ValueError) as exc:
+                self.fail(f"view({p}) is not JSON data: {exc}")
+        for method, args in (("view", ()), ("information_state_string", ()), ("information_state_key", ()),
+                             ("determinize", (random.Random(0),))):
+            for seat in (n, -1):
+                try:
+                    getattr(state, method)(seat, *args)
+                except InvalidPlayerError:
+                    continue
+                self.fail(f"{method}({seat}) did not raise InvalidPlayerError (seats are 0..{n - 1})")
+
+    def check_copies(self, state: State) -> None:
+        text = state.to_json()
+        loaded = self.game.state_from_json(text)
+        self.check(loaded.to_json() == text, "state_from_json(to_json()) gives another document")
+        self.check(loaded.current_player() == state.current_player()
+                   and loaded.legal_actions() == state.legal_actions(),
+                   "the state loaded from JSON has another player or other legal actions")
+        unpickled = pickle.loads(pickle.dumps(state))
+        self.check(unpickled.to_json() == text, "a pickled and unpickled state gives another document")
+
+    def check_determinize(self, state: State, rng: random.Random) -> None:
+        for p in range(self.game.num_players):
+            world = state.determinize(p, rng)
+            self.check(world.information_state_string(p) == state.information_state_string(p),
+                       f"determinize({p}) changed what seat {p} knows (information_state_string)")
+            self.check(world.information_state_key(p) == state.information_state_key(p),
+                       f"determinize({p}) changed seat {p}'s information_state_key")
+            self.check(world.view(p) == state.view(p), f"determinize({p}) changed seat {p}'s view")
+            violations = world.knowledge_violations(p)
+            self.check(not violations, f"determinize({p}) contradicts seat {p}'s knowledge: {violations}")
+
+
+def check_game(name: str, *, options: Optional[Sequence[Mapping[str, Any]]] = None, games: int = 10,
+               seed: int = 0, differential_games: Optional[int] = None,
+               max_steps: int = 20_000) -> ContractReport:
+    """Check the generic contract of the registered game ``name``; raise :class:`ContractFailure` if broken.
+
+    ``options``: the option sets to check (default: the game's registered
+    ``contract_options``); ``games``: seeded random games per option set and
+    engine (seeds ``seed, seed+1, ...``); ``differential_games``: games of the
+    native-against-reference lockstep per option set when a kernel is built
+    (default: ``games``; 0 skips it); ``max_steps``: the move limit of a game
+    that declares no ``max_game_length``. Returns a :class:`ContractReport`.
+    An unknown game raises :class:`~aiplay.errors.UnknownGameError`, a bad
+    argument :class:`~aiplay.errors.InvalidOptionError`.
+    """
+    entry = game_entry(name)
+    for label, value in (("games", games), ("max_steps", max_steps)):
+        if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+            raise InvalidOptionError(f"option {label}={value!r} is invalid; it accepts an integer >= 1")
+    if differential_games is None:
+        differential_games = games
+    if isinstance(differential_games, bool) or not isinstance(differential_games, int) or differential_games < 0:
+        raise InvalidOptionError(
+            f"option differential_games={differential_games!r} is invalid; it accepts an integer >= 0")
+    if isinstance(seed, bool) or not isinstance(seed, int):
+        raise InvalidOptionError(f"option seed={seed!r} is invalid; it accepts an integer")
+    option_sets = [dict(o) for o in (entry.contract_options if options is None else options)]
+    backends = ["reference"] + (["native"] if has_native(name) else [])
+    report = ContractReport(name)
+    for opts in option_sets:
+        for backend in backends:
+            game = aiplay.load(name, backend=backend, **opts)
+            key = f"{backend} {json.dumps(opts, sort_keys=True)}"
+            checker = _Checker(game, key, max_steps)
+            report.games[key] = games
+            report.states[key] = sum(checker.play(s) for s in range(seed, seed + games))
+        if "native" in backends and differential_games:
+            key = json.dumps(opts, sort_keys=True)
+            try:
+                run = compare_engines(aiplay.load(name, backend="reference", **opts),
+                                      aiplay.load(name, backend="native", **opts),
+                                      range(seed, seed + differential_games), max_steps=max_steps)
+            except EngineMismatch as exc:
+                raise ContractFailure(f"{name} {key}: the kernel differs from the reference engine: {exc}") from None
+            report.differential_steps[key] = run.steps
+    return report
