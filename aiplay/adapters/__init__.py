@@ -2,6 +2,8 @@
 
 * :mod:`aiplay.adapters.pettingzoo`: an AEC environment with action masks
   (needs the ``pettingzoo`` extra);
+* :mod:`aiplay.adapters.gym`: one seat against aiplay bots as a Gymnasium
+  environment with an action mask (needs the ``gym`` extra);
 * :mod:`aiplay.adapters.openspiel`: every aiplay game registered as a pyspiel
   Python game (needs the ``compare`` extra, which installs OpenSpiel).
 

@@ -42,33 +42,11 @@ from pettingzoo import AECEnv  # type: ignore
 from pettingzoo.utils import wrappers  # type: ignore
 
 import aiplay
+from aiplay.adapters.observation import default_length, encode_text
 from aiplay.errors import InvalidOptionError
 from aiplay.game import CHANCE, State, sample_chance_outcome
-from aiplay.testing.simulate import play_out
 
 __all__ = ["AiplayAECEnv", "env", "raw_env"]
-
-#: Seeded random games measured to size the observation by default.
-_SIZING_GAMES = 3
-
-
-def _default_length(game: Any) -> int:
-    """A power of two >= 4x the longest information string of a few seeded random games (>= 64)."""
-    rng = random.Random(0)
-    longest = 1
-    for _ in range(_SIZING_GAMES):
-        state = game.new_initial_state()
-        while True:
-            for player in range(game.num_players):
-                longest = max(longest, len(state.information_state_string(player).encode("utf-8")))
-            if state.is_terminal():
-                break
-            play_out(state, rng, max_steps=1)
-    length = 64
-    while length < 4 * longest:
-        length *= 2
-    return length
-
 
 class AiplayAECEnv(AECEnv):  # type: ignore[misc]
     """An aiplay game as a PettingZoo AEC environment (see the module docstring).
@@ -90,7 +68,7 @@ class AiplayAECEnv(AECEnv):  # type: ignore[misc]
         self.game = aiplay.load(game, backend=backend, **options)
         self.render_mode = render_mode
         self.metadata = dict(self.metadata, name=f"aiplay_{game}_v0")
-        self.observation_length = observation_length or _default_length(self.game)
+        self.observation_length = observation_length or default_length(self.game)
         self.possible_agents: List[str] = [f"player_{p}" for p in range(self.game.num_players)]
         self._seat = {agent: p for p, agent in enumerate(self.possible_agents)}
         actions = self.game.num_distinct_actions
@@ -134,13 +112,7 @@ class AiplayAECEnv(AECEnv):  # type: ignore[misc]
     def observe(self, agent: str) -> Dict[str, np.ndarray]:
         """The agent's information state bytes and its action mask."""
         player = self._seat[agent]
-        text = self.state.information_state_string(player).encode("utf-8")
-        if len(text) > self.observation_length:
-            raise InvalidOptionError(
-                f"{agent}'s information state is {len(text)} bytes, more than observation_length="
-                f"{self.observation_length}; make the environment with a larger observation_length")
-        observation = np.zeros(self.observation_length, np.uint8)
-        observation[:len(text)] = np.frombuffer(text, np.uint8)
+        observation = encode_text(self.state.information_state_string(player), self.observation_length, agent)
         mask = np.zeros(self.game.num_distinct_actions, np.int8)
         if not self.state.is_terminal() and self.state.current_player() == player:
             mask[self.state.legal_actions()] = 1
