@@ -79,3 +79,7 @@ class DeterminizationError(AiplayError, RuntimeError):
 
 class SetupError(AiplayError, ImportError):
     """aiplay is not installed in a way that can run (its message says what to do)."""
+
+
+class UnsupportedError(AiplayError, NotImplementedError):
+    """A feature that this game does not provide (e.g. tensors of a game that declares no encoding)."""

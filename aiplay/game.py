@@ -232,6 +232,21 @@ class Game(abc.ABC):
         field path of the form ``"state.<field>"``.
         """
 
+    def information_state_tensor_shape(self) -> Tuple[int]:
+        """The shape of :meth:`State.information_state_tensor` (see :mod:`aiplay.tensors`).
+
+        Raises :class:`~aiplay.errors.UnsupportedError` when the game provides no tensors.
+        """
+        from aiplay import tensors  # late: aiplay.tensors imports this module
+
+        return tensors.information_state_tensor_shape(self)
+
+    def observation_tensor_shape(self) -> Tuple[int]:
+        """The shape of :meth:`State.observation_tensor` (see :mod:`aiplay.tensors`)."""
+        from aiplay import tensors
+
+        return tensors.observation_tensor_shape(self)
+
     def __copy__(self) -> "Game":
         return self  # a game never changes once made: a copy may be the game itself
 
@@ -377,6 +392,23 @@ class State(abc.ABC):
         The result has the same ``information_state_key(observer)`` as this
         state. Perfect-information games return a clone.
         """
+
+    def information_state_tensor(self, player: int) -> Any:
+        """Everything ``player`` knows as a ``float32`` NumPy array (see :mod:`aiplay.tensors`).
+
+        Its shape is ``game.information_state_tensor_shape()``; states that
+        ``player`` cannot tell apart give equal tensors. Raises
+        :class:`~aiplay.errors.UnsupportedError` when the game provides none.
+        """
+        from aiplay import tensors  # late: aiplay.tensors imports this module
+
+        return tensors.information_state_tensor(self, player)
+
+    def observation_tensor(self, player: int) -> Any:
+        """What ``player`` observes now as a ``float32`` NumPy array (see :mod:`aiplay.tensors`)."""
+        from aiplay import tensors
+
+        return tensors.observation_tensor(self, player)
 
     # -- serialization -----------------------------------------------------
     @abc.abstractmethod

@@ -89,6 +89,7 @@ class GameEntry:
             moves (decisions and chance outcomes) of any game with those
             options, or None when the game declares none.
         listed: False for example/hidden games (left out of ``games_available()``).
+        tensors: the game's :class:`aiplay.tensors.TensorEncoding`, or None (no tensors).
     """
 
     name: str
@@ -103,6 +104,7 @@ class GameEntry:
     benchmark: Optional[Mapping[str, Any]] = None
     max_game_length: Optional[Callable[[Game], int]] = None
     listed: bool = True
+    tensors: Optional[Any] = None
 
     @property
     def title(self) -> str:
@@ -121,7 +123,7 @@ def register(reference: Type[Game], kernel_module: Optional[str] = None, *,
              playthroughs: Sequence[PlaythroughSpec] = (),
              benchmark: Optional[Mapping[str, Any]] = None,
              max_game_length: Optional[Callable[[Game], int]] = None,
-             listed: bool = True) -> GameEntry:
+             listed: bool = True, tensors: Optional[Any] = None) -> GameEntry:
     """Register a game (see :class:`GameEntry` for the fields); returns its entry.
 
     Registering a name again replaces the entry (a game folder re-imported, or a
@@ -135,7 +137,7 @@ def register(reference: Type[Game], kernel_module: Optional[str] = None, *,
         contract_options=tuple(dict(o) for o in contract_options),
         differential=tuple(differential), playthroughs=tuple(playthroughs),
         benchmark=None if benchmark is None else dict(benchmark),
-        max_game_length=max_game_length, listed=listed)
+        max_game_length=max_game_length, listed=listed, tensors=tensors)
     _REGISTRY[reference.name] = entry
     return entry
 

@@ -399,3 +399,15 @@ cdef class NativeState:
 
     def __deepcopy__(self, memo):
         return self.clone()  # the game is shared: games never change once made
+
+    # -- tensors ----------------------------------------------------------------
+    # The game's encoding (aiplay.tensors) reads the position's dict form, the same on both engines.
+    def information_state_tensor(self, player):
+        """Everything ``player`` knows as a float32 NumPy array (see ``aiplay.tensors``)."""
+        from aiplay import tensors  # late: aiplay.tensors imports the game API, which imports this module
+        return tensors.information_state_tensor(self, player)
+
+    def observation_tensor(self, player):
+        """What ``player`` observes now as a float32 NumPy array (see ``aiplay.tensors``)."""
+        from aiplay import tensors
+        return tensors.observation_tensor(self, player)

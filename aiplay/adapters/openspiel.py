@@ -16,11 +16,15 @@ every call: legal actions, chance outcomes with their exact probabilities,
 returns, action strings, and the information state string of each player
 (the aiplay engine's own, which hides what that player cannot see);
 ``observation_string`` returns that same string (aiplay has no separate
-imperfect-recall observation).
-Observation *tensors* are not provided: aiplay games define strings, not
-tensors, so algorithms that need tensors (e.g. deep RL on observations) are
-out of reach; tree algorithms (MCTS, CFR, expectiminimax, best response on
-small games) work. Games run on the native engine when it is built
+imperfect-recall observation string).
+Tensors: a game whose registry entry declares an encoding (:mod:`aiplay.tensors`;
+the poker games, whose tensors are OpenSpiel's own element for element)
+declares ``provides_information_state_tensor`` and ``provides_observation_tensor``
+and serves ``information_state_tensor`` / ``observation_tensor`` (and the
+observer's named slices in ``dict``), so OpenSpiel's tensor consumers
+(``rl_environment``, its learners) run on it; the other games provide strings
+only. Tree algorithms (MCTS, CFR, expectiminimax, best response on small
+games) work on all. Games run on the native engine when it is built
 (``backend`` parameter: ``"auto"``, ``"native"`` or ``"reference"``).
 
 ``max_game_length`` is the game's declared bound (``register(...,
@@ -36,8 +40,8 @@ import numpy as np
 import pyspiel  # type: ignore  # the "compare" extra
 
 import aiplay
-from aiplay import registry
-from aiplay.errors import InvalidOptionError
+from aiplay import registry, tensors
+from aiplay.errors import InvalidOptionError, UnsupportedError
 from aiplay.game import CHANCE, Game, State
 
 __all__ = ["AiplaySpielGame", "AiplaySpielState", "UNBOUNDED_LENGTH", "register_all", "register_game",
@@ -85,8 +89,8 @@ def _game_type(entry: registry.GameEntry) -> Any:
                      else pyspiel.GameType.Information.IMPERFECT_INFORMATION),
         utility=utility, reward_model=pyspiel.GameType.RewardModel.TERMINAL,
         max_num_players=high, min_num_players=low,
-        provides_information_state_string=True, provides_information_state_tensor=False,
-        provides_observation_string=True, provides_observation_tensor=False,
+        provides_information_state_string=True, provides_information_state_tensor=entry.tensors is not None,
+        provides_observation_string=True, provides_observation_tensor=entry.tensors is not None,
         parameter_specification=parameters)
 
 
@@ -112,10 +116,11 @@ class AiplaySpielGame(pyspiel.Game):  # type: ignore[misc]
         return AiplaySpielState(self, self.aiplay_game.new_initial_state())
 
     def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> "_Observer":
-        """Strings only: a player's information state string (aiplay has no tensors)."""
+        """The information state (perfect recall) or the observation: tensor where the game has one, and string."""
         if params:
             raise ValueError(f"observation parameters are not supported; got {params}")
-        return _Observer()
+        perfect_recall = bool(iig_obs_type.perfect_recall) if iig_obs_type is not None else False
+        return _Observer(self.aiplay_game, "information_state" if perfect_recall else "observation")
 
 
 class AiplaySpielState(pyspiel.State):  # type: ignore[misc]
@@ -176,14 +181,25 @@ class _Held:
 
 
 class _Observer:
-    """The PyObserver interface with strings only (an empty tensor)."""
+    """The PyObserver interface: the game's tensor of ``kind`` with its named slices (empty without one)."""
 
-    def __init__(self) -> None:
-        self.tensor = np.zeros(0, np.float32)
+    def __init__(self, game: Game, kind: str) -> None:
+        self.kind = kind
+        try:
+            layout = tensors.slices(game, kind)
+        except UnsupportedError:
+            layout = []
+        self.tensor = np.zeros(sum(part.size for part in layout), np.float32)
         self.dict: Dict[str, Any] = {}
+        start = 0
+        for part in layout:
+            self.dict[part.name] = self.tensor[start:start + part.size]
+            start += part.size
 
     def set_from(self, state: AiplaySpielState, player: int) -> None:
-        """Nothing to set: there is no tensor."""
+        """Fill the tensor with ``player``'s view of ``state`` (nothing to do without one)."""
+        if self.tensor.size:
+            self.tensor[:] = getattr(state.aiplay_state, f"{self.kind}_tensor")(player)
 
     def string_from(self, state: AiplaySpielState, player: int) -> str:
         """``player``'s information state string."""

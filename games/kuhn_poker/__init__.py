@@ -1,6 +1,7 @@
 """Kuhn poker, as OpenSpiel defines it: a validation game for imperfect-information search."""
 
 from .rules import BET, PASS, KuhnPokerGame, KuhnPokerState
+from .tensors import KuhnTensors
 
 __all__ = ["BET", "KuhnPokerGame", "KuhnPokerState", "PASS"]
 
@@ -10,6 +11,7 @@ from aiplay.registry import DifferentialCase as _Case, PlaythroughSpec as _Playt
 # n deals, then at most n - 1 checks, one bet and n - 1 answers.
 _register(
     KuhnPokerGame, kernel_module="aiplay._ext.kuhn_poker",
+    tensors=KuhnTensors(),
     no_heuristic="a validation game for equilibrium search: no hand-written policy (ISMCTS plays it)",
     contract_options=[{}, {"players": 3}],
     differential=[_Case({}, 1000), _Case({"players": 3}, 300), _Case({"players": 10}, 50)],

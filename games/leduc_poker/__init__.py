@@ -1,6 +1,7 @@
 """Leduc poker, as OpenSpiel defines it: a validation game for imperfect-information search."""
 
 from .rules import CALL, FOLD, RAISE, LeducPokerGame, LeducPokerState
+from .tensors import LeducTensors
 
 __all__ = ["CALL", "FOLD", "LeducPokerGame", "LeducPokerState", "RAISE"]
 
@@ -9,6 +10,7 @@ from aiplay.registry import DifferentialCase as _Case, PlaythroughSpec as _Playt
 
 _register(
     LeducPokerGame, kernel_module="aiplay._ext.leduc_poker",
+    tensors=LeducTensors(),
     no_heuristic="a validation game for equilibrium search: no hand-written policy (ISMCTS plays it)",
     contract_options=[{}, {"players": 3}],
     differential=[

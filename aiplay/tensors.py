@@ -1,0 +1,178 @@
+"""Observation and information-state tensors: fixed-shape ``float32`` encodings of what a seat knows.
+
+A game that provides tensors declares a :class:`TensorEncoding` in its registry
+entry (``register(..., tensors=...)``). The encoding states each tensor as a
+list of named :class:`Slice` objects (the one source from which the layout is
+computed and documented, :func:`describe`) and fills those slices from the
+state's JSON form (``state.to_dict()``) and the seat, reading only what the
+seat may know, so that it works alike on both engines.
+
+* ``state.information_state_tensor(p)``: everything ``p`` knows (perfect
+  recall: the whole history ``p`` saw), shape
+  ``game.information_state_tensor_shape()``; two states with the same
+  ``information_state_string(p)`` give equal tensors;
+* ``state.observation_tensor(p)``: what ``p`` observes now (no history),
+  shape ``game.observation_tensor_shape()``.
+
+Both are new NumPy arrays. A game without an encoding raises
+:class:`~aiplay.errors.UnsupportedError`. The poker games' encodings are
+OpenSpiel's, element for element (``tests/test_tensors.py`` compares them).
+"""
+
+from __future__ import annotations
+
+import abc
+import argparse
+import sys
+from dataclasses import dataclass
+from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
+
+import numpy as np
+
+from aiplay.errors import UnsupportedError
+from aiplay.game import Game, State, check_player
+
+__all__ = ["Slice", "TensorEncoding", "describe", "document", "information_state_tensor",
+           "information_state_tensor_shape", "observation_tensor", "observation_tensor_shape", "slices"]
+
+
+@dataclass(frozen=True)
+class Slice:
+    """One named part of a tensor: ``size`` consecutive entries and what they mean."""
+
+    name: str
+    size: int
+    doc: str
+
+
+class TensorEncoding(abc.ABC):
+    """A game's tensors: their layouts (lists of slices) and how a state fills them.
+
+    ``fill_*`` get the state's ``to_dict()``, the seat and one zeroed NumPy
+    view per slice (by name) to write into; they must read only what the seat
+    may know.
+    """
+
+    @abc.abstractmethod
+    def information_state_layout(self, game: Game) -> List[Slice]:
+        """The slices of the information-state tensor of ``game`` (its options fix the sizes)."""
+
+    @abc.abstractmethod
+    def observation_layout(self, game: Game) -> List[Slice]:
+        """The slices of the observation tensor of ``game``."""
+
+    @abc.abstractmethod
+    def fill_information_state(self, game: Game, data: Mapping[str, Any], player: int,
+                               out: Dict[str, np.ndarray]) -> None:
+        """Write ``player``'s information state of the position ``data`` into the slices ``out``."""
+
+    @abc.abstractmethod
+    def fill_observation(self, game: Game, data: Mapping[str, Any], player: int,
+                         out: Dict[str, np.ndarray]) -> None:
+        """Write ``player``'s observation of the position ``data`` into the slices ``out``."""
+
+
+def _encoding(game: Game) -> TensorEncoding:
+    from aiplay.registry import game_entry  # late: the registry imports the games, which import this
+
+    encoding = game_entry(game.name).tensors
+    if encoding is None:
+        raise UnsupportedError(f"game {game.name!r} provides no tensors (its registry entry declares no encoding)")
+    return encoding
+
+
+def slices(game: Game, kind: str) -> List[Slice]:
+    """The slices of ``game``'s ``"information_state"`` or ``"observation"`` tensor."""
+    encoding = _encoding(game)
+    if kind == "information_state":
+        return encoding.information_state_layout(game)
+    if kind == "observation":
+        return encoding.observation_layout(game)
+    raise ValueError(f"kind must be 'information_state' or 'observation', got {kind!r}")
+
+
+def information_state_tensor_shape(game: Game) -> Tuple[int]:
+    """The shape of ``game``'s information-state tensors."""
+    return (sum(s.size for s in slices(game, "information_state")),)
+
+
+def observation_tensor_shape(game: Game) -> Tuple[int]:
+    """The shape of ``game``'s observation tensors."""
+    return (sum(s.size for s in slices(game, "observation")),)
+
+
+def _tensor(state: State, player: Any, kind: str) -> np.ndarray:
+    game = state.game
+    seat = check_player(player, game.num_players)
+    layout = slices(game, kind)
+    tensor = np.zeros(sum(s.size for s in layout), np.float32)
+    views, start = {}, 0
+    for part in layout:
+        views[part.name] = tensor[start:start + part.size]
+        start += part.size
+    encoding = _encoding(game)
+    fill = encoding.fill_information_state if kind == "information_state" else encoding.fill_observation
+    fill(game, state.to_dict(), seat, views)
+    return tensor
+
+
+def information_state_tensor(state: State, player: Any) -> np.ndarray:
+    """``player``'s information-state tensor of ``state`` (a new ``float32`` array)."""
+    return _tensor(state, player, "information_state")
+
+
+def observation_tensor(state: State, player: Any) -> np.ndarray:
+    """``player``'s observation tensor of ``state`` (a new ``float32`` array)."""
+    return _tensor(state, player, "observation")
+
+
+def describe(game: Game) -> str:
+    """The layout of ``game``'s tensors as Markdown tables (offsets, sizes, meanings)."""
+    lines: List[str] = []
+    for kind in ("information_state", "observation"):
+        parts: Sequence[Slice] = slices(game, kind)
+        lines += [f"{kind.replace('_', ' ')} tensor of {game.name} {game.options}: "
+                  f"{sum(p.size for p in parts)} floats", "",
+                  "| offset | size | slice | meaning |", "|---|---|---|---|"]
+        offset = 0
+        for part in parts:
+            lines.append(f"| {offset} | {part.size} | `{part.name}` | {part.doc} |")
+            offset += part.size
+        lines.append("")
+    return "\n".join(lines)
+
+
+def document() -> str:
+    """``docs/tensors.md``: the layouts of every game that provides tensors, for its contract option sets."""
+    from aiplay.registry import game_entries  # late, as in _encoding
+
+    lines = ["# Tensors", "",
+             "Generated by `python -m aiplay.tensors --write` from the games' encodings (`aiplay.tensors`);",
+             "`tests/test_tensors.py` checks that it is current. Offsets are into the flat `float32` array.", ""]
+    for entry in game_entries(include_hidden=True):
+        if entry.tensors is None:
+            continue
+        lines += [f"## {entry.name}", ""]
+        for options in entry.contract_options:
+            lines.append(describe(entry.reference(**options)))
+    others = [e.name for e in game_entries(include_hidden=True) if e.tensors is None]
+    lines += ["## Games without tensors yet", "", ", ".join(f"`{n}`" for n in others) + ".", ""]
+    return "\n".join(lines)
+
+
+def main(argv: Optional[List[str]] = None) -> int:
+    """Print the tensor layouts document, or write it (``--write [PATH]``, default docs/tensors.md)."""
+    parser = argparse.ArgumentParser(description="The tensor layouts of every game (docs/tensors.md).")
+    parser.add_argument("--write", nargs="?", const="docs/tensors.md", metavar="PATH")
+    args = parser.parse_args(argv)
+    text = document()
+    if args.write:
+        with open(args.write, "w", encoding="utf-8") as handle:
+            handle.write(text)
+    else:
+        sys.stdout.write(text)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

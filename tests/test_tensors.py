@@ -1,0 +1,150 @@
+"""Observation and information-state tensors (issue 24): OpenSpiel's own for the poker games, twins equal,
+every field of the seat's view decodable, on both engines."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import numpy as np
+import pyspiel
+import pytest
+
+import aiplay
+from aiplay import tensors
+from aiplay.errors import InvalidPlayerError, UnsupportedError
+from aiplay.testing.simulate import random_action
+
+POKER_OPTIONS = [("kuhn_poker", {}), ("kuhn_poker", {"players": 3}), ("kuhn_poker", {"players": 5}),
+                 ("leduc_poker", {}), ("leduc_poker", {"players": 3}), ("leduc_poker", {"suit_isomorphism": True}),
+                 ("leduc_poker", {"action_mapping": True}), ("leduc_poker", {"players": 4, "starting_player": 2})]
+ENGINES = ["reference", "native"]
+
+
+def _states(game, games, seed):
+    """Every state of ``games`` seeded random games (chance nodes and the end included), with their moves."""
+    rng = random.Random(seed)
+    for _ in range(games):
+        state, moves = game.new_initial_state(), []
+        while True:
+            yield state.clone(), list(moves)
+            if state.is_terminal():
+                break
+            action = random_action(state, rng)
+            state.apply_action(action)
+            moves.append(action)
+
+
+@pytest.mark.parametrize("backend", ENGINES)
+@pytest.mark.parametrize("name,options", POKER_OPTIONS)
+def test_poker_tensors_equal_openspiel_s_element_for_element(name, options, backend):
+    game = aiplay.load(name, backend=backend, **options)
+    spiel = pyspiel.load_game(name, options)
+    assert game.information_state_tensor_shape() == tuple(spiel.information_state_tensor_shape())
+    assert game.observation_tensor_shape() == tuple(spiel.observation_tensor_shape())
+    checked = 0
+    for state, moves in _states(game, 150, seed=len(options)):
+        theirs = spiel.new_initial_state()
+        for action in moves:
+            theirs.apply_action(action)
+        for p in range(game.num_players):
+            ours = state.information_state_tensor(p)
+            assert ours.dtype == np.float32 and ours.shape == game.information_state_tensor_shape()
+            assert ours.tolist() == theirs.information_state_tensor(p), (moves, p)
+            assert state.observation_tensor(p).tolist() == theirs.observation_tensor(p), (moves, p)
+            checked += 1
+    assert checked > 500
+
+
+@pytest.mark.parametrize("backend", ENGINES)
+@pytest.mark.parametrize("name,options", POKER_OPTIONS[:2] + POKER_OPTIONS[3:5])
+def test_tensors_encode_exactly_what_the_seat_knows(name, options, backend):
+    game = aiplay.load(name, backend=backend, **options)
+    rng = random.Random(5)
+    by_information: dict = {}
+    for state, _ in _states(game, 200, seed=9):
+        for p in range(game.num_players):
+            tensor = state.information_state_tensor(p)
+            if state.is_chance_node() or state.is_terminal():
+                # OpenSpiel's encoding leaves out who is to move and a final fold, so a chance node or the
+                # end may share the tensor of the decision before it; the strings tell those apart.
+                continue
+            # Twins (a world sampled for p: the same information) give equal tensors.
+            twin = state.determinize(p, rng)
+            assert np.array_equal(twin.information_state_tensor(p), tensor)
+            assert np.array_equal(twin.observation_tensor(p), state.observation_tensor(p))
+            # And different information gives different tensors: the encoding is the information.
+            key = (p, state.information_state_string(p))
+            assert by_information.setdefault(key, tensor.tobytes()) == tensor.tobytes()
+    if name == "kuhn_poker" or game.num_players == 2:
+        # OpenSpiel's Leduc layout does not encode folds: from three players on, the tensor right after a
+        # fold that does not end the hand equals the one before it (documented in docs/tensors.md); with
+        # two players a fold ends the hand.
+        assert len(set(by_information.values())) == len(by_information)
+
+
+def _parts(game, kind, tensor):
+    parts, start = {}, 0
+    for part in tensors.slices(game, kind):
+        parts[part.name] = tensor[start:start + part.size]
+        start += part.size
+    return parts
+
+
+def _card(one_hot):
+    hot = np.flatnonzero(one_hot).tolist()
+    assert len(hot) <= 1
+    return hot[0] if hot else None
+
+
+def _actions(bits):
+    pairs = bits.reshape(-1, 2)
+    return [int(np.flatnonzero(pair)[0]) for pair in pairs if pair.any()]
+
+
+@pytest.mark.parametrize("backend", ENGINES)
+@pytest.mark.parametrize("name", ["kuhn_poker", "leduc_poker"])
+def test_every_field_of_the_seat_s_view_decodes_from_its_tensors(name, backend):
+    game = aiplay.load(name, backend=backend, players=3)
+    for state, _ in _states(game, 60, seed=2):
+        for p in range(game.num_players):
+            view = state.view(p)
+            info = _parts(game, "information_state", state.information_state_tensor(p))
+            seen = _parts(game, "observation", state.observation_tensor(p))
+            assert _card(info["player"]) == p == _card(seen["player"])
+            if name == "kuhn_poker":
+                assert _card(info["private_card"]) == view["cards"][p]
+                assert [0 if a == 0 else 1 for a in _actions(info["betting"])] == view["betting"]
+                assert seen["pot_contribution"].tolist() == view["stakes"]
+                assert sum(view["stakes"]) == view["pot"]
+            else:
+                assert _card(info["private_card"]) == view["private_cards"][p]
+                assert _card(info["public_card"]) == view["public_card"]
+                # The tensor keeps calls (1) and raises (2); a fold (0) ends the hand and shows in the view only
+                # as the last action, which the returns (terminal) tell apart.
+                for r in (1, 2):
+                    decoded = [1 + a for a in _actions(info[f"round{r}"])]
+                    assert decoded == [a for a in view[f"round{r}"] if a != 0]
+                assert seen["pot_contribution"].tolist() == view["contributions"]
+                assert sum(view["contributions"]) == view["pot"]
+
+
+def test_games_without_tensors_say_so_and_seats_are_checked():
+    pig = aiplay.load("pig")
+    with pytest.raises(UnsupportedError, match="pig"):
+        pig.observation_tensor_shape()
+    with pytest.raises(UnsupportedError):
+        pig.new_initial_state().information_state_tensor(0)
+    kuhn = aiplay.load("kuhn_poker").new_initial_state()
+    for bad in (2, -1, "0", True):
+        with pytest.raises(InvalidPlayerError):
+            kuhn.information_state_tensor(bad)
+    first = kuhn.observation_tensor(0)
+    first[:] = 7  # a new array each time: writing to it changes nothing
+    assert not np.array_equal(kuhn.observation_tensor(0), first)
+
+
+def test_the_tensor_layouts_document_is_current():
+    # docs/tensors.md is generated from the encodings (python -m aiplay.tensors --write).
+    path = Path(__file__).resolve().parent.parent / "docs" / "tensors.md"
+    assert path.read_text() == tensors.document(), "regenerate it: python -m aiplay.tensors --write"
