@@ -33,7 +33,7 @@ from aiplay.errors import UnsupportedError
 from aiplay.game import Game, State, check_player
 
 __all__ = ["Slice", "TensorEncoding", "describe", "document", "information_state_tensor",
-           "information_state_tensor_shape", "observation_tensor", "observation_tensor_shape", "slices"]
+           "information_state_tensor_shape", "observation_tensor", "observation_tensor_shape", "provides", "slices"]
 
 
 @dataclass(frozen=True)
@@ -54,12 +54,12 @@ class TensorEncoding(abc.ABC):
     """
 
     @abc.abstractmethod
-    def information_state_layout(self, game: Game) -> List[Slice]:
-        """The slices of the information-state tensor of ``game`` (its options fix the sizes)."""
+    def information_state_layout(self, game: Game) -> Optional[List[Slice]]:
+        """The slices of the information-state tensor of ``game`` (its options fix the sizes); None: none."""
 
     @abc.abstractmethod
-    def observation_layout(self, game: Game) -> List[Slice]:
-        """The slices of the observation tensor of ``game``."""
+    def observation_layout(self, game: Game) -> Optional[List[Slice]]:
+        """The slices of the observation tensor of ``game``; None: the game has no such tensor."""
 
     @abc.abstractmethod
     def fill_information_state(self, game: Game, data: Mapping[str, Any], player: int,
@@ -85,10 +85,23 @@ def slices(game: Game, kind: str) -> List[Slice]:
     """The slices of ``game``'s ``"information_state"`` or ``"observation"`` tensor."""
     encoding = _encoding(game)
     if kind == "information_state":
-        return encoding.information_state_layout(game)
-    if kind == "observation":
-        return encoding.observation_layout(game)
-    raise ValueError(f"kind must be 'information_state' or 'observation', got {kind!r}")
+        layout = encoding.information_state_layout(game)
+    elif kind == "observation":
+        layout = encoding.observation_layout(game)
+    else:
+        raise ValueError(f"kind must be 'information_state' or 'observation', got {kind!r}")
+    if layout is None:
+        raise UnsupportedError(f"game {game.name!r} provides no {kind.replace('_', ' ')} tensor")
+    return layout
+
+
+def provides(game: Game, kind: str) -> bool:
+    """Whether ``game`` has a ``kind`` (``"information_state"`` or ``"observation"``) tensor."""
+    try:
+        slices(game, kind)
+    except UnsupportedError:
+        return False
+    return True
 
 
 def information_state_tensor_shape(game: Game) -> Tuple[int]:
@@ -130,6 +143,9 @@ def describe(game: Game) -> str:
     """The layout of ``game``'s tensors as Markdown tables (offsets, sizes, meanings)."""
     lines: List[str] = []
     for kind in ("information_state", "observation"):
+        if not provides(game, kind):
+            lines += [f"{kind.replace('_', ' ')} tensor of {game.name} {game.options}: none", ""]
+            continue
         parts: Sequence[Slice] = slices(game, kind)
         lines += [f"{kind.replace('_', ' ')} tensor of {game.name} {game.options}: "
                   f"{sum(p.size for p in parts)} floats", "",

@@ -209,7 +209,9 @@ def test_openspiel_serves_the_poker_tensors_which_equal_its_own(registered, name
             action = rng.choice([x for x, _ in a.chance_outcomes()] if a.is_chance_node() else a.legal_actions())
             a.apply_action(action)
             b.apply_action(action)
-    assert not pyspiel.load_game("aiplay_pig").get_type().provides_observation_tensor
+    pig = pyspiel.load_game("aiplay_pig").get_type()  # an observation tensor only, as OpenSpiel's pig
+    assert pig.provides_observation_tensor and not pig.provides_information_state_tensor
+    assert not pyspiel.load_game("aiplay_sunken_city").get_type().provides_observation_tensor
 
 
 def _q_learning_run(game, episodes):

@@ -129,12 +129,31 @@ def test_every_field_of_the_seat_s_view_decodes_from_its_tensors(name, backend):
                 assert sum(view["contributions"]) == view["pot"]
 
 
+PIG_OPTIONS = [{}, {"players": 3, "winscore": 15, "diceoutcomes": 4}, {"piglet": True, "winscore": 8}]
+
+
+@pytest.mark.parametrize("backend", ENGINES)
+@pytest.mark.parametrize("options", PIG_OPTIONS)
+def test_pig_observation_tensor_equals_openspiel_s(options, backend):
+    game = aiplay.load("pig", backend=backend, **options)
+    spiel = pyspiel.load_game("pig", options)
+    assert game.observation_tensor_shape() == (spiel.observation_tensor_size(),)  # OpenSpiel's rows, flattened
+    for state, moves in _states(game, 20, seed=3):
+        theirs = spiel.new_initial_state()
+        for action in moves:
+            theirs.apply_action(action)
+        for p in range(game.num_players):
+            assert state.observation_tensor(p).tolist() == theirs.observation_tensor(p), (moves, p)
+    with pytest.raises(UnsupportedError, match="information state"):  # as in OpenSpiel: observation only
+        game.new_initial_state().information_state_tensor(0)
+
+
 def test_games_without_tensors_say_so_and_seats_are_checked():
-    pig = aiplay.load("pig")
-    with pytest.raises(UnsupportedError, match="pig"):
-        pig.observation_tensor_shape()
+    board = aiplay.load("sunken_city")
+    with pytest.raises(UnsupportedError, match="sunken_city"):
+        board.observation_tensor_shape()
     with pytest.raises(UnsupportedError):
-        pig.new_initial_state().information_state_tensor(0)
+        board.new_initial_state().information_state_tensor(0)
     kuhn = aiplay.load("kuhn_poker").new_initial_state()
     for bad in (2, -1, "0", True):
         with pytest.raises(InvalidPlayerError):

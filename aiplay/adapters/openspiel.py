@@ -89,8 +89,10 @@ def _game_type(entry: registry.GameEntry) -> Any:
                      else pyspiel.GameType.Information.IMPERFECT_INFORMATION),
         utility=utility, reward_model=pyspiel.GameType.RewardModel.TERMINAL,
         max_num_players=high, min_num_players=low,
-        provides_information_state_string=True, provides_information_state_tensor=entry.tensors is not None,
-        provides_observation_string=True, provides_observation_tensor=entry.tensors is not None,
+        provides_information_state_string=True,
+        provides_information_state_tensor=entry.tensors is not None and tensors.provides(reference, "information_state"),
+        provides_observation_string=True,
+        provides_observation_tensor=entry.tensors is not None and tensors.provides(reference, "observation"),
         parameter_specification=parameters)
 
 
