@@ -33,16 +33,20 @@ from aiplay.errors import UnsupportedError
 from aiplay.game import Game, State, check_player
 
 __all__ = ["Slice", "TensorEncoding", "describe", "document", "information_state_tensor",
-           "information_state_tensor_shape", "observation_tensor", "observation_tensor_shape", "provides", "slices"]
+           "information_state_tensor_shape", "observation_tensor", "observation_tensor_shape", "provides", "slices", "bounds"]
 
 
 @dataclass(frozen=True)
 class Slice:
-    """One named part of a tensor: ``size`` consecutive entries and what they mean."""
+    """One named part of a tensor: ``size`` consecutive entries, what they mean, and their range.
+
+    Every entry lies in ``[0, high]`` (one-hot parts: ``high=1``).
+    """
 
     name: str
     size: int
     doc: str
+    high: float = 1.0
 
 
 class TensorEncoding(abc.ABC):
@@ -139,6 +143,11 @@ def observation_tensor(state: State, player: Any) -> np.ndarray:
     return _tensor(state, player, "observation")
 
 
+def bounds(game: Game, kind: str) -> Any:
+    """The upper bound of every entry of ``game``'s ``kind`` tensor (a ``float32`` array; the lower is 0)."""
+    return np.concatenate([np.full(part.size, part.high, np.float32) for part in slices(game, kind)])
+
+
 def describe(game: Game) -> str:
     """The layout of ``game``'s tensors as Markdown tables (offsets, sizes, meanings)."""
     lines: List[str] = []
@@ -149,10 +158,10 @@ def describe(game: Game) -> str:
         parts: Sequence[Slice] = slices(game, kind)
         lines += [f"{kind.replace('_', ' ')} tensor of {game.name} {game.options}: "
                   f"{sum(p.size for p in parts)} floats", "",
-                  "| offset | size | slice | meaning |", "|---|---|---|---|"]
+                  "| offset | size | slice | range | meaning |", "|---|---|---|---|---|"]
         offset = 0
         for part in parts:
-            lines.append(f"| {offset} | {part.size} | `{part.name}` | {part.doc} |")
+            lines.append(f"| {offset} | {part.size} | `{part.name}` | 0..{part.high:g} | {part.doc} |")
             offset += part.size
         lines.append("")
     return "\n".join(lines)

@@ -52,6 +52,26 @@ def test_pettingzoo_seed_test_and_render_test_pass(name, capsys):
     assert e.render() is None and capsys.readouterr().out == str(e.state) + "\n"
 
 
+@pytest.mark.parametrize("name", ["kuhn_poker", "leduc_poker", "pig"])
+def test_pettingzoo_tensor_observations_pass_api_and_seed_tests(name):
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        warnings.filterwarnings("ignore", message="Observation is not a NumPy array")
+        warnings.filterwarnings("ignore", message="Observation space for each agent probably")
+        api_test(env(name, observation="tensor"), num_cycles=100)
+        seed_test(lambda: env(name, observation="tensor"), num_cycles=100)
+    e = raw_env(name, observation="tensor")
+    e.reset(seed=2)
+    tensor = e.observe("player_1")["observation"]
+    expected = (e.state.observation_tensor(1) if name == "pig" else e.state.information_state_tensor(1))
+    assert tensor.dtype == np.float32 and np.array_equal(tensor, expected)
+    assert e.observation_space("player_1")["observation"].contains(tensor)
+    with pytest.raises(InvalidOptionError, match="provides no tensor"):
+        raw_env("sunken_city", observation="tensor")
+    with pytest.raises(InvalidOptionError, match="observation="):
+        raw_env("pig", observation="pixels")
+
+
 def test_pettingzoo_max_cycles_test_does_not_apply():
     # PettingZoo's max_cycles_test drives the parallel API (every agent acts each cycle); the
     # aiplay games are turn-based (one agent acts at a time, and not in a fixed rotation: Pig's

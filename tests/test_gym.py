@@ -27,6 +27,19 @@ def test_gymnasium_check_env_passes(name, capsys):
     assert capsys.readouterr().out  # the human mode printed
 
 
+@pytest.mark.parametrize("name", ["kuhn_poker", "leduc_poker", "pig"])
+def test_check_env_passes_with_tensor_observations(name):
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        e = env(name, seat=1, observation="tensor")
+        check_env(e.unwrapped)
+    observation, info = e.reset(seed=3)
+    state = e.unwrapped.state
+    expected = state.observation_tensor(1) if name == "pig" else state.information_state_tensor(1)
+    assert observation["observation"].dtype == np.float32
+    assert np.array_equal(observation["observation"], expected)
+
+
 def _trace(e, seed, rng_seed=0):
     observation, info = e.reset(seed=seed)
     rng = np.random.default_rng(rng_seed)

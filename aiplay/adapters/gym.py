@@ -28,7 +28,8 @@ the end of the game (0 before).
 * Observation: a dict, as in PettingZoo's classic games: ``"observation"``,
   the agent's information state string (hidden parts left out by the engine)
   as UTF-8 bytes in a zero-padded ``uint8`` vector
-  (``bytes(obs).rstrip(b"\\0").decode()`` gives the text back), and
+  (``bytes(obs).rstrip(b"\\0").decode()`` gives the text back) or, with
+  ``observation="tensor"``, the game's ``float32`` tensor (:mod:`aiplay.tensors`), and
   ``"action_mask"``, an ``int8`` vector over the game's distinct actions, 1 for
   the legal ones. ``info`` carries the same mask and the text
   (``"information_state"``).
@@ -54,7 +55,7 @@ from gymnasium import spaces  # type: ignore
 
 import aiplay
 from aiplay import registry
-from aiplay.adapters.observation import default_length, encode_text
+from aiplay.adapters.observation import SeatObservation
 from aiplay.arena import parse_bot
 from aiplay.errors import IllegalActionError, InvalidOptionError
 from aiplay.game import CHANCE, check_player, sample_chance_outcome
@@ -76,7 +77,7 @@ class AiplayGymEnv(gymnasium.Env):  # type: ignore[misc]
     def __init__(self, game: str, *, seat: int = 0,
                  opponents: Union[OpponentSpec, Sequence[OpponentSpec]] = "random",
                  backend: str = "auto", render_mode: Optional[str] = None, illegal: str = "lose",
-                 observation_length: Optional[int] = None, **options: Any):
+                 observation: str = "text", observation_length: Optional[int] = None, **options: Any):
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise InvalidOptionError(f"render_mode {render_mode!r} is invalid; it accepts None, 'ansi' or 'human'")
         if illegal not in ILLEGAL_RULES:
@@ -103,11 +104,12 @@ class AiplayGymEnv(gymnasium.Env):  # type: ignore[misc]
         for p, spec in self._opponents.items():
             if not isinstance(spec, Bot):
                 spec.make(self.game, 0)  # unknown kinds and options raise InvalidOptionError now
-        self.observation_length = observation_length or default_length(self.game)
+        self._observation = SeatObservation(self.game, observation, observation_length)
+        self.observation_length = self._observation.length
         actions = self.game.num_distinct_actions
         self.action_space = spaces.Discrete(actions)
         self.observation_space = spaces.Dict({
-            "observation": spaces.Box(0, 255, (self.observation_length,), np.uint8),
+            "observation": self._observation.space,
             "action_mask": spaces.Box(0, 1, (actions,), np.int8),
         })
         self._rng = random.Random()
@@ -188,8 +190,7 @@ class AiplayGymEnv(gymnasium.Env):  # type: ignore[misc]
         return mask
 
     def _observe(self) -> Dict[str, np.ndarray]:
-        observation = encode_text(self.state.information_state_string(self.seat), self.observation_length,
-                                  f"seat {self.seat}")
+        observation = self._observation.encode(self.state, self.seat, f"seat {self.seat}")
         return {"observation": observation, "action_mask": self._mask()}
 
     def _info(self) -> Dict[str, Any]:
@@ -219,7 +220,8 @@ def env(game: str, *, seat: int = 0, opponents: Union[OpponentSpec, Sequence[Opp
     Made by ``gymnasium.make("aiplay/<game>-v0", ...)`` (registered on first
     use), so it has Gymnasium's usual wrappers and a spec; ``.unwrapped`` is the
     :class:`AiplayGymEnv`. Other keywords: ``backend``, ``render_mode``,
-    ``illegal``, ``observation_length`` and the game's own options.
+    ``illegal``, ``observation`` (``"text"`` or ``"tensor"``), ``observation_length`` and the game's own
+    options.
     """
     name = env_id(game)
     if name not in gymnasium.registry:

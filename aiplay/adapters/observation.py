@@ -1,24 +1,31 @@
-"""The text observation shared by the PettingZoo and Gymnasium adapters: an information string as bytes.
+"""The seat's observation shared by the PettingZoo and Gymnasium adapters: text bytes or a tensor.
 
-A seat's information state string (the engine's own, which hides what the
-seat cannot see) is sent as its UTF-8 bytes in a zero-padded ``uint8`` vector
-of a fixed length per environment; ``bytes(vector).rstrip(b"\\0").decode()``
-gives the text back. It is lossless, not a feature encoding.
+``observation="text"`` (the default): a seat's information state string (the
+engine's own, which hides what the seat cannot see) as its UTF-8 bytes in a
+zero-padded ``uint8`` vector of a fixed length per environment;
+``bytes(vector).rstrip(b"\\0").decode()`` gives the text back. Lossless, not a
+feature encoding; every game has it.
+
+``observation="tensor"``: the game's ``float32`` information-state tensor
+(:mod:`aiplay.tensors`), or its observation tensor for a game that has only
+that one (Pig); games without tensors refuse it.
 """
 
 from __future__ import annotations
 
 import json
 import random
-from typing import Dict, Tuple
+from typing import Dict, Optional, Tuple
 
 import numpy as np
+from gymnasium import spaces  # type: ignore  # the "gym" or "pettingzoo" extra
 
+from aiplay import tensors
 from aiplay.errors import InvalidOptionError
-from aiplay.game import Game
+from aiplay.game import Game, State
 from aiplay.testing.simulate import play_out
 
-__all__ = ["default_length", "encode_text"]
+__all__ = ["SeatObservation", "default_length", "encode_text"]
 
 #: Seeded random games measured to size the observation by default.
 SIZING_GAMES = 3
@@ -64,3 +71,39 @@ def encode_text(text: str, length: int, who: str) -> np.ndarray:
     vector = np.zeros(length, np.uint8)
     vector[:len(data)] = np.frombuffer(data, np.uint8)
     return vector
+
+
+class SeatObservation:
+    """One environment's ``"observation"`` entry: its space and how a state is encoded for a seat."""
+
+    KINDS = ("text", "tensor")
+
+    def __init__(self, game: Game, kind: str, length: Optional[int]):
+        if kind not in self.KINDS:
+            raise InvalidOptionError(f"option observation={kind!r} is invalid; it accepts 'text' or 'tensor'")
+        self.kind = kind
+        if kind == "text":
+            self.length = length or default_length(game)
+            self.space = spaces.Box(0, 255, (self.length,), np.uint8)
+            return
+        if length is not None:
+            raise InvalidOptionError("option observation_length applies to observation='text' only")
+        for tensor in ("information_state", "observation"):
+            if tensors.provides(game, tensor):
+                self.tensor = tensor
+                break
+        else:
+            raise InvalidOptionError(f"observation='tensor': game {game.name!r} provides no tensor (see "
+                                     f"docs/tensors.md); use observation='text'")
+        shape = (tensors.information_state_tensor_shape(game) if self.tensor == "information_state"
+                 else tensors.observation_tensor_shape(game))
+        self.length = shape[0]
+        self.space = spaces.Box(np.zeros(shape, np.float32), tensors.bounds(game, self.tensor), shape, np.float32)
+
+    def encode(self, state: State, seat: int, who: str) -> np.ndarray:
+        """``seat``'s observation of ``state``; ``who`` names the seat in errors."""
+        if self.kind == "text":
+            return encode_text(state.information_state_string(seat), self.length, who)
+        if self.tensor == "information_state":
+            return state.information_state_tensor(seat)
+        return state.observation_tensor(seat)

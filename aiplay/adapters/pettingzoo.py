@@ -24,8 +24,10 @@ The observation is a dict, as in PettingZoo's classic games:
   power of two at least four times the longest string seen in a few seeded
   random games, and 64 or more); a longer string raises
   :class:`~aiplay.errors.InvalidOptionError` naming the option to raise.
-  aiplay games define strings, not feature tensors: a learner brings its own
-  encoding (this one is lossless, not a good feature vector);
+  lossless, not a good feature vector. With ``observation="tensor"`` it is
+  the game's ``float32`` information-state tensor instead (its observation
+  tensor where it has only that; :mod:`aiplay.tensors`, ``docs/tensors.md``),
+  for the games that provide one;
 * ``"action_mask"``: an ``int8`` vector over the game's distinct actions, 1
   for the legal ones (all zeros when it is not the agent's turn).
 """
@@ -42,7 +44,7 @@ from pettingzoo import AECEnv  # type: ignore
 from pettingzoo.utils import wrappers  # type: ignore
 
 import aiplay
-from aiplay.adapters.observation import default_length, encode_text
+from aiplay.adapters.observation import SeatObservation
 from aiplay.errors import InvalidOptionError
 from aiplay.game import CHANCE, State, sample_chance_outcome
 
@@ -61,20 +63,21 @@ class AiplayAECEnv(AECEnv):  # type: ignore[misc]
     metadata: Dict[str, Any] = {"render_modes": ["ansi", "human"], "name": "aiplay_v0", "is_parallelizable": False}
 
     def __init__(self, game: str, *, render_mode: Optional[str] = None, backend: str = "auto",
-                 observation_length: Optional[int] = None, **options: Any):
+                 observation: str = "text", observation_length: Optional[int] = None, **options: Any):
         super().__init__()
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise InvalidOptionError(f"render_mode {render_mode!r} is invalid; it accepts None, 'ansi' or 'human'")
         self.game = aiplay.load(game, backend=backend, **options)
         self.render_mode = render_mode
         self.metadata = dict(self.metadata, name=f"aiplay_{game}_v0")
-        self.observation_length = observation_length or default_length(self.game)
+        self._observation = SeatObservation(self.game, observation, observation_length)
+        self.observation_length = self._observation.length
         self.possible_agents: List[str] = [f"player_{p}" for p in range(self.game.num_players)]
         self._seat = {agent: p for p, agent in enumerate(self.possible_agents)}
         actions = self.game.num_distinct_actions
         self.action_spaces = {a: spaces.Discrete(actions) for a in self.possible_agents}
         self.observation_spaces = {a: spaces.Dict({
-            "observation": spaces.Box(0, 255, (self.observation_length,), np.uint8),
+            "observation": self._observation.space,
             "action_mask": spaces.Box(0, 1, (actions,), np.int8),
         }) for a in self.possible_agents}
         self._rng = random.Random()
@@ -112,7 +115,7 @@ class AiplayAECEnv(AECEnv):  # type: ignore[misc]
     def observe(self, agent: str) -> Dict[str, np.ndarray]:
         """The agent's information state bytes and its action mask."""
         player = self._seat[agent]
-        observation = encode_text(self.state.information_state_string(player), self.observation_length, agent)
+        observation = self._observation.encode(self.state, player, agent)
         mask = np.zeros(self.game.num_distinct_actions, np.int8)
         if not self.state.is_terminal() and self.state.current_player() == player:
             mask[self.state.legal_actions()] = 1

@@ -33,7 +33,8 @@ class KuhnTensors(TensorEncoding):
                                       f"{moves} moves x (pass, bet): one-hot of the i-th betting action")]
 
     def observation_layout(self, game: Game) -> List[Slice]:
-        return _common(game) + [Slice("pot_contribution", game.num_players, "each seat's chips in the pot")]
+        return _common(game) + [Slice("pot_contribution", game.num_players, "each seat's chips in the pot",
+                                      high=-game.min_utility)]
 
     @staticmethod
     def _fill_common(data: Mapping[str, Any], player: int, out: Dict[str, np.ndarray]) -> None:

@@ -42,7 +42,8 @@ class LeducTensors(TensorEncoding):
             for r in (1, 2)]
 
     def observation_layout(self, game: Game) -> List[Slice]:
-        return _common(game) + [Slice("pot_contribution", game.num_players, "each seat's chips in the pot")]
+        return _common(game) + [Slice("pot_contribution", game.num_players, "each seat's chips in the pot",
+                                      high=-game.min_utility)]
 
     @staticmethod
     def _fill_common(data: Mapping[str, Any], player: int, out: Dict[str, np.ndarray]) -> None:
