@@ -16,7 +16,7 @@ See :mod:`aiplay.game` for the game API every engine implements.
 
 from aiplay.errors import (
     AiplayError, BotBusyError, DeterminizationError, IllegalActionError, InvalidOptionError, InvalidPlayerError,
-    InvalidStateError, NotDecisionNodeError, SetupError, UnknownGameError,
+    InvalidStateError, NotDecisionNodeError, SetupError, UnknownGameError, UnsupportedError,
 )
 from aiplay.game import CHANCE, TERMINAL, Game, State, sample_chance_outcome
 from aiplay.match import Match
@@ -30,7 +30,7 @@ __version__ = "0.1.0"
 __all__ = [
     "AiplayError", "BotBusyError", "CHANCE", "DeterminizationError", "Game", "IllegalActionError",
     "InvalidOptionError", "InvalidPlayerError", "InvalidStateError", "Match", "NotDecisionNodeError", "SetupError",
-    "Solution", "State", "TERMINAL", "UnknownGameError", "__version__",
+    "Solution", "State", "TERMINAL", "UnknownGameError", "UnsupportedError", "__version__",
     "games_available", "load", "make_rng", "play_out", "random_action", "random_walk", "sample_chance_outcome",
     "skip_chance", "solve",
 ]

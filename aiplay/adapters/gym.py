@@ -209,7 +209,7 @@ def register_game(game: str) -> str:
     name = env_id(game)
     if name in gymnasium.registry:
         del gymnasium.registry[name]
-    gymnasium.register(id=name, entry_point=AiplayGymEnv, kwargs={"game": game})
+    gymnasium.register(id=name, entry_point=f"{__name__}:AiplayGymEnv", kwargs={"game": game})
     return name
 
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import json
 import random
-from typing import Dict, Optional, Tuple
+from typing import Any, Dict, Optional, Tuple
 
 import numpy as np
 from gymnasium import spaces  # type: ignore  # the "gym" or "pettingzoo" extra
@@ -82,6 +82,7 @@ class SeatObservation:
         if kind not in self.KINDS:
             raise InvalidOptionError(f"option observation={kind!r} is invalid; it accepts 'text' or 'tensor'")
         self.kind = kind
+        self.space: Any
         if kind == "text":
             self.length = length or default_length(game)
             self.space = spaces.Box(0, 255, (self.length,), np.uint8)
