@@ -13,6 +13,7 @@ it on this game too).
 from aiplay.registry import DifferentialCase, PlaythroughSpec, register
 
 from .rules import BOOST, ROLL, WALK, TemplateRaceGame, TemplateRaceState, heuristic_policy
+from .tensors import TemplateTensors
 
 #: This game's registry entry (a copy of the folder edits only these arguments).
 ENTRY = register(
@@ -27,6 +28,8 @@ ENTRY = register(
     playthroughs=[PlaythroughSpec("template", {}, 7), PlaythroughSpec("template_3p", {"players": 3}, 8)],
     benchmark={"players": 3},
     max_game_length=lambda game: game.max_game_length,
+    # Optional: observation and information-state tensors (aiplay.tensors, docs/tensors.md).
+    tensors=TemplateTensors(),
     listed=False,
 )
 
