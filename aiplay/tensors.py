@@ -14,7 +14,9 @@ seat may know, so that it works alike on both engines.
 * ``state.observation_tensor(p)``: what ``p`` observes now (no history),
   shape ``game.observation_tensor_shape()``.
 
-Both are new NumPy arrays. A game without an encoding raises
+Both are new NumPy arrays. A kernel may write them itself, straight from
+its C state (``fill_tensor(state, seat, information_state, out)``, the poker
+kernels do), in the layout the encoding declares. A game without an encoding raises
 :class:`~aiplay.errors.UnsupportedError`. The poker games' encodings are
 OpenSpiel's, element for element (``tests/test_tensors.py`` compares them).
 """
@@ -24,6 +26,7 @@ from __future__ import annotations
 import abc
 import argparse
 import sys
+import weakref
 from dataclasses import dataclass
 from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
 
@@ -85,8 +88,19 @@ def _encoding(game: Game) -> TensorEncoding:
     return encoding
 
 
+#: slices() per game and kind: a game's options never change, and tensors are asked for per move.
+_LAYOUTS: "weakref.WeakKeyDictionary[Game, Dict[str, List[Slice]]]" = weakref.WeakKeyDictionary()
+
+
 def slices(game: Game, kind: str) -> List[Slice]:
     """The slices of ``game``'s ``"information_state"`` or ``"observation"`` tensor."""
+    known = _LAYOUTS.setdefault(game, {})
+    if kind not in known:
+        known[kind] = _layout(game, kind)
+    return known[kind]
+
+
+def _layout(game: Game, kind: str) -> List[Slice]:
     encoding = _encoding(game)
     if kind == "information_state":
         layout = encoding.information_state_layout(game)
@@ -118,11 +132,16 @@ def observation_tensor_shape(game: Game) -> Tuple[int]:
     return (sum(s.size for s in slices(game, "observation")),)
 
 
-def _tensor(state: State, player: Any, kind: str) -> np.ndarray:
+def _tensor(state: State, player: Any, kind: str, native: bool = True) -> np.ndarray:
     game = state.game
     seat = check_player(player, game.num_players)
     layout = slices(game, kind)
-    tensor = np.zeros(sum(s.size for s in layout), np.float32)
+    tensor = np.zeros(sum(part.size for part in layout), np.float32)
+    # A native state whose kernel writes the tensor itself (same layout) skips the dict form.
+    fill_native = getattr(getattr(state, "kernel", None), "fill_tensor", None) if native else None
+    if fill_native is not None:
+        fill_native(state, seat, kind == "information_state", tensor)
+        return tensor
     views, start = {}, 0
     for part in layout:
         views[part.name] = tensor[start:start + part.size]

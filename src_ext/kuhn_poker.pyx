@@ -241,6 +241,26 @@ cdef class KuhnPokerKernel(Kernel):
             raise InvalidStateError(field, f"{action!r} is not legal here")
         self.apply(state.data, action)
 
+    def fill_tensor(self, NativeState state, int player, bint information_state, float[::1] out):
+        """Write ``player``'s tensor (the layout of ``games/kuhn_poker/tensors.py``) into the zeroed ``out``.
+
+        The native path of ``aiplay.tensors``: read straight from the C state
+        (``tests/test_tensors.py`` checks it against OpenSpiel and the dict path).
+        """
+        cdef KuhnC* st = <KuhnC*>state.data
+        cdef int n = self.players
+        cdef int base = n + self.num_cards
+        cdef int i, p
+        out[player] = 1
+        if player < st.dealt:
+            out[n + st.cards[player]] = 1
+        if information_state:
+            for i in range(st.num_acted):
+                out[base + 2 * i + ((st.bet_mask >> i) & 1)] = 1
+        else:
+            for p in range(n):
+                out[base + p] = st.stakes[p]
+
 
 def make_kernel(reference_game):
     """The kernel for a reference ``KuhnPokerGame`` (same number of players)."""

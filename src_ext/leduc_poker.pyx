@@ -415,6 +415,33 @@ cdef class LeducPokerKernel(Kernel):
             raise InvalidStateError(field, f"{action!r} is not legal here")
         self.apply(state.data, action)
 
+    def fill_tensor(self, NativeState state, int player, bint information_state, float[::1] out):
+        """Write ``player``'s tensor (the layout of ``games/leduc_poker/tensors.py``) into the zeroed ``out``.
+
+        The native path of ``aiplay.tensors``: read straight from the C state
+        (``tests/test_tensors.py`` checks it against OpenSpiel and the dict path).
+        """
+        cdef LeducC* st = <LeducC*>state.data
+        cdef int n = self.players
+        cdef int deck = self.num_outcomes
+        cdef int base = n + 2 * deck
+        cdef int moves = 3 * n - 2
+        cdef int r, i, action, p
+        out[player] = 1
+        if player < st.dealt:
+            out[n + st.private_cards[player]] = 1
+        if st.public_card != NO_CARD:
+            out[n + deck + st.public_card] = 1
+        if information_state:
+            for r in range(2):
+                for i in range(st.seq_len[r]):
+                    action = (st.seq[r] >> (2 * i)) & 3
+                    if action == CALL or action == RAISE:  # a fold's pair stays zero, as in OpenSpiel
+                        out[base + r * 2 * moves + 2 * i + (1 if action == RAISE else 0)] = 1
+        else:
+            for p in range(n):
+                out[base + p] = st.contributions[p]
+
 
 def make_kernel(reference_game):
     """The kernel for a reference ``LeducPokerGame`` (same options)."""

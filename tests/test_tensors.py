@@ -130,6 +130,18 @@ def test_every_field_of_the_seat_s_view_decodes_from_its_tensors(name, backend):
                 assert sum(view["contributions"]) == view["pot"]
 
 
+@pytest.mark.parametrize("name,options", POKER_OPTIONS)
+def test_the_kernels_write_the_same_tensors_as_the_encoding(name, options):
+    game = aiplay.load(name, backend="native", **options)
+    assert callable(getattr(game.kernel, "fill_tensor", None))  # the native path is taken
+    for state, _ in _states(game, 40, seed=6):
+        for p in range(game.num_players):
+            for kind in ("information_state", "observation"):
+                native = tensors._tensor(state, p, kind)
+                from_dict = tensors._tensor(state, p, kind, native=False)
+                assert native.dtype == np.float32 and np.array_equal(native, from_dict), (kind, p)
+
+
 PIG_OPTIONS = [{}, {"players": 3, "winscore": 15, "diceoutcomes": 4}, {"piglet": True, "winscore": 8}]
 
 
