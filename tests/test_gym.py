@@ -118,3 +118,16 @@ def test_the_environments_are_registered_with_gymnasium():
     e = gymnasium.make(env_id("kuhn_poker"), seat=1)
     assert e.spec.id == "aiplay/kuhn_poker-v0" and e.unwrapped.seat == 1
     e.close()
+
+
+def test_a_game_over_before_the_agent_moves_ends_at_the_next_step():
+    e = AiplayGymEnv("pig", seat=1, winscore=1)  # seat 0 wins with any first roll but a 1
+    for seed in range(20):
+        observation, info = e.reset(seed=seed)
+        if e.state.is_terminal():
+            break
+    else:
+        pytest.fail("no seed let seat 0 win before seat 1 moved")
+    assert not observation["action_mask"].any()
+    observation, reward, terminated, truncated, info = e.step(0)
+    assert terminated and reward == e.state.returns()[1] == -1.0

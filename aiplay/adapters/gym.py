@@ -32,7 +32,10 @@ the end of the game (0 before).
   ``observation="tensor"``, the game's ``float32`` tensor (:mod:`aiplay.tensors`), and
   ``"action_mask"``, an ``int8`` vector over the game's distinct actions, 1 for
   the legal ones. ``info`` carries the same mask and the text
-  (``"information_state"``).
+  (``"information_state"``). Should the opponents end the game before the
+  agent's first move (possible in Pig), ``reset`` returns that final position
+  (an empty mask) and the next ``step`` ends the episode with the agent's
+  return, whatever the action.
 * An action outside the legal set (any action of the space may be sampled):
   with ``illegal="lose"`` (the default) the episode ends at once with the
   game's ``min_utility`` as reward and ``info["illegal_action"] = True``, the
@@ -136,6 +139,11 @@ class AiplayGymEnv(gymnasium.Env):  # type: ignore[misc]
         """Play the agent's ``action``, then chance and the opponents until the agent moves again."""
         if self._done:
             raise InvalidOptionError("the episode is over: call reset() before step()")
+        if self.state.is_terminal():
+            # The opponents ended the game before the agent's first move (a Pig player may win on
+            # his first turn): the action is void and the episode ends with the agent's return.
+            self._done = True
+            return self._observe(), float(self.state.returns()[self.seat]), True, False, self._info()
         legal = self.state.legal_actions()
         try:
             chosen = int(action)
