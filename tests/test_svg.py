@@ -13,7 +13,7 @@ import pytest
 import aiplay
 from aiplay import svg as S
 from aiplay.errors import InvalidOptionError, InvalidPlayerError
-from aiplay.simulate import random_action, random_walk
+from aiplay.testing.simulate import random_action, random_walk
 
 #: (game, options, seeds): whole seeded random games (Area 51's turn cap keeps its games short).
 CASES = [
