@@ -52,6 +52,20 @@ def test_check_game_names_a_broken_promise(monkeypatch):
     with pytest.raises(ContractFailure, match="clone changed the original"):
         run()
     monkeypatch.undo()
+    from aiplay.games._template.tensors import TemplateTensors
+
+    leaky = TemplateTensors.fill_information_state
+
+    def fill_with_every_card(self, game, data, player, out):  # a leak: the other seats' cards
+        leaky(self, game, data, player, out)
+        for p, card in enumerate(data["cards"]):
+            if card is not None:
+                out[f"revealed{p}"][card] = 1
+
+    monkeypatch.setattr(TemplateTensors, "fill_information_state", fill_with_every_card)
+    with pytest.raises(ContractFailure, match="differs on a world determinized"):
+        check_game("template", options=[{}], games=2, differential_games=0)
+    monkeypatch.undo()
     check_game("template", options=[{}], games=1)  # and whole again
 
 

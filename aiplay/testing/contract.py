@@ -26,6 +26,9 @@ built) and checks at every visited state:
   ``information_state_string``, ``information_state_key`` and ``determinize``;
 * determinization: a world sampled for seat ``p`` has ``p``'s information
   state string, key and view, and contradicts none of ``p``'s knowledge;
+* tensors, for a game that declares them (:mod:`aiplay.tensors`): the
+  declared shape, ``float32``, every entry within its slice's range, and the
+  same tensors on that sampled world (a twin);
 * a game ends within its declared ``max_game_length`` (else within
   ``max_steps``).
 
@@ -44,7 +47,10 @@ import random
 from dataclasses import dataclass, field
 from typing import Any, Dict, List, Mapping, Optional, Sequence
 
+import numpy as np
+
 import aiplay
+from aiplay import tensors
 from aiplay.errors import IllegalActionError, InvalidOptionError, InvalidPlayerError
 from aiplay.game import CHANCE, TERMINAL, Game, State
 from aiplay.registry import game_entry, has_native
@@ -203,9 +209,24 @@ class _Checker:
         unpickled = pickle.loads(pickle.dumps(state))
         self.check(unpickled.to_json() == text, "a pickled and unpickled state gives another document")
 
+    def check_tensors(self, state: State, p: int, world: State) -> None:
+        """``p``'s tensors (where the game has them): declared shape, float32, in range, equal on a twin."""
+        for kind in ("information_state", "observation"):
+            if not tensors.provides(self.game, kind):
+                continue
+            tensor = getattr(state, f"{kind}_tensor")(p)
+            shape = getattr(self.game, f"{kind}_tensor_shape")()
+            self.check(tensor.dtype == np.float32 and tensor.shape == shape,
+                       f"{kind}_tensor({p}) is {tensor.dtype} {tensor.shape}, not float32 {shape}")
+            self.check(bool(((tensor >= 0) & (tensor <= tensors.bounds(self.game, kind))).all()),
+                       f"{kind}_tensor({p}) has entries outside the ranges its slices declare")
+            self.check(np.array_equal(getattr(world, f"{kind}_tensor")(p), tensor),
+                       f"{kind}_tensor({p}) differs on a world determinized for seat {p} (a twin)")
+
     def check_determinize(self, state: State, rng: random.Random) -> None:
         for p in range(self.game.num_players):
             world = state.determinize(p, rng)
+            self.check_tensors(state, p, world)
             self.check(world.information_state_string(p) == state.information_state_string(p),
                        f"determinize({p}) changed what seat {p} knows (information_state_string)")
             self.check(world.information_state_key(p) == state.information_state_key(p),
