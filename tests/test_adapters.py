@@ -52,7 +52,7 @@ def test_pettingzoo_seed_test_and_render_test_pass(name, capsys):
     assert e.render() is None and capsys.readouterr().out == str(e.state) + "\n"
 
 
-@pytest.mark.parametrize("name", ["kuhn_poker", "leduc_poker", "pig"])
+@pytest.mark.parametrize("name", ["kuhn_poker", "leduc_poker", "pig", "sunken_city"])
 def test_pettingzoo_tensor_observations_pass_api_and_seed_tests(name):
     with warnings.catch_warnings():
         warnings.simplefilter("error")
@@ -63,11 +63,12 @@ def test_pettingzoo_tensor_observations_pass_api_and_seed_tests(name):
     e = raw_env(name, observation="tensor")
     e.reset(seed=2)
     tensor = e.observe("player_1")["observation"]
-    expected = (e.state.observation_tensor(1) if name == "pig" else e.state.information_state_tensor(1))
+    expected = (e.state.observation_tensor(1) if name in ("pig", "sunken_city")
+                else e.state.information_state_tensor(1))
     assert tensor.dtype == np.float32 and np.array_equal(tensor, expected)
     assert e.observation_space("player_1")["observation"].contains(tensor)
     with pytest.raises(InvalidOptionError, match="provides no tensor"):
-        raw_env("sunken_city", observation="tensor")
+        raw_env("area51", observation="tensor")
     with pytest.raises(InvalidOptionError, match="observation="):
         raw_env("pig", observation="pixels")
 
@@ -231,7 +232,7 @@ def test_openspiel_serves_the_poker_tensors_which_equal_its_own(registered, name
             b.apply_action(action)
     pig = pyspiel.load_game("aiplay_pig").get_type()  # an observation tensor only, as OpenSpiel's pig
     assert pig.provides_observation_tensor and not pig.provides_information_state_tensor
-    assert not pyspiel.load_game("aiplay_sunken_city").get_type().provides_observation_tensor
+    assert not pyspiel.load_game("aiplay_area51").get_type().provides_observation_tensor
 
 
 def _q_learning_run(game, episodes):

@@ -27,7 +27,7 @@ def test_gymnasium_check_env_passes(name, capsys):
     assert capsys.readouterr().out  # the human mode printed
 
 
-@pytest.mark.parametrize("name", ["kuhn_poker", "leduc_poker", "pig"])
+@pytest.mark.parametrize("name", ["kuhn_poker", "leduc_poker", "pig", "sunken_city"])
 def test_check_env_passes_with_tensor_observations(name):
     with warnings.catch_warnings():
         warnings.simplefilter("error")
@@ -35,7 +35,7 @@ def test_check_env_passes_with_tensor_observations(name):
         check_env(e.unwrapped)
     observation, info = e.reset(seed=3)
     state = e.unwrapped.state
-    expected = state.observation_tensor(1) if name == "pig" else state.information_state_tensor(1)
+    expected = state.observation_tensor(1) if name in ("pig", "sunken_city") else state.information_state_tensor(1)
     assert observation["observation"].dtype == np.float32
     assert np.array_equal(observation["observation"], expected)
 

@@ -8,7 +8,7 @@ feature encoding; every game has it.
 
 ``observation="tensor"``: the game's ``float32`` information-state tensor
 (:mod:`aiplay.tensors`), or its observation tensor for a game that has only
-that one (Pig); games without tensors refuse it.
+that one (Pig, Sunken City); games without tensors refuse it.
 """
 
 from __future__ import annotations
