@@ -1974,7 +1974,7 @@ cdef class GroomLakeKernel(Kernel):
                     v += 2 * T_NUMBER[t] if T_HAZARD[t] == CRASH else -T_NUMBER[t]
                 if role == ALIEN:
                     v = -v
-                if self._placements(st, t, NULL, NULL) == CLS_C:
+                elif self._placements(st, t, NULL, NULL) == CLS_C:
                     v -= 200 if st.life[me] <= GL_LOW_LIFE else 30
                 if best_a < 0 or v > best or (v == best and legal[i] < best_a):
                     best = v
@@ -1994,7 +1994,9 @@ cdef class GroomLakeKernel(Kernel):
                 x = x % GSIZE - RADIUS
                 near = abs(x - tx) + abs(y - ty)
                 far = abs(x) + abs(y)
-                if good == (role != ALIEN):
+                if role == ALIEN:
+                    sc = near if good else -near
+                elif good:
                     sc = 2 * far - 3 * near
                 else:
                     sc = 3 * near - 2 * far
@@ -2072,7 +2074,7 @@ cdef class GroomLakeKernel(Kernel):
                 return A_VOTE + q
             if self._has(legal, n_legal, A_RECOVER) and life <= GL_LOW_LIFE:
                 return A_RECOVER
-            if self._has(legal, n_legal, A_SCOUT) and life > GL_SCOUT_MIN_LIFE and (safe or life > GL_LOW_LIFE):
+            if self._has(legal, n_legal, A_SCOUT):
                 return A_SCOUT
             return A_END
         self._suspicion(st, me, w)

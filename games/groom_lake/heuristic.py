@@ -257,8 +257,8 @@ def policy(state: State, rng: random.Random) -> int:
 
 
 def _tile_value(view: Dict[str, Any], tile: int, role: int) -> int:
-    """How much the scout wants to keep ``tile``: Humans the easy ground, the Alien the Canyons;
-    either pays heavily for a tile that could only go anywhere (class C: a life token)."""
+    """How much the scout wants to keep ``tile``: Humans the easy ground, and they pay heavily for
+    a tile that could only go anywhere (class C: a life token); the Alien the Canyons."""
     t = TILES[tile]
     if t.terrain == CIVILIZATION:
         value = 120 - t.number
@@ -268,16 +268,17 @@ def _tile_value(view: Dict[str, Any], tile: int, role: int) -> int:
         value = 40 if t.terrain == DESERT else 25
         value += 2 * t.number if t.hazard == CRASH else -t.number
     if role == ALIEN:
-        value = -value
+        return -value  # a class-C tile costs the Alien a life, and lands far from the Team
+    life = view["life"][view["observer"]]
     cells = view["map"]
     if placements(cells, make_grid(cells), (view["team"][0], view["team"][1]), tile)[0] == "C":
-        value -= 200 if view["life"][view["observer"]] <= LOW_LIFE else 30
+        value -= 200 if life <= LOW_LIFE else 30
     return value
 
 
 def _place_value(view: Dict[str, Any], action: int, role: int) -> int:
     """Humans lay passable tiles outward next to the Team and Canyons inward, away from it; the
-    Alien does the opposite."""
+    Alien lays Canyons next to the Team and passable tiles as far from it as it can."""
     cell, _ = divmod(action - A.PLACE, 4)
     x, y = cell_xy(cell)
     tx, ty = view["team"]
@@ -285,9 +286,9 @@ def _place_value(view: Dict[str, Any], action: int, role: int) -> int:
     out = abs(x) + abs(y)
     held = view["held"] or [0]
     good = TILES[held[0]].terrain != CANYON
-    if good == (role != ALIEN):
-        return 2 * out - 3 * near
-    return 3 * near - 2 * out
+    if role == ALIEN:
+        return near if good else -near
+    return 2 * out - 3 * near if good else 3 * near - 2 * out
 
 
 def _vote(view: Dict[str, Any], role: int) -> int:
@@ -331,7 +332,7 @@ def _turn(view: Dict[str, Any], legal: List[int], role: int) -> int:
     team = (view["team"][0], view["team"][1])
     safe = _open_cell(cells, team, DIRS) or _open_cell(cells, team, DIAGONALS)
     if role == ALIEN:
-        return _alien_turn(view, legal, cells, team, life, safe)
+        return _alien_turn(view, legal, life)
     q, top, second = _suspect(suspicion(view))
     # Act only on a clear suspect, ahead of another one (a lone candidate is no evidence); a vote
     # also wants a factor: late in a game everyone has joined many rounds without a card to give.
@@ -356,11 +357,10 @@ def _turn(view: Dict[str, Any], legal: List[int], role: int) -> int:
     return A.END
 
 
-def _alien_turn(view: Dict[str, Any], legal: List[int], cells: Dict[Tuple[int, int], List[int]],
-                team: Tuple[int, int], life: int, safe: bool) -> int:
-    """The Alien: votes the Humans' favourite suspect out, scouts (to lay Canyons by the Team and
-    keep Civilization in the pool) while that costs no life it cannot spare, and walks the Team
-    back towards the lake, never towards a Civilization."""
+def _alien_turn(view: Dict[str, Any], legal: List[int], life: int) -> int:
+    """The Alien: calls a vote on the seat the Humans suspect most, else scouts whenever it can (to
+    lay Canyons by the Team, waste passable tiles far from it, and keep Civilization in the pool),
+    whatever it costs in life: the Alien wins dead or alive."""
     me = view["observer"]
     public = [1 + max(0, r - i) if view["life"][p] > 0 and view["roles"][p] in (None, ALIEN) else 0
               for p, (r, i) in enumerate(view["stats"])]
@@ -371,9 +371,10 @@ def _alien_turn(view: Dict[str, Any], legal: List[int], cells: Dict[Tuple[int, i
         return A.VOTE + q
     if A.RECOVER in legal and life <= LOW_LIFE:
         return A.RECOVER
-    if A.SCOUT in legal and life > SCOUT_MIN_LIFE and (safe or life > LOW_LIFE):
+    if A.SCOUT in legal:
         return A.SCOUT
     return A.END
+
 
 def policy_v1(state: State, rng: random.Random) -> int:
     """The first heuristic (kept as the ladder's baseline ``heuristic(policy=v1)``): it scouts
