@@ -103,8 +103,9 @@ def test_humans_never_scout_on_their_last_life_and_walk_out_of_a_full_lake():
         [(0, 1), (1, 0), (0, -1), (-1, 0), (1, 1), (1, -1), (-1, -1), (-1, 1)])]
     state = position(3, roles=[HUMAN, ALIEN, HUMAN], placed=ring)
     assert choose(state).startswith("move ")
+    # The Alien wins dead or alive: it scouts (and lays a Canyon) whatever it costs.
     alien = position(3, roles=[ALIEN, HUMAN, HUMAN], placed=ring, life=[1, 6, 6])
-    assert choose(alien) == "end turn"
+    assert choose(alien) == "scout"
 
 
 def test_the_first_policy_stays_playable_as_v1():
