@@ -45,7 +45,7 @@ def play(players: int, seed: int, policy_name: str, tally: Counter, alien_policy
     game = aiplay.load("groom_lake", players=players, backend="reference")
     team = _policy(game, policy_name)
     alien = _policy(game, alien_policy or policy_name)
-    state = game.new_initial_state()
+    state: Any = game.new_initial_state()
     rng = random.Random(seed)
     while not state.is_terminal():
         if state.is_chance_node():
@@ -63,8 +63,9 @@ def play(players: int, seed: int, policy_name: str, tally: Counter, alien_policy
         life = state.life[seat]
         state.apply_action(action)
         if block == "place" and state.life[seat] < life:
-            tally["class-C lives"] += 1
-            tally["class-C deaths"] += state.life[seat] == 0
+            side = "Alien" if state.roles[seat] == ALIEN else "Team"
+            tally[f"class-C lives ({side})"] += 1
+            tally[f"class-C deaths ({side})"] += state.life[seat] == 0
     return state.result == ALIEN_WINS
 
 
