@@ -27,6 +27,9 @@ ISMCTS_A51 = {"iterations": 2000, "rollout": "policy", "rollout_cutoff": 60}
 #: Area 1851's preset: random playouts cut after 40 moves, scored by the static evaluation.
 ISMCTS_1851 = {"iterations": 2000, "rollout_cutoff": 40}
 
+#: The first heuristic of a game, kept as a baseline (``heuristic(policy=v1)``).
+V1 = {"policy": "v1"}
+
 #: name -> (game, bots, bot options, game options). The first bot is the one measured.
 MATCHES: Dict[str, Tuple[str, List[str], List[Dict[str, Any]], Dict[str, Any]]] = {
     "sunken_city-mcts-random": ("sunken_city", ["mcts", "random"], [MCTS_SC, {}], {}),
@@ -40,7 +43,26 @@ MATCHES: Dict[str, Tuple[str, List[str], List[Dict[str, Any]], Dict[str, Any]]] 
     "area1851-ismcts-heuristic": ("area1851", ["ismcts", "heuristic"], [ISMCTS_1851, {}], {}),
     "area1851-ismcts-3heuristics": ("area1851", ["ismcts", "heuristic", "heuristic", "heuristic"],
                                     [ISMCTS_1851, {}, {}, {}], {}),
+    # The heuristic against its first version (issue 22): one new seat, the others v1.
+    "area1851-heuristic-v1": ("area1851", ["heuristic", "heuristic"], [{}, V1], {}),
+    "area1851-heuristic-2v1": ("area1851", ["heuristic"] * 3, [{}, V1, V1], {}),
+    **{f"groom_lake-heuristic-{n - 1}v1": ("groom_lake", ["heuristic"] * n, [{}] + [V1] * (n - 1), {})
+       for n in (3, 4, 5, 6)},
 }
+
+
+def head_to_head(result: Any) -> str:
+    """How often bot 0 finished ahead of each other seat (ties halved), and among decided pairs."""
+    wins = result.pairwise()
+    ahead = float(wins[0, 1:].sum())
+    behind = float(wins[1:, 0].sum())
+    records = [(r.seating, r.returns) for r in result.records]
+    ties = sum(1 for seating, returns in records for a in range(len(seating)) for b in range(len(seating))
+               if seating[a] == 0 and seating[b] != 0 and returns[a] == returns[b])
+    total = ahead + behind
+    decided = total - ties
+    return (f"bot 0 ahead of another seat in {ahead / total:.1%} of {total:.0f} pairings (ties halved); "
+            f"{(ahead - ties / 2) / decided:.1%} of the {decided:.0f} decided ones")
 
 
 def main(argv: List[str]) -> int:
@@ -71,6 +93,8 @@ def main(argv: List[str]) -> int:
         print(f"RESULT {name}: {result.win_rate(0):.1%} of {result.games} games, 95% interval "
               f"[{low:.1%}, {high:.1%}] (even share {baseline:.0%}); "
               f"{time.perf_counter() - started:.0f} s wall", flush=True)
+        if len(bots) > 2:
+            print(f"HEAD-TO-HEAD {name}: " + head_to_head(result), flush=True)
     return 0
 
 

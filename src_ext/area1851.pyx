@@ -16,12 +16,13 @@ from libc.stdint cimport int8_t, int16_t, int32_t, uint8_t, uint16_t, uint64_t
 from libc.string cimport memcpy, memmove, memset
 from libc.math cimport tanh
 
-from aiplay._ext.kernel cimport K_CHANCE, K_TERMINAL, Kernel, NativeState, Rng, mix64, rng_below, rng_uniform
+from aiplay._ext.kernel cimport K_CHANCE, K_TERMINAL, Kernel, NativeState, Rng, mix64, rng_below
 from aiplay._ext.load_checks cimport _choice, _ival, _lst
 
 from aiplay.errors import InvalidStateError
 from aiplay.games.area1851 import cards as _C
 from aiplay.games.area1851 import actions as _A
+from aiplay.games.area1851 import heuristic as _H
 
 cdef enum:
     NT = 54          # Tinker types
@@ -2732,7 +2733,10 @@ cdef void resample_records(PB* b, int o, int n, Rng* rng) noexcept nogil:
             b.known[x][cards[i]] += 1
 
 
-# -- the heuristic policy (heuristic.policy, branch for branch) --------------------------------------
+# -- the heuristic policy (heuristic.policy, branch for branch; policy_v1 has no port) -----------------
+# Its thresholds are the reference module's, read once.
+cdef int A1851_FEAT_TURNS = _H.FEAT_TURNS
+cdef int A1851_FEATS_HELD = _H.FEATS_HELD
 cdef inline bint has(const int* legal_, int n, int a) noexcept nogil:
     cdef int i
     for i in range(n):
@@ -2741,22 +2745,38 @@ cdef inline bint has(const int* legal_, int n, int a) noexcept nogil:
     return False
 
 
+cdef inline int move_action(int a, int b) noexcept nogil:
+    return A_MOVE + 4 * a + (b if b < a else b - 1)
+
+
+cdef int to_town_hall(const PB* pl, const int* legal_, int n) noexcept nogil:
+    """heuristic._to_town_hall."""
+    cdef int loc
+    for loc in range(NL):
+        if loc != L_TOWNHALL and pl.wait[loc] and has(legal_, n, move_action(loc, L_TOWNHALL)):
+            return move_action(loc, L_TOWNHALL)
+    return A_DONE if has(legal_, n, A_DONE) else legal_[0]
+
+
 cdef int policy(const St* st, const int* legal_, int n, Rng* rng) noexcept nogil:
     cdef int me = st.actor
     cdef const PB* pl = &st.players[me]
     cdef int step = st.step
-    cdef int i, a, t, best, bt, g, s, blk, bi, bj, w, bw, ms
-    cdef bint last, full, has_yes, has_mod, has_gadget, has_done
+    cdef int i, a, t, best, bt, g, s, blk, bi, bj, w, bw, ms, card, low
+    cdef bint last, full, has_yes, has_mod, has_gadget, has_done, level2
     if n <= 0 or me < 0:
         return A_DONE if n <= 0 else legal_[0]  # not a decision node (callers never ask there)
     if n == 1:
         return legal_[0]
     if step == S_MAIN:
+        level2 = has(legal_, n, A_ACTIVATE + 3 * L_TOWNHALL + 1)
         best = -1
         for i in range(n):
             a = legal_[i]
             if A_HAND <= a < A_SCRAP:
                 t = a - A_HAND
+                if level2 and T_RATING[t] < 2:
+                    continue
                 if best < 0:
                     best = a
                 else:
@@ -2767,15 +2787,68 @@ cdef int policy(const St* st, const int* legal_, int n, Rng* rng) noexcept nogil
                         best = a
         if best >= 0:
             return best
-        if has(legal_, n, A_ACTIVATE + 3 * L_TOWNHALL + 1):
+        if level2:
             return A_ACTIVATE + 3 * L_TOWNHALL + 1
         if has(legal_, n, A_ACTIVATE + 3 * L_TOWNHALL):
             return A_ACTIVATE + 3 * L_TOWNHALL
-        if has(legal_, n, A_TAKE_FEAT) and st.turn <= 8 and rng_uniform(rng) < 0.5:
-            return A_TAKE_FEAT
         if has(legal_, n, A_DRAW_CARD):
             return A_DRAW_CARD
+        if has(legal_, n, A_TAKE_FEAT) and st.turn <= A1851_FEAT_TURNS:
+            w = 0
+            for i in range(NF):
+                w += pl.down[i]
+            if w < A1851_FEATS_HELD:
+                return A_TAKE_FEAT
         return A_DONE
+    if step == S_PAY:
+        best = -1
+        bw = 0
+        for i in range(n):
+            a = legal_[i]
+            w = pl.dice[a - A_DIE]
+            if best < 0 or w > bw or (w == bw and a < best):
+                best = a
+                bw = w
+        return best
+    if step == S_TARGET:
+        card = st.ctx[C_CARD]
+        best = -1
+        bw = 0
+        for i in range(n):
+            a = legal_[i]
+            g = a - A_GADGET
+            w = 4 if T_FACTION[pl.gad[g][0]] == T_FACTION[card] else 0
+            for s in range(T_NSOCK[pl.gad[g][0]]):
+                if pl.gad[g][1 + s] >= 0:
+                    w += 1
+            if best < 0 or w > bw or (w == bw and a < best):
+                best = a
+                bw = w
+        return best
+    if step == S_PLACE:
+        return A_LOCATION + L_TOWNHALL
+    if step == S_MOVE:
+        return to_town_hall(pl, legal_, n)
+    if step == S_CHEAT:
+        low = 0
+        for i in range(1, ND):
+            if pl.dice[i] < pl.dice[low]:
+                low = i
+        return A_SET_DIE + 4 * low + 3 if has(legal_, n, A_SET_DIE + 4 * low + 3) else A_DONE
+    if step == S_KEEP:
+        best = -1
+        for i in range(n):
+            a = legal_[i]
+            if best < 0 or T_RATING[a - A_HAND] > T_RATING[best - A_HAND] or (
+                    T_RATING[a - A_HAND] == T_RATING[best - A_HAND] and a < best):
+                best = a
+        return best
+    if step == S_TODO:
+        if has(legal_, n, A_LOCATION + L_TOWNHALL):
+            return A_LOCATION + L_TOWNHALL
+        for i in range(n):
+            if A_MOVE <= legal_[i] < A_FEAT:
+                return to_town_hall(pl, legal_, n)
     if step == S_DELIVER:
         last = False
         for i in range(st.nte):
@@ -2789,8 +2862,7 @@ cdef int policy(const St* st, const int* legal_, int n, Rng* rng) noexcept nogil
         return A_DONE if has(legal_, n, A_DONE) else legal_[n - 1]
     if step == S_DFEAT:
         return legal_[n - 1]
-    if (step == S_TOWNHALL or step == S_PAY or step == S_TARGET or step == S_KEEP or step == S_PLACE
-            or step == S_SWAP2 or step == S_TWEAKPAY):
+    if step == S_TOWNHALL or step == S_SWAP2 or step == S_TWEAKPAY:
         for i in range(n):
             if legal_[i] != A_DONE:
                 return legal_[i]

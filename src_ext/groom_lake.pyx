@@ -20,7 +20,8 @@ observer sees and the Rng, so twin states give equal worlds; its worlds differ
 from the reference sampler's for the same seed (a different generator).
 
 The playout policy is the reference ``heuristic.policy`` exactly (it draws no
-random numbers); ``tests/test_policy_agreement.py`` compares them.
+random numbers; its thresholds are read from that module); ``tests/test_policy_agreement.py``
+compares them. The first policy, ``heuristic.policy_v1``, has no port.
 """
 
 from libc.stdint cimport int8_t, int16_t, int32_t, uint8_t, uint64_t
@@ -35,6 +36,7 @@ from aiplay.game import require_field as _get
 
 from aiplay.games.groom_lake import actions as _A
 from aiplay.games.groom_lake import components as _C
+from aiplay.games.groom_lake import heuristic as _H
 from aiplay.games.groom_lake import rules as _R
 
 cdef extern from *:
@@ -148,6 +150,20 @@ cdef int DX[4]
 cdef int DY[4]
 cdef int GX[4]
 cdef int GY[4]
+# The playout policy's thresholds: the reference heuristic's, read once.
+cdef int GL_MIN_ROUNDS = _H.MIN_ROUNDS
+cdef int GL_LOW_LIFE = _H.LOW_LIFE
+cdef int GL_SCOUT_MIN_LIFE = _H.SCOUT_MIN_LIFE
+cdef int GL_STRIKE_WEIGHT = _H.STRIKE_WEIGHT
+cdef int GL_VOTE_WEIGHT = _H.VOTE_WEIGHT
+cdef int GL_YES_WEIGHT = _H.YES_WEIGHT
+cdef int GL_LEAD = _H.LEAD
+cdef int GL_STRIKE_LEAD = _H.STRIKE_LEAD
+cdef int GL_RATIO = _H.RATIO
+cdef int GL_LIFE_WHEN_SHORT = _H.LIFE_WHEN_SHORT
+cdef int GL_LIFE_ALIBI = _H.LIFE_ALIBI
+cdef int GL_TOOL_VALUE = _H.TOOL_VALUE
+cdef int GL_ALIEN_TOKEN_DEFICIT = _H.ALIEN_TOKEN_DEFICIT
 cdef int _i, _r, _d
 for _i in range(NT):
     AP_VALUE[_i] = _C.AP_VALUE[_i]
@@ -1767,30 +1783,6 @@ cdef class GroomLakeKernel(Kernel):
         return True
 
     # -- the playout policy: heuristic.policy ----------------------------------------------
-    cdef double _keep_value(self, int t, int role) noexcept nogil:
-        if role == ALIEN:
-            if IS_TECH[t]:
-                return 3.0 * AP_VALUE[t]
-            return 25.0 if t == RECOVERY else AP_VALUE[t] * 0.5 + 1
-        if t == RECOVERY:
-            return 30.0
-        if AP_VALUE[t]:
-            return AP_VALUE[t] * 2.0
-        return 6.0 if (t == WATER or t == COMPASS) else 5.0
-
-    cdef void _belief(self, const GL* st, int me, double* b) noexcept nogil:
-        cdef double total = 0.0
-        cdef int q, d
-        for q in range(self.n):
-            if q == me or st.revealed[q] or st.step == S_OVER or st.life[q] == 0:
-                b[q] = 0.0
-            else:
-                d = st.stats[q][0] - st.stats[q][1]
-                b[q] = 1.0 + (d if d > 0 else 0)
-            total += b[q]
-        for q in range(self.n):
-            b[q] = b[q] / total if total else 0.0
-
     cdef bint _feasible(self, const GL* st, int me, int j) noexcept nogil:
         cdef int tile = st.pl_tile[j], hz = T_HAZARD[tile], items = 0, c, q
         if not st.pl_open[j] or hz == CRASH:
@@ -1829,51 +1821,162 @@ cdef class GroomLakeKernel(Kernel):
         reachable[0] = False
         return -1
 
+    cdef int _keep_new(self, int t, int role) noexcept nogil:
+        """heuristic._keep_value_new."""
+        if role == ALIEN:
+            if IS_TECH[t]:
+                return 3 * AP_VALUE[t]
+            return 25 if t == RECOVERY else AP_VALUE[t] // 2 + 1
+        if t == RECOVERY:
+            return 60
+        if AP_VALUE[t]:
+            return 2 * AP_VALUE[t]
+        return GL_TOOL_VALUE + (1 if (t == WATER or t == COMPASS) else 0)
+
+    cdef void _suspicion(self, const GL* st, int me, int* w) noexcept nogil:
+        """heuristic.suspicion."""
+        cdef int q, d
+        for q in range(self.n):
+            if q == me or st.revealed[q] or st.step == S_OVER or st.life[q] == 0:
+                w[q] = 0
+            else:
+                d = st.stats[q][0] - st.stats[q][1]
+                w[q] = 1 + (d if d > 0 else 0)
+
+    cdef int _suspect(self, const int* w, int* top, int* second) noexcept nogil:
+        """heuristic._suspect: the most suspect seat (or -1), its weight and the next one."""
+        cdef int q, best = -1
+        top[0] = 0
+        second[0] = 0
+        for q in range(self.n):
+            if w[q] > top[0]:
+                best = q
+                second[0] = top[0]
+                top[0] = w[q]
+            elif w[q] > second[0]:
+                second[0] = w[q]
+        return best
+
+    cdef void _lake_all(self, const GL* st, int* dist) noexcept nogil:
+        """heuristic._lake_distances, per placed tile (Groom Lake is tile 0)."""
+        cdef int q[NTILES]
+        cdef int head = 0, tail = 1, i, d, j
+        for i in range(st.nplaced):
+            dist[i] = -1
+        dist[0] = 0
+        q[0] = 0
+        while head < tail:
+            i = q[head]
+            head += 1
+            for d in range(4):
+                j = _at(st, st.pl_x[i] + DX[d], st.pl_y[i] + DY[d])
+                if j >= 0 and dist[j] < 0:
+                    dist[j] = dist[i] + 1
+                    q[tail] = j
+                    tail += 1
+
+    cdef bint _open_cell(self, const GL* st, int x, int y, bint diagonal) noexcept nogil:
+        """heuristic._open_cell: an empty in-grid cell next to (x, y) (orthogonally, or diagonally)."""
+        cdef int d, nx, ny
+        for d in range(4):
+            nx = x + (GX[d] if diagonal else DX[d])
+            ny = y + (GY[d] if diagonal else DY[d])
+            if _in_grid(nx, ny) and _at(st, nx, ny) < 0:
+                return True
+        return False
+
+    cdef bint _beatable(self, const GL* st, int me, int j) noexcept nogil:
+        """heuristic._beatable."""
+        cdef int tile = st.pl_tile[j], hz = T_HAZARD[tile], items = 0, others = 0, c, q
+        if not st.pl_open[j] or hz == CRASH:
+            return True
+        for c in range(5):
+            if (HELPS_MASK[hz] >> c) & 1:
+                items += st.hands[me][c]
+        if st.life[me] > 2:
+            items += st.life[me] - 2
+        for q in range(self.n):
+            if q != me and st.life[q] > 0:
+                others += 1
+        return 7 * (items + (others + 1) // 2) > 2 * (T_NUMBER[tile] + 2)
+
+    cdef int _explore(self, const GL* st, int me) noexcept nogil:
+        """heuristic._explore: -1 scout here, 0..3 walk that way, -2 no tile will do."""
+        cdef int lake[NTILES]
+        cdef int first[NTILES]      # -2: not reached; -1: the start
+        cdef int cost[NTILES]
+        cdef int q[NTILES]
+        cdef int head = 0, tail = 1, i, d, j, score, best = -2, best_score = 0, start = self._team_index(st)
+        cdef bint found = False
+        self._lake_all(st, lake)
+        for i in range(st.nplaced):
+            first[i] = -2
+        first[start] = -1
+        cost[start] = 0
+        q[0] = start
+        while head < tail:
+            i = q[head]
+            head += 1
+            if self._open_cell(st, st.pl_x[i], st.pl_y[i], False):
+                score = 2 * lake[i] - cost[i]
+                if not found or score > best_score:
+                    found = True
+                    best = first[i]
+                    best_score = score
+            for d in range(4):
+                j = _at(st, st.pl_x[i] + DX[d], st.pl_y[i] + DY[d])
+                if j >= 0 and first[j] == -2 and T_TERRAIN[st.pl_tile[j]] != CANYON and self._beatable(st, me, j):
+                    first[j] = d if first[i] == -1 else first[i]
+                    cost[j] = cost[i] + (3 if (st.pl_open[j] and T_HAZARD[st.pl_tile[j]] != CRASH) else 1)
+                    q[tail] = j
+                    tail += 1
+        return best
+
     cdef int policy_action(self, const void* s, const int* legal, int n_legal, Rng* rng) noexcept nogil:
         cdef const GL* st = <const GL*>s
-        cdef int me = self.current_player(s), role, a, i, best_a, t, step = st.step, x, y, near, sc, best_s
-        cdef int direction, later, dice, tx, ty
-        cdef double v, best
-        cdef double b[MAXP]
-        cdef bint reachable, has
+        cdef int me = self.current_player(s), role, a, i, best_a, t, v, best, x, y, near, far, sc
+        cdef int top, second, q, tx, ty
+        cdef int w[MAXP]
+        cdef bint good
         if n_legal == 1:
             return legal[0]
         role = st.roles[me]
         a = legal[0]
         if A_REFRESH <= a < A_REFRESH + NT:
-            best_a = legal[0]
-            best = self._keep_value(best_a - A_REFRESH, role)
-            for i in range(1, n_legal):
-                v = self._keep_value(legal[i] - A_REFRESH, role)
-                if v < best:
+            best_a = -1
+            best = 0
+            for i in range(n_legal):
+                v = self._keep_new(legal[i] - A_REFRESH, role)
+                if best_a < 0 or v < best or (v == best and legal[i] < best_a):
                     best = v
                     best_a = legal[i]
             return best_a
         if A_KEEP <= a < A_KEEP + NT:
-            best_a = legal[0]
-            best = self._keep_value(best_a - A_KEEP, role)
-            for i in range(1, n_legal):
-                v = self._keep_value(legal[i] - A_KEEP, role)
-                if v > best:
+            best_a = -1
+            best = 0
+            for i in range(n_legal):
+                v = self._keep_new(legal[i] - A_KEEP, role)
+                if best_a < 0 or v > best or (v == best and legal[i] < best_a):
                     best = v
                     best_a = legal[i]
             return best_a
         if A_KEEP_TILE <= a < A_PLACE:
             best_a = -1
+            best = 0
             for i in range(n_legal):
                 t = legal[i] - A_KEEP_TILE
                 if T_TERRAIN[t] == CIVILIZATION:
-                    v = 10.0
-                elif T_TERRAIN[t] == MOUNTAIN:
-                    v = 3.0
+                    v = 120 - T_NUMBER[t]
                 elif T_TERRAIN[t] == CANYON:
-                    v = 0.0
+                    v = 0
                 else:
-                    v = 5.0
-                v = v - 0.2 * T_NUMBER[t]
+                    v = 40 if T_TERRAIN[t] == DESERT else 25
+                    v += 2 * T_NUMBER[t] if T_HAZARD[t] == CRASH else -T_NUMBER[t]
                 if role == ALIEN:
                     v = -v
-                if best_a < 0 or v > best:
+                elif self._placements(st, t, NULL, NULL) == CLS_C:
+                    v -= 200 if st.life[me] <= GL_LOW_LIFE else 30
+                if best_a < 0 or v > best or (v == best and legal[i] < best_a):
                     best = v
                     best_a = legal[i]
             return best_a
@@ -1882,18 +1985,23 @@ cdef class GroomLakeKernel(Kernel):
             ty = st.team[1]
             # The held tile is the scout's own (its view shows it).
             t = st.held[0] if (me == st.turn and st.nheld) else 0
+            good = T_TERRAIN[t] != CANYON
             best_a = -1
-            best_s = 0
+            best = 0
             for i in range(n_legal):
                 x = (legal[i] - A_PLACE) // 4
                 y = x // GSIZE - RADIUS
                 x = x % GSIZE - RADIUS
                 near = abs(x - tx) + abs(y - ty)
-                sc = -near if T_TERRAIN[t] != CANYON else near
+                far = abs(x) + abs(y)
                 if role == ALIEN:
-                    sc = -sc
-                if best_a < 0 or sc > best_s:
-                    best_s = sc
+                    sc = near if good else -near
+                elif good:
+                    sc = 2 * far - 3 * near
+                else:
+                    sc = 3 * near - 2 * far
+                if best_a < 0 or sc > best or (sc == best and legal[i] < best_a):
+                    best = sc
                     best_a = legal[i]
             return best_a
         if A_ASSIGN <= a < A_ASSIGN + MAXP:
@@ -1901,53 +2009,41 @@ cdef class GroomLakeKernel(Kernel):
         if A_GIVE <= a < A_GIVE + MAXP:
             return A_GIVE + me
         if a == A_YES:
-            if step == S_HALF_VOTE:
+            if st.step == S_HALF_VOTE:
                 return A_NO if role == ALIEN else A_YES
-            t = st.target
-            if t == me:
+            if st.target == me:
                 return A_NO
-            self._belief(st, me, b)
-            if 0 <= t < self.n:
-                v = b[0]
-                for i in range(1, self.n):
-                    if b[i] > v:
-                        v = b[i]
-                if b[t] >= v and b[t] > 0.4:
-                    return A_YES
+            if role == ALIEN:
+                return A_YES
+            self._suspicion(st, me, w)
+            q = self._suspect(w, &top, &second)
+            if q == st.target and top >= GL_YES_WEIGHT and second > 0 and top >= GL_RATIO * second:
+                return A_YES
             return A_NO
-        has = False
-        for i in range(n_legal):
-            if legal[i] == A_DONE:
-                has = True
-        if has:
+        if self._has(legal, n_legal, A_DONE):
             return self._contribute(st, me, role, legal, n_legal)
         return self._turn(st, me, role, legal, n_legal)
 
     cdef int _contribute(self, const GL* st, int me, int role, const int* legal, int n_legal) noexcept nogil:
-        cdef int tile = st.pl_tile[st.target], dice = st.count, i, t, later, best_a = -1, best_h = 0
-        cdef bint has_life = False
-        for i in range(n_legal):
-            if legal[i] == A_LIFE:
-                has_life = True
-        if role == ALIEN:
-            if dice == 0:
-                for i in range(n_legal):
-                    t = legal[i] - A_CONTRIB
-                    if 0 <= t < NT and AP_VALUE[t] == 0 and st.hands[me][t] >= 2:
-                        return legal[i]
-            return A_DONE
-        later = st.qlen - 1
-        if 3.5 * (dice + later) > T_NUMBER[tile] + 2:
-            return A_DONE
+        cdef int tile = st.pl_tile[st.target], i, t, best_a = -1, best_h = 0
+        cdef int rounds = st.stats[me][0], items = st.stats[me][1]
+        cdef bint short
         for i in range(n_legal):
             t = legal[i] - A_CONTRIB
             if 0 <= t < NT and AP_VALUE[t] == 0:
-                if best_a < 0 or st.hands[me][t] > best_h:
+                if best_a < 0 or st.hands[me][t] > best_h or (st.hands[me][t] == best_h and legal[i] < best_a):
                     best_h = st.hands[me][t]
                     best_a = legal[i]
+        if role == ALIEN:
+            if best_a >= 0 and best_h >= 2 and rounds - items >= GL_ALIEN_TOKEN_DEFICIT:
+                return best_a
+            return A_DONE
+        short = 7 * (st.count + st.qlen // 2) <= 2 * (T_NUMBER[tile] + 2)
+        if not short and items >= rounds:
+            return A_DONE
         if best_a >= 0:
             return best_a
-        if has_life and st.life[me] >= 3:
+        if self._has(legal, n_legal, A_LIFE) and st.life[me] >= (GL_LIFE_WHEN_SHORT if short else GL_LIFE_ALIBI):
             return A_LIFE
         return A_DONE
 
@@ -1959,30 +2055,49 @@ cdef class GroomLakeKernel(Kernel):
         return False
 
     cdef int _turn(self, const GL* st, int me, int role, const int* legal, int n_legal) noexcept nogil:
-        cdef double b[MAXP]
-        cdef int q, i, d, direction
-        cdef bint reachable
-        if role == HUNTER:
-            self._belief(st, me, b)
-            q = 0
-            for i in range(1, self.n):
-                if b[i] > b[q]:
-                    q = i
-            if self._has(legal, n_legal, A_STRIKE + q) and b[q] >= 0.55 and st.stats[q][0] >= 3:
-                return A_STRIKE + q
-        if self._has(legal, n_legal, A_RECOVER) and st.life[me] <= 2:
-            return A_RECOVER
-        direction = self._route(st, me, &reachable)
+        cdef int w[MAXP]
+        cdef int q, top, second, direction, target, life = st.life[me], mine
+        cdef bint reachable, safe
+        safe = self._open_cell(st, st.team[0], st.team[1], False) or self._open_cell(st, st.team[0], st.team[1], True)
         if role == ALIEN:
+            for q in range(self.n):
+                if st.life[q] > 0 and (q == me or not (st.revealed[q] or st.step == S_OVER)):
+                    w[q] = st.stats[q][0] - st.stats[q][1]
+                    w[q] = 1 + (w[q] if w[q] > 0 else 0)
+                else:
+                    w[q] = 0
+            mine = w[me]
+            w[me] = 0
+            q = self._suspect(w, &top, &second)
+            if q >= 0 and top >= GL_VOTE_WEIGHT and top - second >= GL_LEAD and top - mine >= GL_LEAD \
+                    and self._has(legal, n_legal, A_VOTE + q):
+                return A_VOTE + q
+            if self._has(legal, n_legal, A_RECOVER) and life <= GL_LOW_LIFE:
+                return A_RECOVER
             if self._has(legal, n_legal, A_SCOUT):
                 return A_SCOUT
-            for d in range(4):
-                if self._has(legal, n_legal, A_MOVE + d) and d != direction:
-                    return A_MOVE + d
             return A_END
+        self._suspicion(st, me, w)
+        q = self._suspect(w, &top, &second)
+        if q >= 0 and second > 0 and st.stats[q][0] >= GL_MIN_ROUNDS:
+            if role == HUNTER and top >= GL_STRIKE_WEIGHT and top - second >= GL_STRIKE_LEAD \
+                    and self._has(legal, n_legal, A_STRIKE + q):
+                return A_STRIKE + q
+            if top >= GL_VOTE_WEIGHT and top - second >= GL_LEAD and top >= GL_RATIO * second \
+                    and self._has(legal, n_legal, A_VOTE + q):
+                return A_VOTE + q
+        if self._has(legal, n_legal, A_RECOVER) and life <= GL_LOW_LIFE:
+            return A_RECOVER
+        direction = self._route(st, me, &reachable)
         if direction >= 0 and self._has(legal, n_legal, A_MOVE + direction):
             return A_MOVE + direction
-        if not reachable and self._has(legal, n_legal, A_SCOUT):
+        if reachable:
+            return A_END
+        target = self._explore(st, me)
+        if target >= 0 and self._has(legal, n_legal, A_MOVE + target):
+            return A_MOVE + target
+        if self._has(legal, n_legal, A_SCOUT) and life > GL_SCOUT_MIN_LIFE \
+                and (target == -1 or safe or (target == -2 and life > GL_LOW_LIFE)):
             return A_SCOUT
         return A_END
 

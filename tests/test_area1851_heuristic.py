@@ -53,3 +53,57 @@ def test_heuristic_values_favour_the_leader():
     lead = game.state_from_dict(data)
     values = lead.heuristic_values()
     assert values[0] == max(values) and values[0] > 0
+
+
+def test_the_assistants_work_the_town_hall_and_the_first_policy_never_moved_them():
+    from aiplay.games.area1851.cards import L_RECYCLER, L_TOWNHALL
+    game = new_game(3, block=1)
+    s = play(game, ("heuristic",) * 3, 7)
+    for p in s.players:
+        placed = sum(p.wait) + sum(p.active)
+        assert placed >= 2 and p.wait[L_TOWNHALL] + p.active[L_TOWNHALL] == placed
+    old = game.heuristic_policies["v1"]
+    rng = random.Random(7)
+    s = game.new_initial_state()
+    while not s.is_terminal():
+        s.apply_action(sample_chance_outcome(s, rng) if s.is_chance_node() else old(s, rng))
+    for p in s.players:
+        assert p.wait[L_RECYCLER] + p.active[L_RECYCLER] == sum(p.wait) + sum(p.active)
+
+
+def test_heuristic_outscores_the_first_policy():
+    game = new_game(2, block=1)
+    old = game.heuristic_policies["v1"]
+    totals = [0, 0]
+    for seed in range(4):
+        rng = random.Random(seed)
+        new_seat = seed % 2
+        s = game.new_initial_state()
+        while not s.is_terminal():
+            if s.is_chance_node():
+                s.apply_action(sample_chance_outcome(s, rng))
+                continue
+            policy = game.heuristic_policy if s.current_player() == new_seat else old
+            s.apply_action(policy(s, rng))
+        totals[0] += s.players[new_seat].score
+        totals[1] += s.players[1 - new_seat].score
+    assert totals[0] > totals[1]
+
+
+def test_pays_with_the_largest_die():
+    from aiplay.games.area1851 import actions as A
+    game = new_game(2, block=1)
+    rng = random.Random(3)
+    s = game.new_initial_state()
+    seen = 0
+    while not s.is_terminal() and seen < 20:
+        if s.is_chance_node():
+            s.apply_action(sample_chance_outcome(s, rng))
+            continue
+        action = game.heuristic_policy(s, rng)
+        if s.view(s.current_player())["step"] == "pay" and len(s.legal_actions()) > 1:
+            dice = s.view(s.current_player())["players"][s.current_player()]["dice"]
+            assert dice[action - A.DIE] == max(dice[a - A.DIE] for a in s.legal_actions())
+            seen += 1
+        s.apply_action(action)
+    assert seen > 0

@@ -4,15 +4,19 @@ from __future__ import annotations
 
 import random
 
+import pytest
+
 from aiplay.games.groom_lake import GroomLakeGame
 from aiplay.games.groom_lake import actions as A
 from aiplay.games.groom_lake.components import ALIEN, COMPASS, HUMAN, HUNTER, LIFEFORM, TECH, WATER
-from aiplay.games.groom_lake.heuristic import belief
+from aiplay.games.groom_lake.heuristic import suspicion
 
 from groom_lake_helpers import play, position
 
 policy = GroomLakeGame.heuristic_policy
 CIV, PROBE_13, DESERT = 33, 38, 7
+#: Tiles with red dots on every edge (they fit anywhere), laid with their hazards closed.
+DESERT_TILES = [7, 5, 22, 1, 17, 37, 24, 42]
 
 
 def choose(state) -> str:
@@ -33,10 +37,14 @@ def test_humans_scout_rather_than_walk_into_a_hazard_they_cannot_beat():
     assert choose(state) == "scout"
 
 
-def test_humans_keep_alien_proof_and_the_alien_keeps_technology():
-    human = play(position(3, roles=[HUMAN, ALIEN, HUMAN], hands=[{LIFEFORM[3]: 1, TECH[0]: 1}, {}, {}],
+def test_humans_keep_tools_over_small_proof_and_the_alien_keeps_technology():
+    # A Human's tool is worth more than 5 or 10 AP of proof (hazards need it), less than 15 or 20.
+    small = play(position(3, roles=[HUMAN, ALIEN, HUMAN], hands=[{LIFEFORM[3]: 1, TECH[0]: 1}, {}, {}],
                           discard=[WATER] * 6), "end turn")
-    assert choose(human) == "refresh Water"
+    assert choose(small) == "refresh Tech 5"
+    large = play(position(3, roles=[HUMAN, ALIEN, HUMAN], hands=[{LIFEFORM[3]: 1, TECH[2]: 1}, {}, {}],
+                          discard=[WATER] * 6), "end turn")
+    assert choose(large) == "refresh Water"
     alien = play(position(3, roles=[ALIEN, HUMAN, HUMAN], hands=[{LIFEFORM[3]: 1, TECH[0]: 1}, {}, {}],
                           discard=[COMPASS] * 6), "end turn")
     assert choose(alien) in ("refresh Compass", "refresh Lifeform 20")
@@ -57,13 +65,61 @@ def hunter_position(rounds_given):
     return state.game.state_from_dict(doc)
 
 
-def test_the_hunter_strikes_only_when_its_belief_is_high():
+def test_the_hunter_strikes_only_on_a_clear_suspect():
     calm = hunter_position([[4, 4], [4, 3], [4, 2], [4, 3], [4, 4]])
     assert not choose(calm).startswith("strike")
     sure = hunter_position([[6, 6], [6, 6], [6, 0], [6, 6], [6, 5]])
-    view = sure.view(0)
-    assert max(belief(view)) == belief(view)[2] > 0.55
+    assert suspicion(sure.view(0)) == [0, 1, 7, 1, 2]
     assert choose(sure) == "strike player 2"
+
+
+def test_humans_vote_against_a_clear_suspect_and_vote_yes_only_on_one():
+    def stats_position(rounds_given, **kwargs):
+        state = position(4, roles=[HUMAN, HUMAN, ALIEN, HUMAN], **kwargs)
+        doc = state.to_dict()
+        doc["stats"] = [list(x) for x in rounds_given]
+        return state.game.state_from_dict(doc)
+    clear = [[6, 6], [6, 5], [6, 0], [6, 6]]
+    assert choose(stats_position(clear)) == "vote against player 2"
+    # Everyone has joined rounds without giving: no clear suspect, no vote.
+    assert not choose(stats_position([[6, 1], [6, 2], [6, 1], [6, 0]])).startswith("vote")
+    # The caller votes first, then the others in seat order (the target does not vote).
+    ballot = play(stats_position(clear), "vote against player 2")
+    assert ballot.current_player() == 0 and choose(ballot) == "yes"
+    assert play(ballot, "yes").current_player() == 1 and choose(ballot) == "yes"
+    wrong = play(stats_position(clear), "vote against player 1")
+    assert choose(wrong) == "no"
+    play(wrong, "no")
+    assert wrong.current_player() == 2 and choose(wrong) == "yes"  # the Alien: yes to any Human's death
+    play(wrong, "yes")
+    assert wrong.current_player() == 3 and choose(wrong) == "no"
+
+
+def test_humans_never_scout_on_their_last_life_and_walk_out_of_a_full_lake():
+    assert choose(position(3, roles=[HUMAN, ALIEN, HUMAN])) == "scout"
+    assert choose(position(3, roles=[HUMAN, ALIEN, HUMAN], life=[1, 6, 6])) == "end turn"
+    # Every cell around Groom Lake is full: scouting there could only be class C; walk out instead.
+    ring = [[DESERT_TILES[i], x, y, 0, 0] for i, (x, y) in enumerate(
+        [(0, 1), (1, 0), (0, -1), (-1, 0), (1, 1), (1, -1), (-1, -1), (-1, 1)])]
+    state = position(3, roles=[HUMAN, ALIEN, HUMAN], placed=ring)
+    assert choose(state).startswith("move ")
+    # The Alien wins dead or alive: it scouts (and lays a Canyon) whatever it costs.
+    alien = position(3, roles=[ALIEN, HUMAN, HUMAN], placed=ring, life=[1, 6, 6])
+    assert choose(alien) == "scout"
+
+
+def test_the_first_policy_stays_playable_as_v1():
+    from aiplay.errors import InvalidOptionError
+    from aiplay.search import make_bot
+    state = position(3, roles=[HUMAN, ALIEN, HUMAN], life=[1, 6, 6])
+    v1 = GroomLakeGame.heuristic_policies["v1"]
+    assert state.action_to_string(v1(state, random.Random(0))) == "scout"  # the old self-kill
+    assert make_bot("heuristic", policy="v1", seed=1).choose(state) == v1(state, random.Random(0))
+    assert make_bot("heuristic", seed=1).choose(state) == policy(state, random.Random(0))
+    with pytest.raises(InvalidOptionError, match="no heuristic policy 'v9'"):
+        make_bot("heuristic", policy="v9", seed=1).choose(state)
+    with pytest.raises(InvalidOptionError):
+        make_bot("heuristic", policy=1)
 
 
 def test_the_static_evaluation_is_bounded_and_favours_the_team_near_civilization():

@@ -9,7 +9,7 @@ search bots must beat.
 
 from __future__ import annotations
 
-from typing import Optional
+from typing import Any, Optional
 
 from aiplay.errors import InvalidOptionError
 from aiplay.game import State
@@ -23,18 +23,35 @@ class HeuristicBot(Bot):
     kind = "heuristic"
 
     def __init__(self, *, iterations: Optional[int] = None, seconds: Optional[float] = None,
-                 nodes: Optional[int] = None, seed: SeedLike = None):
+                 nodes: Optional[int] = None, seed: SeedLike = None, policy: Optional[str] = None):
+        """``policy`` names an earlier policy the game keeps in ``heuristic_policies`` (e.g.
+        ``"v1"``, the baseline of the strength ladder); None plays the current one."""
         super().__init__(seed)
         Budget(iterations=iterations, seconds=seconds, nodes=nodes)  # validated, then unused
+        if policy is not None and not isinstance(policy, str):
+            raise InvalidOptionError(f"heuristic policy must be a name such as 'v1', not {policy!r}")
+        self.policy = policy
+
+    def _policy(self, game: Any) -> Any:
+        """The policy function this bot plays on ``game``."""
+        if self.policy is None:
+            policy = getattr(game, "heuristic_policy", None)
+            if policy is None:
+                raise InvalidOptionError(
+                    f"game {game.name!r} has no heuristic policy; use another bot "
+                    f"(random, mcts, ismcts, expectimax)")
+            return policy
+        variants = getattr(game, "heuristic_policies", None) or {}
+        if self.policy not in variants:
+            raise InvalidOptionError(
+                f"game {game.name!r} has no heuristic policy {self.policy!r}; "
+                f"its earlier policies are: {', '.join(sorted(variants)) or 'none'}")
+        return variants[self.policy]
 
     def _analyse(self, state: State) -> Analysis:
         """The policy's action; ``stats`` list the legal actions without figures."""
         player = self._root_player(state)
-        policy = getattr(state.game, "heuristic_policy", None)
-        if policy is None:
-            raise InvalidOptionError(
-                f"game {state.game.name!r} has no heuristic policy; use another bot "
-                f"(random, mcts, ismcts, expectimax)")
+        policy = self._policy(state.game)
         action = policy(state, branch(self._rng))
         legal = state.legal_actions()
         if action not in legal:

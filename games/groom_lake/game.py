@@ -16,7 +16,7 @@ from aiplay.game import Game, bool_option, int_option
 
 from . import actions as A
 from .components import MAX_PLAYERS, MIN_PLAYERS, START_LIFE
-from .heuristic import policy, static_values
+from .heuristic import policy, policy_v1, static_values
 from .knowledge import determinize, knowledge_violations
 from .render import render
 from .rules import RulesState
@@ -34,6 +34,8 @@ class GroomLakeGame(Game):
     }
     #: The hand-written policy of :mod:`.heuristic` (public State API only).
     heuristic_policy = staticmethod(policy)
+    #: Earlier policies by name, for ``heuristic(policy=v1)``: the first heuristic, the ladder's baseline.
+    heuristic_policies = {"v1": policy_v1}
     #: Searches play out with that policy for 40 moves and score the rest with the static
     #: evaluation: twice as fast per iteration as random play to the end on the reference engine.
     bot_presets = {"ismcts": {"rollout": "policy", "rollout_cutoff": 40},

@@ -29,14 +29,34 @@ from aiplay.game import State
 
 from . import actions as A
 from .components import (
-    ALIEN, AP_VALUE, CANYON, CIVILIZATION, COMPASS, CRASH, DIRS, HELPS, HUNTER, MOUNTAIN, RECOVERY, ROPE, SHOVEL, TECH,
-    TILES, WATER, cell_xy,
+    ALIEN, AP_VALUE, CANYON, CIVILIZATION, COMPASS, CRASH, DESERT, DIAGONALS, DIRS, HELPS, HUNTER, MOUNTAIN, RECOVERY,
+    ROPE, SHOVEL, TECH, TILES, WATER, cell_xy, in_grid,
 )
+from .board import make_grid, placements
 
 #: Belief in a seat being the Alien above which the Hunter strikes.
 STRIKE_BELIEF = 0.55
 #: Hazard rounds a seat must have joined before the Hunter trusts its belief.
 MIN_ROUNDS = 3
+#: Life at or below which a seat plays Recovery and never risks a class-C placement.
+LOW_LIFE = 2
+SCOUT_MIN_LIFE = 1
+#: Suspicion weights (see :func:`suspicion`): the Hunter strikes, a seat calls a vote, a voter
+#: says yes at these, when the suspect leads the next one by ``LEAD``.
+STRIKE_WEIGHT = 4
+VOTE_WEIGHT = 4
+YES_WEIGHT = 3
+LEAD = 2
+STRIKE_LEAD = 2
+RATIO = 2
+#: Life at which a Human with no helping card gives a life token: while the dice look short, and
+#: to keep its record of giving.
+LIFE_WHEN_SHORT = 4
+LIFE_ALIBI = 99
+#: What a Human's tool is worth to keep (Alien Proof is worth twice its AP, Recovery 60).
+TOOL_VALUE = 21
+#: Rounds joined beyond items given at which the Alien gives a token card to look busy.
+ALIEN_TOKEN_DEFICIT = 3
 
 
 def belief(view: Dict[str, Any]) -> List[float]:
@@ -60,6 +80,19 @@ def _keep_value(t: int, role: int) -> float:
     if t == RECOVERY:
         return 30.0
     return AP_VALUE[t] * 2.0 if AP_VALUE[t] else {WATER: 6.0, COMPASS: 6.0, SHOVEL: 5.0, ROPE: 5.0}[t]
+
+
+def _keep_value_new(t: int, role: int) -> int:
+    """The new policy's card values (higher: keep). Humans value a tool above the smallest Alien
+    Proof: a hand of proof alone beats no hazard, and tools given to hazards also refill the
+    Discard Stack (each card there is a turn before everyone loses a life)."""
+    if role == ALIEN:
+        return 3 * AP_VALUE[t] if t in TECH else (25 if t == RECOVERY else AP_VALUE[t] // 2 + 1)
+    if t == RECOVERY:
+        return 60
+    if AP_VALUE[t]:
+        return 2 * AP_VALUE[t]
+    return TOOL_VALUE + (1 if t in (WATER, COMPASS) else 0)
 
 
 def _feasible(view: Dict[str, Any], tile: List[int]) -> bool:
@@ -100,8 +133,252 @@ def _route(view: Dict[str, Any]) -> Tuple[Optional[int], bool]:
     return None, False
 
 
+def suspicion(view: Dict[str, Any]) -> List[int]:
+    """The public evidence against each seat, as integer weights: 1 plus the hazard rounds it joined
+    beyond the items it gave (0 for the viewer, dead seats and seats whose role the viewer knows)."""
+    me = view["observer"]
+    roles = view["roles"]
+    out = []
+    for q, (rounds, items) in enumerate(view["stats"]):
+        if q == me or roles[q] is not None or view["life"][q] == 0:
+            out.append(0)
+        else:
+            out.append(1 + max(0, rounds - items))
+    return out
+
+
+def _suspect(weights: List[int]) -> Tuple[int, int, int]:
+    """(the most suspect seat or -1, its weight, the next weight); ties go to the lower seat."""
+    best, top, second = -1, 0, 0
+    for q, w in enumerate(weights):
+        if w > top:
+            best, top, second = q, w, top
+        elif w > second:
+            second = w
+    return best, top, second
+
+
+def _cells(view: Dict[str, Any]) -> Dict[Tuple[int, int], List[int]]:
+    return {(t[1], t[2]): t for t in view["map"]}
+
+
+def _lake_distances(cells: Dict[Tuple[int, int], List[int]]) -> Dict[Tuple[int, int], int]:
+    """Orthogonal steps over placed tiles from Groom Lake (the distance that picks the scouting stack)."""
+    dist = {(0, 0): 0}
+    frontier = [(0, 0)]
+    for pos in frontier:
+        for dx, dy in DIRS:
+            nxt = (pos[0] + dx, pos[1] + dy)
+            if nxt in cells and nxt not in dist:
+                dist[nxt] = dist[pos] + 1
+                frontier.append(nxt)
+    return dist
+
+
+def _open_cell(cells: Dict[Tuple[int, int], List[int]], pos: Tuple[int, int], dirs: Any) -> bool:
+    """Whether an empty in-grid cell lies next to ``pos`` in one of ``dirs``."""
+    return any((pos[0] + dx, pos[1] + dy) not in cells and in_grid(pos[0] + dx, pos[1] + dy) for dx, dy in dirs)
+
+
+def _beatable(view: Dict[str, Any], tile: List[int]) -> bool:
+    """Whether entering ``tile`` looks worth it to the new policy: no open hazard, a Crash Site, or
+    enough dice in sight: the viewer's helping tools, its life tokens beyond two, and an item from
+    every other living player's half (not all of them have a helping card, and the Alien gives none).
+    """
+    t = TILES[tile[0]]
+    if not tile[4] or t.hazard == CRASH:
+        return True
+    me = view["observer"]
+    hand = view["hand"]
+    items = sum(hand[c] for c in HELPS[t.hazard] if AP_VALUE[c] == 0) + max(0, view["life"][me] - 2)
+    others = sum(1 for q, life in enumerate(view["life"]) if q != me and life > 0)
+    return 7 * (items + (others + 1) // 2) > 2 * (t.number + 2)
+
+
+def _explore(view: Dict[str, Any], cells: Dict[Tuple[int, int], List[int]]) -> Optional[int]:
+    """Where the Humans scout next: -1 here, a direction to walk in, or None when no tile will do.
+
+    The candidates are the passable tiles in reach (over tiles whose hazard looks beatable) with an
+    empty orthogonal neighbour cell, where a scouted tile lands without a life's cost; the best is
+    far from Groom Lake (farther tiles draw from the "6" and then the Compass stack, the only one
+    with Civilization) and near the Team: 2 x its lake distance minus its walk.
+    """
+    lake = _lake_distances(cells)
+    start = tuple(view["team"])
+    first: Dict[Tuple[int, int], int] = {start: -1}
+    cost = {start: 0}
+    frontier = [start]
+    best: Optional[int] = None
+    best_score = 0
+    for pos in frontier:
+        if _open_cell(cells, pos, DIRS):
+            score = 2 * lake[pos] - cost[pos]
+            if best is None or score > best_score:
+                best, best_score = first[pos], score
+        for d, (dx, dy) in enumerate(DIRS):
+            nxt = (pos[0] + dx, pos[1] + dy)
+            if nxt in cells and nxt not in first and TILES[cells[nxt][0]].terrain != CANYON \
+                    and _beatable(view, cells[nxt]):
+                first[nxt] = d if first[pos] < 0 else first[pos]
+                tile = cells[nxt]
+                # An open hazard costs cards and maybe a retreat: it counts as three steps.
+                cost[nxt] = cost[pos] + (3 if tile[4] and TILES[tile[0]].hazard != CRASH else 1)
+                frontier.append(nxt)
+    return best
+
+
 def policy(state: State, rng: random.Random) -> int:
     """The heuristic move of the player to act (see the module docstring)."""
+    me = state.current_player()
+    legal = state.legal_actions()
+    if len(legal) == 1:
+        return legal[0]
+    view = state.view(me)
+    role = view["role"]
+    hand = view["hand"]
+    blocks = {A.decode(a)[0] for a in legal}
+    if "refresh" in blocks:
+        return min((a for a in legal), key=lambda a: (_keep_value_new(a - A.REFRESH, role), a))
+    if "keep" in blocks:
+        return max(legal, key=lambda a: (_keep_value_new(a - A.KEEP, role), -a))
+    if "keep_tile" in blocks:
+        return max(legal, key=lambda a: (_tile_value(view, a - A.KEEP_TILE, role), -a))
+    if "place" in blocks:
+        return max(legal, key=lambda a: (_place_value(view, a, role), -a))
+    if "assign" in blocks:
+        return A.ASSIGN + me
+    if "give" in blocks:
+        return A.GIVE + me
+    if "yes" in blocks:
+        return _vote(view, role)
+    if "done" in blocks:
+        return _contribute(view, legal, role, hand)
+    return _turn(view, legal, role)
+
+
+def _tile_value(view: Dict[str, Any], tile: int, role: int) -> int:
+    """How much the scout wants to keep ``tile``: Humans the easy ground, and they pay heavily for
+    a tile that could only go anywhere (class C: a life token); the Alien the Canyons."""
+    t = TILES[tile]
+    if t.terrain == CIVILIZATION:
+        value = 120 - t.number
+    elif t.terrain == CANYON:
+        value = 0
+    else:
+        value = 40 if t.terrain == DESERT else 25
+        value += 2 * t.number if t.hazard == CRASH else -t.number
+    if role == ALIEN:
+        return -value  # a class-C tile costs the Alien a life, and lands far from the Team
+    life = view["life"][view["observer"]]
+    cells = view["map"]
+    if placements(cells, make_grid(cells), (view["team"][0], view["team"][1]), tile)[0] == "C":
+        value -= 200 if life <= LOW_LIFE else 30
+    return value
+
+
+def _place_value(view: Dict[str, Any], action: int, role: int) -> int:
+    """Humans lay passable tiles outward next to the Team and Canyons inward, away from it; the
+    Alien lays Canyons next to the Team and passable tiles as far from it as it can."""
+    cell, _ = divmod(action - A.PLACE, 4)
+    x, y = cell_xy(cell)
+    tx, ty = view["team"]
+    near = abs(x - tx) + abs(y - ty)
+    out = abs(x) + abs(y)
+    held = view["held"] or [0]
+    good = TILES[held[0]].terrain != CANYON
+    if role == ALIEN:
+        return near if good else -near
+    return 2 * out - 3 * near if good else 3 * near - 2 * out
+
+
+def _vote(view: Dict[str, Any], role: int) -> int:
+    target = view["target"]
+    if view["step"] == "half_vote":
+        return A.NO if role == ALIEN else A.YES
+    if target == view["observer"]:
+        return A.NO
+    if role == ALIEN:
+        return A.YES  # every death but its own brings the Alien closer to its win
+    q, top, second = _suspect(suspicion(view))
+    return A.YES if q == target and top >= YES_WEIGHT and second > 0 and top >= RATIO * second else A.NO
+
+
+def _contribute(view: Dict[str, Any], legal: List[int], role: int, hand: List[int]) -> int:
+    me = view["observer"]
+    rounds, items = view["stats"][me]
+    tile = TILES[view["map"][view["target"]][0]]
+    cards = [a for a in legal if A.decode(a)[0] == "contrib"]
+    tools = sorted((a for a in cards if AP_VALUE[a - A.CONTRIB] == 0), key=lambda a: (-hand[a - A.CONTRIB], a))
+    if role == ALIEN:
+        # A token card from a hand with spare tools, once the record starts to look idle.
+        spare = [a for a in tools if hand[a - A.CONTRIB] >= 2]
+        return spare[0] if spare and rounds - items >= ALIEN_TOKEN_DEFICIT else A.DONE
+    # Give while the dice in sight (those given, one item from each player still to come) look
+    # short, and one tool a round anyway: a Human's record of giving is its alibi.
+    short = 7 * (view["count"] + len(view["queue"]) // 2) <= 2 * (tile.number + 2)
+    if not short and items >= rounds:
+        return A.DONE
+    if tools:
+        return tools[0]
+    if A.LIFE in legal and view["life"][me] >= (LIFE_WHEN_SHORT if short else LIFE_ALIBI):
+        return A.LIFE
+    return A.DONE
+
+
+def _turn(view: Dict[str, Any], legal: List[int], role: int) -> int:
+    me = view["observer"]
+    life = view["life"][me]
+    cells = _cells(view)
+    team = (view["team"][0], view["team"][1])
+    safe = _open_cell(cells, team, DIRS) or _open_cell(cells, team, DIAGONALS)
+    if role == ALIEN:
+        return _alien_turn(view, legal, life)
+    q, top, second = _suspect(suspicion(view))
+    # Act only on a clear suspect, ahead of another one (a lone candidate is no evidence); a vote
+    # also wants a factor: late in a game everyone has joined many rounds without a card to give.
+    if q >= 0 and second > 0 and view["stats"][q][0] >= MIN_ROUNDS:
+        if role == HUNTER and top >= STRIKE_WEIGHT and top - second >= STRIKE_LEAD and A.STRIKE + q in legal:
+            return A.STRIKE + q
+        if top >= VOTE_WEIGHT and top - second >= LEAD and top >= RATIO * second and A.VOTE + q in legal:
+            return A.VOTE + q
+    if A.RECOVER in legal and life <= LOW_LIFE:
+        return A.RECOVER
+    direction, reachable = _route(view)
+    if direction is not None and A.MOVE + direction in legal:
+        return A.MOVE + direction
+    if reachable:
+        return A.END
+    target = _explore(view, cells)
+    if target is not None and target >= 0 and A.MOVE + target in legal:
+        return A.MOVE + target
+    # At one life a class-C placement kills: the last life scouts nowhere (the others may).
+    if A.SCOUT in legal and life > SCOUT_MIN_LIFE and (target == -1 or safe or (target is None and life > LOW_LIFE)):
+        return A.SCOUT
+    return A.END
+
+
+def _alien_turn(view: Dict[str, Any], legal: List[int], life: int) -> int:
+    """The Alien: calls a vote on the seat the Humans suspect most, else scouts whenever it can (to
+    lay Canyons by the Team, waste passable tiles far from it, and keep Civilization in the pool),
+    whatever it costs in life: the Alien wins dead or alive."""
+    me = view["observer"]
+    public = [1 + max(0, r - i) if view["life"][p] > 0 and view["roles"][p] in (None, ALIEN) else 0
+              for p, (r, i) in enumerate(view["stats"])]
+    mine = public[me]
+    public[me] = 0
+    q, top, second = _suspect(public)
+    if q >= 0 and top >= VOTE_WEIGHT and top - second >= LEAD and top - mine >= LEAD and A.VOTE + q in legal:
+        return A.VOTE + q
+    if A.RECOVER in legal and life <= LOW_LIFE:
+        return A.RECOVER
+    if A.SCOUT in legal:
+        return A.SCOUT
+    return A.END
+
+
+def policy_v1(state: State, rng: random.Random) -> int:
+    """The first heuristic (kept as the ladder's baseline ``heuristic(policy=v1)``): it scouts
+    at the lake until class-C placements kill its Humans, never votes and rarely strikes."""
     me = state.current_player()
     legal = state.legal_actions()
     if len(legal) == 1:
@@ -115,27 +392,27 @@ def policy(state: State, rng: random.Random) -> int:
     if "keep" in blocks:
         return max(legal, key=lambda a: (_keep_value(a - A.KEEP, role), -a))
     if "keep_tile" in blocks:
-        return max(legal, key=lambda a: (_tile_value(a - A.KEEP_TILE, role), -a))
+        return max(legal, key=lambda a: (_tile_value_v1(a - A.KEEP_TILE, role), -a))
     if "place" in blocks:
-        return max(legal, key=lambda a: (_place_value(view, a, role), -a))
+        return max(legal, key=lambda a: (_place_value_v1(view, a, role), -a))
     if "assign" in blocks:
         return A.ASSIGN + me
     if "give" in blocks:
         return A.GIVE + me
     if "yes" in blocks:
-        return _vote(view, role)
+        return _vote_v1(view, role)
     if "done" in blocks:
-        return _contribute(view, legal, role, hand)
-    return _turn(view, legal, role, hand)
+        return _contribute_v1(view, legal, role, hand)
+    return _turn_v1(view, legal, role, hand)
 
 
-def _tile_value(tile: int, role: int) -> float:
+def _tile_value_v1(tile: int, role: int) -> float:
     t = TILES[tile]
     value = {CIVILIZATION: 10.0, MOUNTAIN: 3.0, CANYON: 0.0}.get(t.terrain, 5.0) - 0.2 * t.number
     return -value if role == ALIEN else value
 
 
-def _place_value(view: Dict[str, Any], action: int, role: int) -> float:
+def _place_value_v1(view: Dict[str, Any], action: int, role: int) -> float:
     cell, _ = divmod(action - A.PLACE, 4)
     x, y = cell_xy(cell)
     tx, ty = view["team"]
@@ -148,7 +425,7 @@ def _place_value(view: Dict[str, Any], action: int, role: int) -> float:
     return -score if role == ALIEN else score
 
 
-def _vote(view: Dict[str, Any], role: int) -> int:
+def _vote_v1(view: Dict[str, Any], role: int) -> int:
     target = view["target"]
     if view["step"] == "half_vote":
         return A.NO if role == ALIEN else A.YES
@@ -159,7 +436,7 @@ def _vote(view: Dict[str, Any], role: int) -> int:
     return A.YES if 0 <= target < len(b) and b[target] >= max(b) and b[target] > 0.4 else A.NO
 
 
-def _contribute(view: Dict[str, Any], legal: List[int], role: int, hand: List[int]) -> int:
+def _contribute_v1(view: Dict[str, Any], legal: List[int], role: int, hand: List[int]) -> int:
     tile = TILES[view["map"][view["target"]][0]]
     dice = view["count"]
     cards = [a for a in legal if A.decode(a)[0] == "contrib"]
@@ -179,7 +456,7 @@ def _contribute(view: Dict[str, Any], legal: List[int], role: int, hand: List[in
     return A.DONE
 
 
-def _turn(view: Dict[str, Any], legal: List[int], role: int, hand: List[int]) -> int:
+def _turn_v1(view: Dict[str, Any], legal: List[int], role: int, hand: List[int]) -> int:
     me = view["observer"]
     life = view["life"][me]
     if role == HUNTER:
