@@ -1,0 +1,132 @@
+"""Which elements of a game's SVG picture each legal move touches: the seam a clicking frontend reads.
+
+A board game's picture marks every element that a move can name with
+``data-target="<id>"``. :func:`legal_move_targets` maps each legal action of
+the seat to move to the ids of the elements it touches, so that a frontend
+(the browser demo, through the protocol's ``view`` with ``"render": "svg"``)
+can play a move when its element is clicked. An action that touches no
+element (a card in hand, "end turn") is absent: it stays a button.
+
+Where the mapping comes from, first found wins:
+
+1. the game package's own ``legal_moves_on_svg(state)`` (issue 23: one
+   mapping per game, next to its ``svg``), or its ``render`` module's;
+2. a mapping kept here for games whose package has none yet (Sunken City's
+   cells, villages, adventurers and Neptune, matching the ``data-target``
+   ids that ``games/sunken_city/render.svg_board`` draws);
+3. otherwise no mapping: ``{}``, and a frontend falls back to buttons.
+
+A mapping may return, per action, one id or a list of ids; this module
+hands back lists of strings, only for actions that are legal now.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import Any, Callable, Dict, List, Mapping, Optional
+
+from aiplay.errors import NotDecisionNodeError
+from aiplay.game import State
+
+#: A mapping function: a state (reference engine) to ``{action: ids}``.
+TargetMapping = Callable[[State], Mapping[int, Any]]
+
+#: The function name a game package (or its ``render`` module) exports for its own mapping.
+MAPPING_NAME = "legal_moves_on_svg"
+
+
+def cell_target(cell: int) -> str:
+    """The ``data-target`` id of a Sunken City cell, ``cell-r2c3``."""
+    from aiplay.games.sunken_city import board as B  # late: only this game's mapping needs it
+
+    return f"cell-{B.cell_name(cell)}"
+
+
+def _sunken_city(state: State) -> Dict[int, List[str]]:
+    """Sunken City: streets and buildings on their cells, steps onto every cell of the piece stepped on.
+
+    Also the mover's village (enter it), the mover's adventurer (start or
+    stop moving it) and Neptune (start or stop moving him). Cards, "raise",
+    "end turn" and "use chip" have no place on the board.
+    """
+    from aiplay.games.sunken_city import actions as A  # late: only this game's mapping needs them
+    from aiplay.games.sunken_city import board as B
+
+    data = state.to_dict()
+    mover = state.current_player()
+    other_cell: Dict[int, int] = {}  # anchor of a street -> its second cell
+    for row, col, direction in data["streets"]:
+        a = B.cell_of(row, col)
+        other_cell[a] = a + 1 if direction == "right" else a + B.SIZE
+
+    def piece(anchor: int) -> List[str]:
+        cells = [anchor] + ([other_cell[anchor]] if anchor in other_cell else [])
+        return [cell_target(c) for c in cells]
+
+    out: Dict[int, List[str]] = {}
+    for action in state.legal_actions():
+        if A.STREET_BASE <= action < A.BUILD_BASE:
+            cells = B.STREET_SLOTS[action - A.STREET_BASE]
+            if cells is not None:
+                out[action] = [cell_target(c) for c in cells]
+        elif A.BUILD_BASE <= action < A.STEP_BASE:
+            site = (action - A.BUILD_BASE) % B.NUM_SITES
+            out[action] = [cell_target(B.BUILDING_SITES[site])]
+        elif A.STEP_BASE <= action < A.NEPTUNE_STEP_BASE:
+            out[action] = piece(action - A.STEP_BASE)
+        elif A.NEPTUNE_STEP_BASE <= action < A.NUM_ACTIONS:
+            out[action] = piece(action - A.NEPTUNE_STEP_BASE)
+        elif action == A.ENTER_VILLAGE:
+            out[action] = [f"village-p{mover}"]
+        elif action in (A.MOVE, A.STOP_MOVE):
+            out[action] = [f"adventurer-p{mover}"]
+        elif action in (A.NEPTUNE, A.NEPTUNE_STOP):
+            out[action] = ["neptune"]
+    return out
+
+
+#: Mappings kept here for games whose package does not export its own yet.
+FALLBACK_MAPPINGS: Dict[str, TargetMapping] = {"sunken_city": _sunken_city}
+
+
+def _package_mapping(state: State) -> Optional[TargetMapping]:
+    """The game package's own ``legal_moves_on_svg`` (or its ``render`` module's), if any."""
+    package_name = type(state).__module__.rsplit(".", 1)[0]
+    for name in (package_name, package_name + ".render"):
+        try:
+            module = importlib.import_module(name)
+        except ImportError:
+            continue
+        fn = getattr(module, MAPPING_NAME, None)
+        if callable(fn):
+            return fn  # type: ignore[no-any-return]
+    return None
+
+
+def legal_move_targets(state: State) -> Dict[int, List[str]]:
+    """``{action: [data-target ids]}`` for the legal actions of the seat to move that touch the picture.
+
+    ``state`` may be of either engine (a native state is read through its
+    reference copy). Games without a mapping give ``{}``. Raises
+    :class:`~aiplay.errors.NotDecisionNodeError` at a chance node or a
+    finished game, where no seat has a move to click.
+    """
+    if state.is_terminal() or state.is_chance_node():
+        raise NotDecisionNodeError("no seat is to move here (a chance node or a finished game): nothing to click")
+    to_reference = getattr(state, "to_reference", None)
+    ref = to_reference() if callable(to_reference) else state
+    mapping = _package_mapping(ref) or FALLBACK_MAPPINGS.get(ref.game.name)
+    if mapping is None:
+        return {}
+    legal = set(ref.legal_actions())
+    out: Dict[int, List[str]] = {}
+    for action, ids in mapping(ref).items():
+        if action not in legal:
+            continue
+        listed = [ids] if isinstance(ids, str) else list(ids)
+        if listed:
+            out[int(action)] = [str(i) for i in listed]
+    return out
+
+
+__all__ = ["FALLBACK_MAPPINGS", "MAPPING_NAME", "TargetMapping", "cell_target", "legal_move_targets"]
