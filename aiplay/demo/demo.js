@@ -252,7 +252,9 @@ async function render(status, message) {
     showResult(status);
     return;
   }
-  const lastMine = $("log").lastElementChild && $("log").lastElementChild.classList.contains("mine");
+  // The turn goes on when the seat's own decision is the latest one logged (chance draws aside).
+  const decisions = [...$("log").children].filter((li) => !li.classList.contains("chance"));
+  const lastMine = decisions.length > 0 && decisions[decisions.length - 1].classList.contains("mine");
   $("status").textContent = message || (mine
     ? `Your move (player ${demo.seat})${lastMine ? ": your turn goes on" : ""}`
     : `player ${status.to_move} to move`);
@@ -450,20 +452,50 @@ function onBoardHover(event) {
   $("board").title = actions.map(moveName).join("\n");
 }
 
+// A menu of the few moves touching one spot. Moves of one kind share a row: "building … at r1c3"
+// followed by a short button per move ("1", "2", ...), each titled with the move's full name.
 function openMenu(actions, x, y) {
   const menu = $("menu");
   menu.innerHTML = "";
+  const rows = new Map();
   for (const action of actions) {
-    const button = document.createElement("button");
-    button.type = "button";
-    button.dataset.action = action;
-    button.textContent = moveName(action);
-    button.addEventListener("click", (event) => {
-      event.stopPropagation();
-      closeMenu();
-      play(action);
+    const key = groupOf({ name: moveName(action) });
+    if (!rows.has(key)) rows.set(key, []);
+    rows.get(key).push(action);
+  }
+  for (const members of rows.values()) {
+    const row = document.createElement("div");
+    row.className = "menu-row";
+    const words = members.map((a) => moveName(a).split(/\s+/));
+    let head = 0;
+    let tail = 0;
+    if (members.length >= 3) {
+      const shortest = Math.min(...words.map((w) => w.length));
+      while (head < shortest - 1 && words.every((w) => w[head] === words[0][head])) head++;
+      while (tail < shortest - head - 1
+             && words.every((w) => w[w.length - 1 - tail] === words[0][words[0].length - 1 - tail])) tail++;
+      const title = document.createElement("span");
+      title.className = "menu-title";
+      title.textContent = [...words[0].slice(0, head), "…", ...words[0].slice(words[0].length - tail)].join(" ");
+      row.appendChild(title);
+    }
+    members.forEach((action, i) => {
+      const button = document.createElement("button");
+      button.type = "button";
+      button.dataset.action = action;
+      button.title = moveName(action);
+      button.textContent = words[i].slice(head, words[i].length - tail).join(" ");
+      button.addEventListener("click", (event) => {
+        event.stopPropagation();
+        closeMenu();
+        play(action);
+      });
+      // Pointing at an entry shows on the board every element that move touches (a street's two cells).
+      button.addEventListener("mouseenter", () => preview(action));
+      button.addEventListener("mouseleave", () => preview(null));
+      row.appendChild(button);
     });
-    menu.appendChild(button);
+    menu.appendChild(row);
   }
   menu.style.left = `${x + window.scrollX + 4}px`;
   menu.style.top = `${y + window.scrollY + 4}px`;
@@ -473,6 +505,14 @@ function openMenu(actions, x, y) {
 function closeMenu() {
   $("menu").hidden = true;
   $("menu").innerHTML = "";
+  preview(null);
+}
+
+function preview(action) {
+  const spots = new Set(action === null ? [] : demo.targets[action] || []);
+  for (const r of document.querySelectorAll("#board .aiplay-overlay .highlight")) {
+    r.classList.toggle("preview", spots.has(r.dataset.for));
+  }
 }
 
 function play(action) {
