@@ -35,11 +35,14 @@ TargetMapping = Callable[[State], Mapping[int, Any]]
 MAPPING_NAME = "legal_moves_on_svg"
 
 
+def _game_module(name: str) -> Any:
+    """A module of a game package, imported by name (this library module never imports a game statically)."""
+    return importlib.import_module(f"aiplay.games.{name}")
+
+
 def cell_target(cell: int) -> str:
     """The ``data-target`` id of a Sunken City cell, ``cell-r2c3``."""
-    from aiplay.games.sunken_city import board as B  # late: only this game's mapping needs it
-
-    return f"cell-{B.cell_name(cell)}"
+    return f"cell-{_game_module('sunken_city.board').cell_name(cell)}"
 
 
 def _sunken_city(state: State) -> Dict[int, List[str]]:
@@ -49,8 +52,8 @@ def _sunken_city(state: State) -> Dict[int, List[str]]:
     stop moving it) and Neptune (start or stop moving him). Cards, "raise",
     "end turn" and "use chip" have no place on the board.
     """
-    from aiplay.games.sunken_city import actions as A  # late: only this game's mapping needs them
-    from aiplay.games.sunken_city import board as B
+    A = _game_module("sunken_city.actions")
+    B = _game_module("sunken_city.board")
 
     data = state.to_dict()
     mover = state.current_player()
