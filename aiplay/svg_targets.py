@@ -16,20 +16,22 @@ Where the mapping comes from, first found wins:
    ids that ``games/sunken_city/render.svg_board`` draws);
 3. otherwise no mapping: ``{}``, and a frontend falls back to buttons.
 
-A mapping may return, per action, one id or a list of ids; this module
-hands back lists of strings, only for actions that are legal now.
+A mapping takes the state, or the state and the seat to move (the viewer
+of the picture), and may return, per action, one id or a list of ids; this
+module hands back lists of strings, only for actions that are legal now.
 """
 
 from __future__ import annotations
 
 import importlib
+import inspect
 from typing import Any, Callable, Dict, List, Mapping, Optional
 
 from aiplay.errors import NotDecisionNodeError
 from aiplay.game import State
 
-#: A mapping function: a state (reference engine) to ``{action: ids}``.
-TargetMapping = Callable[[State], Mapping[int, Any]]
+#: A mapping function: a state (reference engine), and optionally the seat to move, to ``{action: ids}``.
+TargetMapping = Callable[..., Mapping[int, Any]]
 
 #: The function name a game package (or its ``render`` module) exports for its own mapping.
 MAPPING_NAME = "legal_moves_on_svg"
@@ -106,6 +108,15 @@ def _package_mapping(state: State) -> Optional[TargetMapping]:
     return None
 
 
+def _takes_viewer(fn: Callable[..., Any]) -> bool:
+    """True when a mapping wants ``(state, viewer)`` rather than ``(state)`` (it is given the seat to move)."""
+    try:
+        inspect.signature(fn).bind(None, None)
+    except (TypeError, ValueError):
+        return False
+    return True
+
+
 def legal_move_targets(state: State) -> Dict[int, List[str]]:
     """``{action: [data-target ids]}`` for the legal actions of the seat to move that touch the picture.
 
@@ -122,8 +133,9 @@ def legal_move_targets(state: State) -> Dict[int, List[str]]:
     if mapping is None:
         return {}
     legal = set(ref.legal_actions())
+    found = mapping(ref, ref.current_player()) if _takes_viewer(mapping) else mapping(ref)
     out: Dict[int, List[str]] = {}
-    for action, ids in mapping(ref).items():
+    for action, ids in found.items():
         if action not in legal:
             continue
         listed = [ids] if isinstance(ids, str) else list(ids)

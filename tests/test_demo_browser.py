@@ -113,7 +113,10 @@ class Browser:
         """A real mouse click (press and release) at the centre of the element ``selector_js`` finds."""
         box = self.js(f"(() => {{ const e = {selector_js}; e.scrollIntoView({{block: 'center'}});"
                       f" const r = e.getBoundingClientRect(); return [r.x + r.width / 2, r.y + r.height / 2]; }})()")
-        x, y = box
+        self.click_at(*box)
+
+    def click_at(self, x, y):
+        """A real mouse click (press and release) at the point ``(x, y)`` of the viewport."""
         for kind in ("mouseMoved", "mousePressed", "mouseReleased"):
             extra = {} if kind == "mouseMoved" else {"button": "left", "clickCount": 1}
             self.call("Input.dispatchMouseEvent", type=kind, x=x, y=y, **extra)
@@ -221,8 +224,32 @@ def check_snapshot(snap, game):
     return targets
 
 
-def element_centre(browser, target):
+def element_of(target):
+    """JavaScript finding the picture's element ``target``."""
     return f"document.querySelector('#board svg [data-target=\"' + CSS.escape({json.dumps(target)}) + '\"]')"
+
+
+#: A point of the screen where a click lands on the element ``e`` (or one of its parts): its centre,
+#: else the first point of a grid over its box that hits it (a group may be hollow in the middle).
+HIT_POINT = """((e) => {
+  e.scrollIntoView({block: 'center'});
+  const r = e.getBoundingClientRect();
+  const hits = (x, y) => document.elementsFromPoint(x, y).some(h => h === e || e.contains(h));
+  const points = [[0.5, 0.5]];
+  for (let i = 1; i < 8; i++) for (let j = 1; j < 8; j++) points.push([i / 8, j / 8]);
+  for (const [fx, fy] of points) {
+    const x = r.x + fx * r.width, y = r.y + fy * r.height;
+    if (hits(x, y)) return [x, y];
+  }
+  return null;
+})"""
+
+
+def click_element(browser, target):
+    """A real mouse click on the picture's element ``target``."""
+    point = browser.js(f"{HIT_POINT}({element_of(target)})")
+    assert point is not None, f"no point of element {target!r} can be clicked"
+    browser.click_at(*point)
 
 
 def click_board(browser, target, action, menu_shot=None):
@@ -230,7 +257,7 @@ def click_board(browser, target, action, menu_shot=None):
 
     ``menu_shot``: a function that takes a screenshot while the menu is open.
     """
-    browser.click(element_centre(browser, target))
+    click_element(browser, target)
     state = browser.wait_for("(() => { const d = window.aiplayDemo;"
                              " if (!document.getElementById('menu').hidden) return 'menu';"
                              " return d.busy || d.finished || d.status.to_move !== d.seat || d.legal.length === 0"
@@ -317,7 +344,7 @@ def play_whole_game(browser, demo_url, tmp_path, game, players, seat, bot, secon
         idle = sorted(set(snap["drawn"]) - set(snap["clickable"]))
         if targets and idle and not counts["idle_clicks"]:
             # Clicking an element that no legal move touches does nothing.
-            browser.click(element_centre(browser, idle[len(idle) // 2]))
+            click_element(browser, idle[len(idle) // 2])
             time.sleep(0.2)
             after = wait_ready(browser)
             menu_open = not browser.js("document.getElementById('menu').hidden")

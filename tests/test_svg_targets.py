@@ -21,7 +21,7 @@ from aiplay.games.sunken_city import board as B
 from aiplay.games.sunken_city.render import svg_board
 from aiplay.match import Match
 from aiplay.protocol import Server
-from aiplay.svg_targets import cell_target, legal_move_targets
+from aiplay.svg_targets import FALLBACK_MAPPINGS, cell_target, legal_move_targets
 
 
 def svg_target_ids(svg: str) -> Set[str]:
@@ -86,6 +86,26 @@ def test_a_game_without_a_mapping_has_no_targets_and_a_chance_node_is_refused():
     with pytest.raises(NotDecisionNodeError):
         legal_move_targets(chance)
     assert chance.to_json() == before
+
+
+def test_a_mapping_may_take_the_viewer_and_name_one_id(monkeypatch):
+    match = Match(aiplay.load("pig"), seed=1)
+    if match.state.is_chance_node():
+        match.advance_chance()
+    state = match.state
+    legal = state.legal_actions()
+    seen = []
+
+    def mapping(s, viewer):
+        seen.append(viewer)
+        return {**{a: f"spot-{a}" for a in legal}, max(legal) + 1: "not-legal", legal[0]: []} \
+            if len(legal) > 1 else {legal[0]: "spot"}
+
+    monkeypatch.setitem(FALLBACK_MAPPINGS, "pig", mapping)
+    targets = legal_move_targets(state)
+    assert seen == [state.current_player()]
+    expected = {a: [f"spot-{a}"] for a in legal[1:]} if len(legal) > 1 else {legal[0]: ["spot"]}
+    assert targets == expected
 
 
 def _ask(server_lines: List[Dict[str, Any]], server: Server, **request: Any) -> Dict[str, Any]:

@@ -419,10 +419,14 @@ function actionsAt(x, y) {
   const svg = boardSvg();
   const found = [];
   if (!svg) return found;
-  for (const element of document.elementsFromPoint(x, y)) {
-    if (!svg.contains(element) || !element.dataset || !element.dataset.target) continue;
-    for (const action of demo.byTarget.get(element.dataset.target) || []) {
-      if (!found.includes(action)) found.push(action);
+  for (const hit of document.elementsFromPoint(x, y)) {
+    if (!svg.contains(hit)) continue;
+    // A target may be a group (a card drawn as a frame and its text): its parts count as it.
+    for (let element = hit; element && element !== svg; element = element.parentElement) {
+      const target = element.dataset && element.dataset.target;
+      for (const action of (target && demo.byTarget.get(target)) || []) {
+        if (!found.includes(action)) found.push(action);
+      }
     }
   }
   return found;
