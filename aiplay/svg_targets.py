@@ -9,12 +9,15 @@ element (a card in hand, "end turn") is absent: it stays a button.
 
 Where the mapping comes from, first found wins:
 
-1. the game package's own ``legal_moves_on_svg(state)`` (issue 23: one
-   mapping per game, next to its ``svg``), or its ``render`` module's;
-2. a mapping kept here for games whose package has none yet (Sunken City's
-   cells, villages, adventurers and Neptune, matching the ``data-target``
-   ids that ``games/sunken_city/render.svg_board`` draws);
-3. otherwise no mapping: ``{}``, and a frontend falls back to buttons.
+1. the shared picture module's ``aiplay.svg.legal_moves_on_svg(state,
+   viewer)`` (issue 23 item 1, being written alongside this seam; it is
+   looked up by name so that this module works with or without it);
+2. the game package's own ``legal_moves_on_svg`` (or its ``render``
+   module's);
+3. a mapping kept here for games that have none yet (Sunken City's cells,
+   villages, adventurers and Neptune, matching the ``data-target`` ids that
+   ``games/sunken_city/render.svg_board`` draws);
+4. otherwise no mapping: ``{}``, and a frontend falls back to buttons.
 
 A mapping takes the state, or the state and the seat to move (the viewer
 of the picture), and may return, per action, one id or a list of ids; this
@@ -43,8 +46,8 @@ def _game_module(name: str) -> Any:
 
 
 def cell_target(cell: int) -> str:
-    """The ``data-target`` id of a Sunken City cell, ``cell-r2c3``."""
-    return f"cell-{_game_module('sunken_city.board').cell_name(cell)}"
+    """The ``data-target`` id of Sunken City's lake cell ``cell`` (``row * 9 + col``): ``cell-40``."""
+    return f"cell-{cell}"
 
 
 def _sunken_city(state: State) -> Dict[int, List[str]]:
@@ -82,7 +85,7 @@ def _sunken_city(state: State) -> Dict[int, List[str]]:
         elif A.NEPTUNE_STEP_BASE <= action < A.NUM_ACTIONS:
             out[action] = piece(action - A.NEPTUNE_STEP_BASE)
         elif action == A.ENTER_VILLAGE:
-            out[action] = [f"village-p{mover}"]
+            out[action] = [f"village-{state.game.seats[mover]}"]  # the board seat's village
         elif action in (A.MOVE, A.STOP_MOVE):
             out[action] = [f"adventurer-p{mover}"]
         elif action in (A.NEPTUNE, A.NEPTUNE_STOP):
@@ -95,15 +98,17 @@ FALLBACK_MAPPINGS: Dict[str, TargetMapping] = {"sunken_city": _sunken_city}
 
 
 def _package_mapping(state: State) -> Optional[TargetMapping]:
-    """The game package's own ``legal_moves_on_svg`` (or its ``render`` module's), if any."""
+    """The shared ``aiplay.svg.legal_moves_on_svg``, else the game package's (or its ``render`` module's), if any."""
     package_name = type(state).__module__.rsplit(".", 1)[0]
-    for name in (package_name, package_name + ".render"):
+    for name in ("aiplay.svg", package_name, package_name + ".render"):
         try:
             module = importlib.import_module(name)
         except ImportError:
             continue
         fn = getattr(module, MAPPING_NAME, None)
-        if callable(fn):
+        # A shared module says which games it draws (svg_module(state) is None for the others).
+        covers = getattr(module, "svg_module", None)
+        if callable(fn) and (not callable(covers) or covers(state) is not None):
             return fn  # type: ignore[no-any-return]
     return None
 

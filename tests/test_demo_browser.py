@@ -234,7 +234,9 @@ def element_of(target):
 HIT_POINT = """((e) => {
   e.scrollIntoView({block: 'center'});
   const r = e.getBoundingClientRect();
-  const hits = (x, y) => document.elementsFromPoint(x, y).some(h => h === e || e.contains(h));
+  const svg = document.querySelector('#board svg');
+  const hits = (x, y) => svg.contains(document.elementFromPoint(x, y))  // nothing (a menu) lies over it
+    && document.elementsFromPoint(x, y).some(h => h === e || e.contains(h));
   const points = [[0.5, 0.5]];
   for (let i = 1; i < 8; i++) for (let j = 1; j < 8; j++) points.push([i / 8, j / 8]);
   for (const [fx, fy] of points) {
@@ -246,35 +248,51 @@ HIT_POINT = """((e) => {
 
 
 def click_element(browser, target):
-    """A real mouse click on the picture's element ``target``."""
+    """A real mouse click on the picture's element ``target``; False when no point of it can be clicked."""
     point = browser.js(f"{HIT_POINT}({element_of(target)})")
-    assert point is not None, f"no point of element {target!r} can be clicked"
-    browser.click_at(*point)
-
-
-def click_board(browser, target, action, menu_shot=None):
-    """Click the element ``target``; if a menu of several moves opens, pick ``action`` from it. Returns True if a menu opened.
-
-    ``menu_shot``: a function that takes a screenshot while the menu is open.
-    """
-    click_element(browser, target)
-    state = browser.wait_for("(() => { const d = window.aiplayDemo;"
-                             " if (!document.getElementById('menu').hidden) return 'menu';"
-                             " return d.busy || d.finished || d.status.to_move !== d.seat || d.legal.length === 0"
-                             " ? 'played' : null; })()", timeout=30)
-    if state != "menu":
+    if point is None:
         return False
-    offered = browser.js("[...document.querySelectorAll('#menu button')].map(b => Number(b.dataset.action))")
-    assert action in offered and len(offered) > 1, (action, offered)
-    assert set(offered) <= set(browser.js("window.aiplayDemo.legal.map(m => m.id)"))
-    # Pointing at the entry marks on the board every element that move touches.
-    browser.hover(f"document.querySelector('#menu button[data-action=\"{action}\"]')")
-    marked = browser.js("[...document.querySelectorAll('#board .highlight.preview')].map(r => r.dataset.for).sort()")
-    assert marked == sorted(set(browser.js(f"window.aiplayDemo.targets[{action}]"))), marked
-    if menu_shot is not None:
-        menu_shot()
-    browser.click(f"document.querySelector('#menu button[data-action=\"{action}\"]')")
+    browser.click_at(*point)
     return True
+
+
+def click_board(browser, action, ids, menu_shot=None):
+    """Play ``action`` on the picture: click its elements ``ids`` one after another until it is played.
+
+    A click touching several moves opens a menu of just those and marks their elements; the next
+    click narrows them to the moves touching both spots; when the elements are exhausted the move
+    is picked from the menu. Returns how many menus opened. ``menu_shot`` takes a screenshot while
+    the first menu is open.
+    """
+    menus = 0
+    for i, target in enumerate(ids):
+        if not click_element(browser, target):
+            assert i > 0, f"no point of element {target!r} can be clicked"
+            break
+        state = browser.wait_for("(() => { const d = window.aiplayDemo;"
+                                 " if (!document.getElementById('menu').hidden) return 'menu';"
+                                 " return d.busy || d.finished || d.status.to_move !== d.seat || d.legal.length === 0"
+                                 " ? 'played' : null; })()", timeout=30)
+        if state != "menu":
+            return menus
+        menus += 1
+        offered = browser.js("[...document.querySelectorAll('#menu button')].map(b => Number(b.dataset.action))")
+        assert action in offered and len(offered) > 1, (action, offered)
+        assert set(offered) <= set(browser.js("window.aiplayDemo.legal.map(m => m.id)"))
+        # The elements of the offered moves are marked for the next click.
+        marked = browser.js("[...new Set([...document.querySelectorAll('#board .highlight.candidate')]"
+                            ".map(r => r.dataset.for))].sort()")
+        expected = browser.js(f"[...new Set({json.dumps(offered)}.flatMap(a => window.aiplayDemo.targets[a]))].sort()")
+        assert marked == expected
+        if menus == 1 and menu_shot is not None:
+            # Pointing at the entry marks on the board every element that move touches.
+            browser.hover(f"document.querySelector('#menu button[data-action=\"{action}\"]')")
+            marked = browser.js("[...new Set([...document.querySelectorAll('#board .highlight.preview')]"
+                                ".map(r => r.dataset.for))].sort()")
+            assert marked == sorted(set(ids)), marked
+            menu_shot()
+    browser.click(f"document.querySelector('#menu button[data-action=\"{action}\"]')")
+    return menus
 
 
 def click_button(browser, action):
@@ -312,7 +330,7 @@ def play_whole_game(browser, demo_url, tmp_path, game, players, seat, bot, secon
     browser.wait_for("document.getElementById('connection').textContent === 'engine connected'")
     browser.js(WATCH_STATUS)
     browser.click("document.getElementById('start')")
-    counts = {"board": 0, "menu": 0, "buttons": 0, "checked": 0, "idle_clicks": 0}
+    counts = {"board": 0, "menu": 0, "narrowed": 0, "buttons": 0, "checked": 0, "idle_clicks": 0}
     shot = None
     menu_shot_taken = []
     deadline = time.monotonic() + max_seconds
@@ -344,7 +362,8 @@ def play_whole_game(browser, demo_url, tmp_path, game, players, seat, bot, secon
         idle = sorted(set(snap["drawn"]) - set(snap["clickable"]))
         if targets and idle and not counts["idle_clicks"]:
             # Clicking an element that no legal move touches does nothing.
-            click_element(browser, idle[len(idle) // 2])
+            if not click_element(browser, idle[len(idle) // 2]):
+                continue
             time.sleep(0.2)
             after = wait_ready(browser)
             menu_open = not browser.js("document.getElementById('menu').hidden")
@@ -360,9 +379,12 @@ def play_whole_game(browser, demo_url, tmp_path, game, players, seat, bot, secon
             if not menu_shot_taken:
                 def take_menu_shot():
                     menu_shot_taken.append(save_shot(browser, tmp_path, f"demo_{game}_menu.png"))
-            menu = click_board(browser, rng.choice(targets[action]), action, take_menu_shot)
+            ids = list(dict.fromkeys(targets[action]))
+            rng.shuffle(ids)
+            menus = click_board(browser, action, ids, take_menu_shot)
             counts["board"] += 1
-            counts["menu"] += menu
+            counts["menu"] += menus > 0
+            counts["narrowed"] += menus > 0 and len(ids) > 1
         else:
             click_button(browser, action)
             counts["buttons"] += 1
@@ -390,7 +412,7 @@ def play_whole_game(browser, demo_url, tmp_path, game, players, seat, bot, secon
 def test_a_person_plays_a_whole_sunken_city_game_by_clicking_the_board(demo_url, browser, tmp_path):
     counts, _ = play_whole_game(browser, demo_url, tmp_path, "sunken_city", 2, 0, "mcts", 0.05, 3,
                                 hint_and_undo=True)
-    assert counts["board"] > 10 and counts["menu"] > 0, counts
+    assert counts["board"] > 10 and counts["menu"] > 0 and counts["narrowed"] > 0, counts
     # The final scores the page shows are those of a replay of its log in the library.
     shown = [float(x) for x in browser.js("[...document.querySelectorAll('#result td.score')].map(td => td.textContent)")]
     actions = browser.js("[...document.querySelectorAll('#log li')].map(li => Number(li.dataset.action))")

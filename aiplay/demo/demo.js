@@ -39,6 +39,7 @@ const demo = {
   legal: [],            // the seat's legal moves now: [{id, name, group?}]
   targets: {},          // action id -> [data-target ids] (the picture's clickable elements)
   byTarget: new Map(),  // data-target id -> [action ids]
+  choice: null,         // the moves a click on the picture left to choose from (the menu's), or null
   noSvg: new Set(),     // games whose picture the engine does not draw (text instead)
   params: new URLSearchParams(window.location.search),
 };
@@ -437,14 +438,28 @@ function moveName(action) {
   return move ? move.name : `action ${action}`;
 }
 
+// A click on the picture: the moves touching that spot. One: it is played. Several: a menu of
+// them opens, and their other elements are marked; a click on a marked element keeps only the
+// moves touching both spots (a street: click its two cells; a card, then where it goes).
 function onBoardClick(event) {
   if (demo.busy || !demo.status || !isMine(demo.status)) return;
-  const actions = actionsAt(event.clientX, event.clientY);
+  const here = actionsAt(event.clientX, event.clientY);
+  const narrowed = demo.choice ? demo.choice.filter((a) => here.includes(a)) : [];
+  const actions = narrowed.length > 0 ? narrowed : here;
   closeMenu();
   if (actions.length === 1) {
     play(actions[0]);
   } else if (actions.length > 1) {
+    demo.choice = actions;
+    markCandidates(actions);
     openMenu(actions, event.clientX, event.clientY);
+  }
+}
+
+function markCandidates(actions) {
+  const spots = new Set(actions.flatMap((a) => demo.targets[a] || []));
+  for (const r of document.querySelectorAll("#board .aiplay-overlay .highlight")) {
+    r.classList.toggle("candidate", spots.has(r.dataset.for));
   }
 }
 
@@ -501,14 +516,25 @@ function openMenu(actions, x, y) {
     });
     menu.appendChild(row);
   }
-  menu.style.left = `${x + window.scrollX + 4}px`;
-  menu.style.top = `${y + window.scrollY + 4}px`;
+  if (actions.some((a) => (demo.targets[a] || []).length > 1)) {
+    const note = document.createElement("div");
+    note.className = "menu-note";
+    note.textContent = "or click a second marked place";
+    menu.appendChild(note);
+  }
+  // Beside the picture at the height of the click, so that it hides none of the places to click.
+  const svg = boardSvg();
+  const right = svg ? svg.getBoundingClientRect().right : x;
+  menu.style.left = `${right + window.scrollX + 8}px`;
+  menu.style.top = `${Math.max(0, y + window.scrollY - 16)}px`;
   menu.hidden = false;
 }
 
 function closeMenu() {
   $("menu").hidden = true;
   $("menu").innerHTML = "";
+  demo.choice = null;
+  markCandidates([]);
   preview(null);
 }
 
