@@ -240,7 +240,7 @@ HIT_POINT = """((e) => {
   const points = [[0.5, 0.5]];
   for (let i = 1; i < 8; i++) for (let j = 1; j < 8; j++) points.push([i / 8, j / 8]);
   for (const [fx, fy] of points) {
-    const x = r.x + fx * r.width, y = r.y + fy * r.height;
+    const x = Math.round(r.x + fx * r.width), y = Math.round(r.y + fy * r.height);  // events carry whole pixels
     if (hits(x, y)) return [x, y];
   }
   return null;

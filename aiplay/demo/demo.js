@@ -420,15 +420,28 @@ function actionsAt(x, y) {
   const svg = boardSvg();
   const found = [];
   if (!svg) return found;
+  const add = (target) => {
+    for (const action of (target && demo.byTarget.get(target)) || []) {
+      if (!found.includes(action)) found.push(action);
+    }
+  };
   for (const hit of document.elementsFromPoint(x, y)) {
     if (!svg.contains(hit)) continue;
     // A target may be a group (a card drawn as a frame and its text): its parts count as it.
     for (let element = hit; element && element !== svg; element = element.parentElement) {
-      const target = element.dataset && element.dataset.target;
-      for (const action of (target && demo.byTarget.get(target)) || []) {
-        if (!found.includes(action)) found.push(action);
-      }
+      add(element.dataset && element.dataset.target);
     }
+  }
+  if (found.length === 0) {
+    // A miss between the parts of a group (three small life tokens): the smallest highlighted
+    // box around the point counts, as its highlight shows.
+    let best = null;
+    for (const element of svg.querySelectorAll("[data-target].clickable")) {
+      const r = element.getBoundingClientRect();
+      if (x < r.left || x > r.right || y < r.top || y > r.bottom) continue;
+      if (!best || r.width * r.height < best.area) best = { area: r.width * r.height, target: element.dataset.target };
+    }
+    if (best) add(best.target);
   }
   return found;
 }
