@@ -434,3 +434,23 @@ def test_a_person_plays_a_whole_hidden_information_game(demo_url, browser, tmp_p
         everything = browser.js("request('history', {game_id: window.aiplayDemo.gameId, viewer: 'all'})"
                                 ".then(r => r.moves.map(m => m.player < 0 ? `chance: ${m.name}` : `player ${m.player}: ${m.name}`))")
         assert everything != page_log
+
+
+def test_the_bot_choices_come_from_hello_and_a_level_replaces_the_bot(demo_url, browser):
+    browser.call("Page.navigate", url=demo_url + "?game=area51")
+    browser.wait_for("document.getElementById('connection').textContent === 'engine connected'")
+    hello = browser.js("window.aiplayDemo.hello")
+    offered = browser.js("[...document.getElementById('bot').options].map(o => o.value)")
+    assert offered == ["auto"] + [k for k in hello["bots"] if k != "level"]
+    levels = hello.get("levels") or []
+    assert browser.js("document.getElementById('level-label').hidden") == (not levels)
+    # The level select is fed from whatever hello lists (here a stand-in list of two levels).
+    browser.js("populateBots({bots: ['mcts', 'level'], levels: [{level: 1, iterations: 100}, {level: 2, iterations: 400}]})")
+    assert browser.js("[...document.getElementById('bot').options].map(o => o.value)") == ["auto", "mcts"]
+    assert browser.js("document.getElementById('level-label').hidden") is False
+    assert browser.js("[...document.getElementById('level').options].map(o => o.textContent)") == [
+        "(the bot above)", "level 1 (100 iterations)", "level 2 (400 iterations)"]
+    assert browser.js("JSON.stringify(botFields('area51', 0.5))") == '{"bot":"ismcts","seconds":0.5}'
+    browser.js("document.getElementById('level').value = '2'")
+    assert browser.js("JSON.stringify(botFields('area51', 0.5))") == '{"bot":"level","level":2}'
+    assert not browser.console_errors, browser.console_errors

@@ -19,9 +19,11 @@
 // - The view panel: reply.view, drawn as a nested list; its "internal" key is engine detail
 //   and is not shown.
 // - Bots: "hello" lists "bots" (the bot select is filled from it) and, where the engine offers
-//   them, "levels" (a list of names or {name, title} objects): then a level select appears and
-//   "go"/"analyse" carry "level". While a bot thinks, only its progress (iterations, seconds) is
-//   shown, never its best move so far (that would tell the person the bot's plans and hand).
+//   them, "levels" (numbers, names, or objects {level, iterations, ...}): then a level select
+//   appears, and a chosen level makes "go"/"analyse" carry {"bot": "level", "level": k} (the level
+//   sets its own budget) instead of a bot kind and "seconds". While a bot thinks, only its
+//   progress (iterations, seconds) is shown, never its best move so far (that would tell the
+//   person the bot's plans and hand).
 "use strict";
 
 const $ = (id) => document.getElementById(id);
@@ -95,22 +97,31 @@ const BOT_TITLES = {
 function populateBots(hello) {
   const select = $("bot");
   const wanted = demo.params.get("bot") || select.value || "auto";
+  const levels = Array.isArray(hello.levels) ? hello.levels : [];
   select.innerHTML = "";
-  for (const kind of ["auto", ...(hello.bots || [])]) {
+  // "level" is chosen through the level select, not as a bot of its own.
+  for (const kind of ["auto", ...(hello.bots || []).filter((k) => k !== "level")]) {
     const option = document.createElement("option");
     option.value = kind;
     option.textContent = BOT_TITLES[kind] || kind;
     select.appendChild(option);
   }
   select.value = [...select.options].some((o) => o.value === wanted) ? wanted : "auto";
-  const levels = Array.isArray(hello.levels) ? hello.levels : [];
   $("level-label").hidden = levels.length === 0;
   const levelSelect = $("level");
   levelSelect.innerHTML = "";
-  for (const level of [{ name: "", title: "(bot's own budget)" }, ...levels]) {
+  const none = document.createElement("option");
+  none.value = "";
+  none.textContent = "(the bot above)";
+  levelSelect.appendChild(none);
+  for (const level of levels) {
+    // A level is a number, a name, or an object: {level, iterations, ...} or {name, title}.
+    const value = typeof level === "object" && level !== null ? (level.level ?? level.name) : level;
     const option = document.createElement("option");
-    option.value = typeof level === "string" ? level : level.name;
-    option.textContent = typeof level === "string" ? level : (level.title || level.name);
+    option.value = String(value);
+    option.textContent = typeof level === "object" && level !== null
+      ? (level.title || `level ${value}${level.iterations ? ` (${level.iterations} iterations)` : ""}`)
+      : `level ${value}`;
     levelSelect.appendChild(option);
   }
   if (demo.params.has("level")) levelSelect.value = demo.params.get("level");
@@ -122,11 +133,11 @@ function botKind(game) {
   return game === "sunken_city" ? "mcts" : "ismcts";
 }
 
-function botFields(game) {
-  const fields = { bot: botKind(game) };
+// The bot fields of a search request: a level (its own budget), or a bot kind and seconds.
+function botFields(game, seconds) {
   const level = $("level").value;
-  if (level) fields.level = level;
-  return fields;
+  if (level) return { bot: "level", level: /^\d+$/.test(level) ? Number(level) : level };
+  return { bot: botKind(game), seconds };
 }
 
 // -- the log -------------------------------------------------------------------------------
@@ -179,7 +190,7 @@ async function advance(status) {
     await render(status, `${who} is thinking…`);
     const seconds = Number($("seconds").value) || 0.5;
     const best = await request("go", {
-      game_id: demo.gameId, ...botFields(status.game), seconds, play: true,
+      game_id: demo.gameId, ...botFields(status.game, seconds), play: true,
     }, (info) => {
       // Progress only: the best move so far could reveal what the bot holds or plans.
       const done = info.iterations === null || info.iterations === undefined ? "" : `${info.iterations} iterations, `;
@@ -588,8 +599,7 @@ async function hint() {
   $("hint").disabled = true;
   try {
     const reply = await request("analyse", {
-      game_id: demo.gameId, ...botFields(demo.status.game),
-      seconds: Math.max(0.5, Number($("seconds").value) || 0.5),
+      game_id: demo.gameId, ...botFields(demo.status.game, Math.max(0.5, Number($("seconds").value) || 0.5)),
     });
     const value = reply.value === null ? "" : ` (expected result ${reply.value.toFixed(2)})`;
     const where = demo.targets[reply.action] ? " (marked on the board)" : "";
