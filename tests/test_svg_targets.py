@@ -117,7 +117,8 @@ def _ask(server_lines: List[Dict[str, Any]], server: Server, **request: Any) -> 
 def test_the_protocol_gives_targets_to_the_seat_to_move_only(game, players):
     lines: List[Dict[str, Any]] = []
     server = Server(lines.append)
-    status = _ask(lines, server, id=1, cmd="new", game=game, players=players, seed=3, auto_chance=True)
+    status = _ask(lines, server, id=1, cmd="new", game=game, players=players, seed=3, auto_chance=True,
+                  viewer="all")  # this client may look at every seat
     assert status["ok"], status
     rng = random.Random(3)
     clickable = 0

@@ -145,11 +145,13 @@ function botFields(game, seconds) {
 function logMoves(moves) {
   for (const m of moves || []) {
     const li = document.createElement("li");
-    li.dataset.action = m.action;
+    // A move hidden from the seat comes without its action id (and with a redacted name).
+    if (m.action !== null && m.action !== undefined) li.dataset.action = m.action;
     li.dataset.player = m.player;
     li.textContent = m.player < 0 ? `chance: ${m.name}` : `player ${m.player}: ${m.name}`;
     if (m.player < 0) li.className = "chance";
     else if (m.player === demo.seat) li.className = "mine";
+    if (li.dataset.action === undefined) li.classList.add("hidden-move");
     $("log").appendChild(li);
   }
   $("log").scrollTop = $("log").scrollHeight;
