@@ -298,21 +298,50 @@ function label(key) {
   return String(key).replace(/_/g, " ");
 }
 
+function isFlat(obj) {
+  const values = Object.values(obj);
+  return values.length <= 12 && values.every((v) => isScalar(v) || (Array.isArray(v) && v.every(isScalar) && v.length <= 6));
+}
+
+function flatText(obj) {
+  const parts = Object.entries(obj).map(([k, v]) => `${label(k)}: ${Array.isArray(v) ? (v.length ? v.map(scalarText).join(", ") : "none") : scalarText(v)}`);
+  return parts.length ? parts.join("; ") : "none";
+}
+
+// An object in a list is headed by its first field when that names it ("seat 0", "region R0",
+// "vehicle green truck"); the person's own seat is marked.
+function heading(obj) {
+  const [key, value] = Object.entries(obj)[0] || [];
+  if (key === undefined || !isScalar(value) || value === null) return null;
+  const mine = key === "seat" && value === demo.seat ? " (you)" : "";
+  return { key, text: `${label(key)} ${scalarText(value)}${mine}` };
+}
+
 function viewNode(value, depth) {
   if (isScalar(value)) return document.createTextNode(scalarText(value));
   if (Array.isArray(value)) {
     if (value.every(isScalar)) {
       return document.createTextNode(value.length ? value.map(scalarText).join(", ") : "none");
     }
-    const ol = document.createElement("ol");
-    ol.start = 0;
-    for (const item of value) {
+    const ul = document.createElement("ul");
+    value.forEach((item, i) => {
       const li = document.createElement("li");
-      li.appendChild(viewNode(item, depth + 1));
-      ol.appendChild(li);
-    }
-    return ol;
+      const head = item && typeof item === "object" && !Array.isArray(item) ? heading(item) : null;
+      if (head) {
+        const rest = Object.fromEntries(Object.entries(item).filter(([k]) => k !== head.key));
+        const name = document.createElement("span");
+        name.className = "key";
+        name.textContent = `${head.text}: `;
+        li.appendChild(name);
+        li.appendChild(isFlat(rest) ? document.createTextNode(flatText(rest)) : viewNode(rest, depth + 1));
+      } else {
+        li.appendChild(viewNode(item, depth + 1));
+      }
+      ul.appendChild(li);
+    });
+    return ul;
   }
+  if (depth > 0 && isFlat(value)) return document.createTextNode(flatText(value));
   const ul = document.createElement("ul");
   if (depth === 0) ul.className = "view-root";
   for (const [key, item] of Object.entries(value)) {
