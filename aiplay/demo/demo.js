@@ -9,7 +9,8 @@
 // - The board: {"cmd": "view", "player": seat, "render": "svg"}. The reply's "svg" is the picture
 //   as that seat sees it (null when the game has none: the page then asks for "render": "text");
 //   every element a move can name carries data-target="<id>". The reply's "targets" is
-//   {action id: [target ids]}, filled only when that seat is to move. Clicking a point of the
+//   {action id: [target ids]} (an empty list: no place on the board), filled only when that seat
+//   is to move. Clicking a point of the
 //   picture collects the data-target elements under it; if exactly one legal action touches
 //   them it is played, if several a small menu of just those is shown. Elements touched by a
 //   legal action are highlighted. A move made of several decisions is several atomic actions in
@@ -367,7 +368,7 @@ async function showMoves(status, targets) {
   const legalIds = new Set(legal.actions.map((m) => m.id));
   for (const [action, ids] of Object.entries(targets)) {
     const id = Number(action);
-    if (!legalIds.has(id)) continue;
+    if (!legalIds.has(id) || !ids || ids.length === 0) continue;  // [] : no place on the board
     demo.targets[id] = ids;
     for (const t of ids) {
       if (!demo.byTarget.has(t)) demo.byTarget.set(t, []);
