@@ -7,8 +7,15 @@ so ``http://127.0.0.1:PORT/`` is the page and ``ws://127.0.0.1:PORT/ws`` the
 engine. The page talks to the engine only through the protocol. Needs the
 optional ``websockets`` package (``pip install 'aiplay[serve]'``).
 
-Query parameters preset the form: ``?game=sunken_city&players=3&seat=0&bot=heuristic&seconds=0.5&seed=1``,
-and ``autostart=1`` starts a game at once.
+The person plays by clicking the board: the ``view`` picture's elements that
+legal moves touch (the reply's ``targets``) are highlighted, one click plays the
+one move there or opens a small menu of the few, and a second click on another
+marked element narrows them; moves without a place are grouped buttons. Every
+request names the person's seat as ``viewer``, so the log, the view and the
+bots' progress show only what that seat may see (see ``aiplay/demo/demo.js``).
+
+Query parameters preset the form: ``?game=sunken_city&players=3&seat=0&bot=heuristic&seconds=0.5&seed=1``
+(and ``level=k`` where the engine offers levels), and ``autostart=1`` starts a game at once.
 """
 
 from __future__ import annotations

@@ -1,14 +1,22 @@
-"""The browser demo in a real browser: headless Chromium plays a whole Sunken City game by clicking.
+"""The browser demo in a real browser: headless Chromium plays a whole game of each board game by clicking.
 
 Chromium is driven through its DevTools protocol (over the same `websockets` package the demo
 server uses), so no driver binary or browser download is needed: Debian's `chromium` package is
 enough. This is the one test allowed to skip, and only when no Chromium is installed.
 
-The test starts `python -m aiplay demo`, opens the page, clicks the legal-move buttons with real
-mouse events until the game ends (using Undo and Hint once on the way), checks the final scores
-the page shows against a replay of the moves it lists, and saves a screenshot
-(``AIPLAY_DEMO_SCREENSHOT`` names the file; default in the test's temporary folder). Area 51,
-Area 1851 and Groom Lake are played for a few moves each, from the seat's own text view.
+Each test starts `python -m aiplay demo`, opens the page, and plays one seat against bots with
+small budgets until the game ends, choosing its moves at random. A chosen move that has a place
+on the picture (the `targets` of the protocol's `view`) is played by a real mouse click on that
+element (and, when several moves touch it, on the small menu that opens); any other move by its
+button, in its group of the fallback list. On the way it checks what it can mechanically: the
+highlighted elements are exactly those the legal moves touch, every target is an element of the
+SVG, the buttons are exactly the legal moves, each click plays the move it aimed at, the log is
+the seat's own (the engine's history for that viewer), the status line never shows a bot's best
+move, and there is no console error. Sunken City also uses Hint and Undo once, and its final
+scores are checked against a replay of the page's log. A screenshot is taken mid-game
+(in the test's temporary folder, and copied to ``AIPLAY_DEMO_SHOTS``, default /tmp/demo_shots).
+Games whose picture has no targets yet are played on the buttons alone; they switch to clicks
+by themselves once their `view` carries targets.
 """
 
 from __future__ import annotations
@@ -31,6 +39,7 @@ import pytest
 
 import aiplay
 from aiplay.match import Match
+from aiplay.svg import legal_moves_on_svg
 
 CHROMIUM = next((p for p in (shutil.which("chromium"), shutil.which("chromium-browser"),
                              shutil.which("google-chrome")) if p), None)
@@ -61,17 +70,23 @@ class Browser:
             pages = [t for t in json.load(response) if t["type"] == "page"]
         self.ws = connect(pages[0]["webSocketDebuggerUrl"], max_size=None, open_timeout=10).__enter__()
         self.ids = itertools.count(1)
+        self.console_errors = []
         self.call("Page.enable")
         self.call("Runtime.enable")
-        self.console_errors = []
+        self.call("Log.enable")
 
     def call(self, method, **params):
         request_id = next(self.ids)
         self.ws.send(json.dumps({"id": request_id, "method": method, "params": params}))
         while True:
             message = json.loads(self.ws.recv(timeout=60))
-            if message.get("method") == "Runtime.exceptionThrown":
+            method = message.get("method")
+            if method == "Runtime.exceptionThrown":
                 self.console_errors.append(message["params"]["exceptionDetails"])
+            elif method == "Runtime.consoleAPICalled" and message["params"]["type"] in ("error", "assert"):
+                self.console_errors.append(message["params"])
+            elif method == "Log.entryAdded" and message["params"]["entry"]["level"] == "error":
+                self.console_errors.append(message["params"]["entry"])
             if message.get("id") == request_id:
                 assert "error" not in message, message
                 return message["result"]
@@ -96,10 +111,19 @@ class Browser:
         """A real mouse click (press and release) at the centre of the element ``selector_js`` finds."""
         box = self.js(f"(() => {{ const e = {selector_js}; e.scrollIntoView({{block: 'center'}});"
                       f" const r = e.getBoundingClientRect(); return [r.x + r.width / 2, r.y + r.height / 2]; }})()")
-        x, y = box
+        self.click_at(*box)
+
+    def click_at(self, x, y):
+        """A real mouse click (press and release) at the point ``(x, y)`` of the viewport."""
         for kind in ("mouseMoved", "mousePressed", "mouseReleased"):
             extra = {} if kind == "mouseMoved" else {"button": "left", "clickCount": 1}
             self.call("Input.dispatchMouseEvent", type=kind, x=x, y=y, **extra)
+
+    def hover(self, selector_js):
+        """Move the mouse onto the centre of the element ``selector_js`` finds."""
+        x, y = self.js(f"(() => {{ const r = ({selector_js}).getBoundingClientRect();"
+                       f" return [r.x + r.width / 2, r.y + r.height / 2]; }})()")
+        self.call("Input.dispatchMouseEvent", type="mouseMoved", x=x, y=y)
 
     def screenshot(self, path):
         data = self.call("Page.captureScreenshot", format="png")["data"]
@@ -133,84 +157,298 @@ def browser():
     b.close()
 
 
-def test_a_person_plays_a_whole_sunken_city_game_in_the_browser(demo_url, browser, tmp_path):
-    rng = random.Random(2)
-    browser.call("Page.navigate", url=demo_url + "?game=sunken_city&players=2&seat=0&bot=mcts&seconds=0.05&seed=3")
-    browser.wait_for("document.getElementById('connection').textContent === 'engine connected'")
-    browser.click("document.getElementById('start')")
-    browser.wait_for("document.querySelectorAll('#moves button').length > 0")
-    assert browser.js("document.querySelector('#board svg') !== null")  # the SVG board is drawn
-    # A hint from analyse highlights one of the move buttons.
-    browser.click("document.getElementById('hint')")
-    hint = browser.wait_for("(() => { const t = document.getElementById('hint-text').textContent;"
-                            " return t.startsWith('Hint:') ? t : null; })()")
-    assert browser.js("document.querySelectorAll('#moves button.hinted').length") == 1, hint
-    clicks = undone = 0
-    deadline = time.monotonic() + 600
-    while not browser.js("window.aiplayDemo.finished"):
-        assert time.monotonic() < deadline, "the game did not end in time"
-        ready = browser.js("!window.aiplayDemo.busy && document.querySelectorAll('#moves button').length")
-        if not ready:
-            time.sleep(0.03)
-            continue
-        if clicks == 5 and not undone:  # take a move back once, with the Undo button
-            before = browser.js("document.querySelectorAll('#log li').length")
-            browser.click("document.getElementById('undo')")
-            browser.wait_for(f"document.querySelectorAll('#log li').length < {before}"
-                             " && document.querySelectorAll('#moves button').length > 0")
-            undone = 1
-            continue
-        k = rng.randrange(ready)
-        browser.click(f"document.querySelectorAll('#moves button')[{k}]")
-        clicks += 1
-        # The click handler marks the page busy at once; the loop waits for the next buttons.
+#: Where the mid-game screenshots are copied for a person to look at.
+SHOTS_DIR = Path(os.environ.get("AIPLAY_DEMO_SHOTS", "/tmp/demo_shots"))
+
+#: The page as the test sees it between two moves (one round trip). ``busy``: an exchange with the
+#: engine is under way; otherwise the seat's legal moves, the picture's targets, the elements the
+#: page marked clickable and every element carrying a data-target, the move buttons, the log.
+SNAPSHOT = """(() => {
+  const d = window.aiplayDemo;
+  if (!d || d.busy) return {busy: true};
+  const svg = document.querySelector('#board svg');
+  const error = document.querySelector('#hint-text .error');
+  return {
+    busy: false, finished: d.finished, error: error ? error.textContent : null,
+    legal: d.legal.map(m => m.id), targets: d.targets,
+    svg: !!svg,
+    clickable: svg ? [...svg.querySelectorAll('[data-target].clickable')].map(e => e.dataset.target) : [],
+    drawn: svg ? [...svg.querySelectorAll('[data-target]')].map(e => e.dataset.target) : [],
+    highlights: svg ? svg.querySelectorAll('.aiplay-overlay .highlight').length : 0,
+    buttons: [...document.querySelectorAll('#moves button')].map(b => Number(b.dataset.action)),
+    log: document.querySelectorAll('#log li').length,
+  };
+})()"""
+
+#: Records every text of the status line (to check that no bot's best move is ever shown).
+WATCH_STATUS = """(() => {
+  window.statusTexts = [];
+  const status = document.getElementById('status');
+  new MutationObserver(() => window.statusTexts.push(status.textContent))
+    .observe(status, {childList: true, characterData: true, subtree: true});
+  return true;
+})()"""
+
+
+def wait_ready(browser, timeout=120):
+    """The page's snapshot once no exchange with the engine is under way and the seat can act (or the game is over)."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        snap = browser.js(SNAPSHOT, tolerant=True)
+        if snap and not snap["busy"]:
+            assert not snap["error"], snap["error"]
+            if snap["finished"] or snap["legal"]:
+                return snap
         time.sleep(0.02)
-    assert clicks > 10 and undone
-    assert browser.js("document.getElementById('result').hidden") is False
-    shown = [float(x) for x in browser.js(
-        "[...document.querySelectorAll('#result td.score')].map(td => td.textContent)")]
-    verdict = browser.js("document.querySelector('#result strong').textContent")
-    assert verdict.startswith("Game over:")
-    # The page's move list replays, in the library, to a finished game with exactly those scores.
-    actions = browser.js("[...document.querySelectorAll('#log li')].map(li => Number(li.dataset.action))")
-    replay = Match(aiplay.load("sunken_city", players=2))
-    for action in actions:
-        replay.apply(action)
-    assert replay.is_terminal()
-    assert shown == [float(s) for s in replay.state.scores()]
-    mine = browser.js("[...document.querySelectorAll('#log li.mine')].length")
-    assert mine >= clicks - 1  # every click of the person is in the list (one was undone)
-    assert not browser.console_errors, browser.console_errors
-    path = Path(os.environ.get("AIPLAY_DEMO_SCREENSHOT", tmp_path / "demo_sunken_city.png"))
+    raise AssertionError("the page did not become ready")
+
+
+def check_snapshot(snap, game):
+    """What the page shows matches the engine: buttons are the legal moves, highlights their targets."""
+    assert sorted(snap["buttons"]) == sorted(snap["legal"])
+    targets = {int(a): ids for a, ids in snap["targets"].items()}
+    assert set(targets) <= set(snap["legal"])
+    touched = {t for ids in targets.values() for t in ids}
+    assert touched <= set(snap["drawn"]), touched - set(snap["drawn"])
+    assert set(snap["clickable"]) == touched
+    assert snap["highlights"] == len(snap["clickable"])
+    if game == "sunken_city":
+        assert snap["svg"], "Sunken City is drawn as an SVG"
+    return targets
+
+
+def element_of(target):
+    """JavaScript finding the picture's element ``target``."""
+    return f"document.querySelector('#board svg [data-target=\"' + CSS.escape({json.dumps(target)}) + '\"]')"
+
+
+#: A point of the screen where a click lands on the element ``e`` (or one of its parts): its centre,
+#: else the first point of a grid over its box that hits it (a group may be hollow in the middle).
+HIT_POINT = """((e) => {
+  e.scrollIntoView({block: 'center'});
+  const r = e.getBoundingClientRect();
+  const svg = document.querySelector('#board svg');
+  const hits = (x, y) => svg.contains(document.elementFromPoint(x, y))  // nothing (a menu) lies over it
+    && document.elementsFromPoint(x, y).some(h => h === e || e.contains(h));
+  const points = [[0.5, 0.5]];
+  for (let i = 1; i < 8; i++) for (let j = 1; j < 8; j++) points.push([i / 8, j / 8]);
+  for (const [fx, fy] of points) {
+    const x = Math.round(r.x + fx * r.width), y = Math.round(r.y + fy * r.height);  // events carry whole pixels
+    if (hits(x, y)) return [x, y];
+  }
+  return null;
+})"""
+
+
+def click_element(browser, target):
+    """A real mouse click on the picture's element ``target``; False when no point of it can be clicked."""
+    point = browser.js(f"{HIT_POINT}({element_of(target)})")
+    if point is None:
+        return False
+    browser.click_at(*point)
+    return True
+
+
+def click_board(browser, action, ids, menu_shot=None):
+    """Play ``action`` on the picture: click its elements ``ids`` one after another until it is played.
+
+    A click touching several moves opens a menu of just those and marks their elements; the next
+    click narrows them to the moves touching both spots; when the elements are exhausted the move
+    is picked from the menu. Returns how many menus opened. ``menu_shot`` takes a screenshot while
+    the first menu is open.
+    """
+    menus = 0
+    for i, target in enumerate(ids):
+        if not click_element(browser, target):
+            assert i > 0, f"no point of element {target!r} can be clicked"
+            break
+        state = browser.wait_for("(() => { const d = window.aiplayDemo;"
+                                 " if (!document.getElementById('menu').hidden) return 'menu';"
+                                 " return d.busy || d.finished || d.status.to_move !== d.seat || d.legal.length === 0"
+                                 " ? 'played' : null; })()", timeout=30)
+        if state != "menu":
+            return menus
+        menus += 1
+        offered = browser.js("[...document.querySelectorAll('#menu button')].map(b => Number(b.dataset.action))")
+        assert action in offered and len(offered) > 1, (action, offered)
+        assert set(offered) <= set(browser.js("window.aiplayDemo.legal.map(m => m.id)"))
+        # The elements of the offered moves are marked for the next click.
+        marked = browser.js("[...new Set([...document.querySelectorAll('#board .highlight.candidate')]"
+                            ".map(r => r.dataset.for))].sort()")
+        expected = browser.js(f"[...new Set({json.dumps(offered)}.flatMap(a => window.aiplayDemo.targets[a]))].sort()")
+        assert marked == expected
+        if menus == 1 and menu_shot is not None:
+            # Pointing at the entry marks on the board every element that move touches.
+            browser.hover(f"document.querySelector('#menu button[data-action=\"{action}\"]')")
+            marked = browser.js("[...new Set([...document.querySelectorAll('#board .highlight.preview')]"
+                                ".map(r => r.dataset.for))].sort()")
+            assert marked == sorted(set(ids)), marked
+            menu_shot()
+    browser.click(f"document.querySelector('#menu button[data-action=\"{action}\"]')")
+    return menus
+
+
+def click_button(browser, action):
+    """Open the button's group if it is folded, then click the button of ``action``."""
+    selector = f"document.querySelector('#moves button[data-action=\"{action}\"]')"
+    if not browser.js(f"{selector}.closest('details').open"):
+        browser.click(f"{selector}.closest('details').querySelector('summary')")
+        assert browser.js(f"{selector}.closest('details').open")
+    browser.click(selector)
+
+
+def save_shot(browser, tmp_path, name):
+    path = tmp_path / name
     browser.screenshot(path)
     assert path.stat().st_size > 10_000 and path.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    SHOTS_DIR.mkdir(parents=True, exist_ok=True)
+    shutil.copy(path, SHOTS_DIR / name)
+    return path
 
 
-def test_area51_is_playable_in_the_browser(demo_url, browser):
-    browser.call("Page.navigate", url=demo_url + "?game=area51&players=3&seat=1&bot=heuristic&seed=2&autostart=1")
-    browser.wait_for("document.querySelectorAll('#moves button').length > 0", timeout=120)
+def replay(actions, game, players):
+    """The library's match after the page's logged actions (a perfect-information game's log names every id)."""
+    match = Match(aiplay.load(game, players=players))
+    for action in actions:
+        match.apply(action)
+    return match
+
+
+def play_whole_game(browser, demo_url, tmp_path, game, players, seat, bot, seconds, seed,
+                    hint_and_undo=False, max_seconds=240):
+    """Play ``seat`` at random by clicks (board first, buttons otherwise) until the game ends; return counts."""
+    rng = random.Random(seed)
+    browser.call("Page.navigate", url=demo_url + f"?game={game}&players={players}&seat={seat}&bot={bot}"
+                                                 f"&seconds={seconds}&seed={seed}")
+    browser.wait_for("document.getElementById('connection').textContent === 'engine connected'")
+    browser.js(WATCH_STATUS)
+    browser.click("document.getElementById('start')")
+    counts = {"board": 0, "menu": 0, "narrowed": 0, "buttons": 0, "checked": 0, "idle_clicks": 0}
+    shot = None
+    menu_shot_taken = []
+    deadline = time.monotonic() + max_seconds
+    undone = not hint_and_undo
+    while True:
+        assert time.monotonic() < deadline, f"the {game} game did not end in time"
+        snap = wait_ready(browser)
+        if snap["finished"]:
+            break
+        targets = check_snapshot(snap, game)
+        counts["checked"] += 1
+        if game == "sunken_city":  # the highlights are the library's mapping of this very position
+            logged = browser.js("[...document.querySelectorAll('#log li')].map(li => Number(li.dataset.action))")
+            state = replay(logged, game, players).state
+            expected = {a: ids for a, ids in legal_moves_on_svg(state, seat).items() if ids}
+            assert targets == expected
+        moves = counts["board"] + counts["buttons"]
+        if hint_and_undo and moves == 3 and not browser.js("document.getElementById('hint-text').textContent"):
+            browser.click("document.getElementById('hint')")
+            browser.wait_for("document.getElementById('hint-text').textContent.startsWith('Hint:')")
+            assert browser.js("document.querySelectorAll('#moves button.hinted').length") == 1
+            continue
+        if not undone and moves == 6:
+            browser.click("document.getElementById('undo')")
+            browser.wait_for(f"!window.aiplayDemo.busy && document.querySelectorAll('#log li').length < {snap['log']}")
+            undone = True
+            continue
+        if shot is None and moves >= 6 and (targets or moves >= 10):
+            shot = save_shot(browser, tmp_path, f"demo_{game}.png")
+        idle = sorted(set(snap["drawn"]) - set(snap["clickable"]))
+        if targets and idle and not counts["idle_clicks"]:
+            # Clicking an element that no legal move touches does nothing.
+            if not click_element(browser, idle[len(idle) // 2]):
+                continue
+            time.sleep(0.2)
+            after = wait_ready(browser)
+            menu_open = not browser.js("document.getElementById('menu').hidden")
+            if after["log"] == snap["log"] and not menu_open:
+                assert after["legal"] == snap["legal"]
+                counts["idle_clicks"] += 1
+            # (else a move's element lay under that point too: the check waits for another position)
+            browser.js("closeMenu()")
+            continue
+        action = rng.choice(snap["legal"])
+        if action in targets:
+            take_menu_shot = None
+            if not menu_shot_taken:
+                def take_menu_shot():
+                    menu_shot_taken.append(save_shot(browser, tmp_path, f"demo_{game}_menu.png"))
+            ids = list(dict.fromkeys(targets[action]))
+            rng.shuffle(ids)
+            menus = click_board(browser, action, ids, take_menu_shot)
+            counts["board"] += 1
+            counts["menu"] += menus > 0
+            counts["narrowed"] += menus > 0 and len(ids) > 1
+        else:
+            click_button(browser, action)
+            counts["buttons"] += 1
+        # The move the click aimed at is the next one in the seat's log.
+        browser.wait_for(f"document.querySelectorAll('#log li').length > {snap['log']}", timeout=60)
+        played = browser.js(f"({{...document.querySelectorAll('#log li')[{snap['log']}].dataset}})")
+        assert int(played["player"]) == seat and int(played["action"]) == action, (played, action)
+    assert shot is not None, "a screenshot was taken mid-game"
+    assert browser.js("document.getElementById('result').hidden") is False
+    assert browser.js("document.querySelector('#result strong').textContent").startswith("Game over:")
+    # The log is the seat's own: the engine's history as that viewer sees it, line for line.
+    page_log = browser.js("[...document.querySelectorAll('#log li')].map(li => li.textContent)")
+    own = browser.js("request('history', {game_id: window.aiplayDemo.gameId})"
+                     ".then(r => r.moves.map(m => m.player < 0 ? `chance: ${m.name}` : `player ${m.player}: ${m.name}`))")
+    assert page_log == own
+    texts = browser.js("window.statusTexts")
+    assert any("thinking" in t for t in texts), texts[:5]
+    assert not any("best" in t for t in texts), [t for t in texts if "best" in t][:3]
     view = browser.js("document.getElementById('view').textContent")
-    assert view.startswith("your hand: ")  # the seat's own hand, by card names
-    board = browser.js("document.querySelector('#board pre').textContent")
-    assert "??" in board or "cards, known" in board  # the others' hidden cards stay hidden
-    for _ in range(3):
-        browser.click("document.querySelectorAll('#moves button')[0]")
-        browser.wait_for("!window.aiplayDemo.busy && (window.aiplayDemo.finished"
-                         " || document.querySelectorAll('#moves button').length > 0)", timeout=120)
-    assert browser.js("document.querySelectorAll('#log li.mine').length") >= 3
+    assert view and "internal:" not in view
     assert not browser.console_errors, browser.console_errors
+    return counts, page_log
 
 
-@pytest.mark.parametrize("game,players", [("area1851", 3), ("groom_lake", 4)])
-def test_the_other_board_games_are_playable_in_the_browser(demo_url, browser, game, players):
-    browser.call("Page.navigate",
-                 url=demo_url + f"?game={game}&players={players}&seat=0&bot=heuristic&seed=4&autostart=1")
-    browser.wait_for("document.querySelectorAll('#moves button').length > 0", timeout=120)
-    board = browser.js("document.querySelector('#board pre').textContent")
-    assert board.strip(), "the seat's text view is shown"
-    for _ in range(3):
-        browser.click("document.querySelectorAll('#moves button')[0]")
-        browser.wait_for("!window.aiplayDemo.busy && (window.aiplayDemo.finished"
-                         " || document.querySelectorAll('#moves button').length > 0)", timeout=120)
-    assert browser.js("document.querySelectorAll('#log li.mine').length") >= 3
+def test_a_person_plays_a_whole_sunken_city_game_by_clicking_the_board(demo_url, browser, tmp_path):
+    # The heuristic bot: a tree search on a 0.05 s budget fails under load (its first slice can
+    # start after the budget ended: 'go' then replies an AssertionError; reported, not this file's).
+    counts, _ = play_whole_game(browser, demo_url, tmp_path, "sunken_city", 2, 0, "heuristic", 0.05, 3,
+                                hint_and_undo=True)
+    assert counts["board"] > 10 and counts["menu"] > 0 and counts["narrowed"] > 0, counts
+    # The final scores the page shows are those of a replay of its log in the library.
+    shown = [float(x) for x in browser.js("[...document.querySelectorAll('#result td.score')].map(td => td.textContent)")]
+    actions = browser.js("[...document.querySelectorAll('#log li')].map(li => Number(li.dataset.action))")
+    final = replay(actions, "sunken_city", 2)
+    assert final.is_terminal() and shown == [float(s) for s in final.state.scores()]
+    assert counts["idle_clicks"] == 1, counts
+
+
+@pytest.mark.parametrize("game,players,seat", [("area51", 3, 1), ("area1851", 2, 0), ("groom_lake", 4, 0)])
+def test_a_person_plays_a_whole_hidden_information_game(demo_url, browser, tmp_path, game, players, seat):
+    counts, page_log = play_whole_game(browser, demo_url, tmp_path, game, players, seat, "heuristic", 0.05, 4)
+    assert counts["board"] + counts["buttons"] > 5, counts
+    if browser.js("document.querySelector('#board svg [data-target]') !== null"):
+        assert counts["board"] > 0, counts  # a picture with targets is played by clicks
+    else:
+        assert browser.js("document.querySelector('#board pre').textContent").strip()  # the seat's text view
+    if "viewer" in browser.js("window.aiplayDemo.status"):
+        # The engine tells replies to a seat (issue 21): what the seat read is not the omniscient
+        # record, some hidden part of it was redacted (or the engine refuses this client "all").
+        everything = browser.js("request('history', {game_id: window.aiplayDemo.gameId, viewer: 'all'})"
+                                ".then(r => r.moves.map(m => m.player < 0 ? `chance: ${m.name}` : `player ${m.player}: ${m.name}`),"
+                                " () => null)")
+        assert everything != page_log
+
+
+def test_the_bot_choices_come_from_hello_and_a_level_replaces_the_bot(demo_url, browser):
+    browser.call("Page.navigate", url=demo_url + "?game=area51")
+    browser.wait_for("document.getElementById('connection').textContent === 'engine connected'")
+    hello = browser.js("window.aiplayDemo.hello")
+    offered = browser.js("[...document.getElementById('bot').options].map(o => o.value)")
+    assert offered == ["auto"] + [k for k in hello["bots"] if k != "level"]
+    levels = hello.get("levels") or []
+    assert browser.js("document.getElementById('level-label').hidden") == (not levels)
+    # The level select is fed from whatever hello lists (here a stand-in list of two levels).
+    browser.js("populateBots({bots: ['mcts', 'level'], levels: [{level: 1, iterations: 100}, {level: 2, iterations: 400}]})")
+    assert browser.js("[...document.getElementById('bot').options].map(o => o.value)") == ["auto", "mcts"]
+    assert browser.js("document.getElementById('level-label').hidden") is False
+    assert browser.js("[...document.getElementById('level').options].map(o => o.textContent)") == [
+        "(the bot above)", "level 1 (100 iterations)", "level 2 (400 iterations)"]
+    assert browser.js("JSON.stringify(botFields('area51', 0.5))") == '{"bot":"ismcts","seconds":0.5}'
+    browser.js("document.getElementById('level').value = '2'")
+    assert browser.js("JSON.stringify(botFields('area51', 0.5))") == '{"bot":"level","level":2}'
     assert not browser.console_errors, browser.console_errors

@@ -1,6 +1,30 @@
 // The aiplay browser demo: a person plays one of the board games against the engine's bots.
 // Plain JavaScript, no build step. It talks to the engine only through the aiplay engine
 // protocol (docs/protocol.md) over a WebSocket on the page's own host and port.
+//
+// Contract with the engine (what this page relies on):
+// - Every request carries "viewer": <the person's seat>, so that every move name in a reply
+//   (apply's "move", "chance_moves", go's "move", history's "moves", ...) is the name as that seat
+//   saw it, hidden parts redacted. The log on the page is built from those "name" fields only.
+// - The board: {"cmd": "view", "player": seat, "render": "svg"}. The reply's "svg" is the picture
+//   as that seat sees it (null when the game has none: the page then asks for "render": "text");
+//   every element a move can name carries data-target="<id>". The reply's "targets" is
+//   {action id: [target ids]} (an empty list: no place on the board), filled only when that seat
+//   is to move. Clicking a point of the
+//   picture collects the data-target elements under it; if exactly one legal action touches
+//   them it is played, if several a small menu of just those is shown. Elements touched by a
+//   legal action are highlighted. A move made of several decisions is several atomic actions in
+//   the engine, so it is built click by click (the picture is redrawn after each).
+// - Moves: {"cmd": "legal"} lists {id, name, group?}. The buttons are a fallback, grouped by
+//   "group" when the engine gives one, else by the first word of the name, each group collapsible.
+// - The view panel: reply.view, drawn as a nested list; its "internal" key is engine detail
+//   and is not shown.
+// - Bots: "hello" lists "bots" (the bot select is filled from it) and, where the engine offers
+//   them, "levels" (numbers, names, or objects {level, iterations, ...}): then a level select
+//   appears, and a chosen level makes "go"/"analyse" carry {"bot": "level", "level": k} (the level
+//   sets its own budget) instead of a bot kind and "seconds". While a bot thinks, only its
+//   progress (iterations, seconds) is shown, never its best move so far (that would tell the
+//   person the bot's plans and hand).
 "use strict";
 
 const $ = (id) => document.getElementById(id);
@@ -14,6 +38,12 @@ const demo = {
   status: null,
   busy: false,
   finished: false,
+  hello: null,
+  legal: [],            // the seat's legal moves now: [{id, name, group?}]
+  targets: {},          // action id -> [data-target ids] (the picture's clickable elements)
+  byTarget: new Map(),  // data-target id -> [action ids]
+  choice: null,         // the moves a click on the picture left to choose from (the menu's), or null
+  noSvg: new Set(),     // games whose picture the engine does not draw (text instead)
   params: new URLSearchParams(window.location.search),
 };
 window.aiplayDemo = demo;  // for people poking in the console, and for the browser test
@@ -22,7 +52,7 @@ function connect() {
   return new Promise((resolve, reject) => {
     const scheme = window.location.protocol === "https:" ? "wss" : "ws";
     const socket = new WebSocket(`${scheme}://${window.location.host}/ws`);
-    socket.onopen = () => { $("connection").textContent = "engine connected"; resolve(socket); };
+    socket.onopen = () => resolve(socket);
     socket.onerror = () => { $("connection").textContent = "engine connection failed"; reject(new Error("connection failed")); };
     socket.onclose = () => { $("connection").textContent = "engine disconnected"; };
     socket.onmessage = (event) => {
@@ -37,7 +67,7 @@ function connect() {
   });
 }
 
-// One request; resolves with its final reply (rejects with the engine's error text).
+// One request, spoken to the person's seat; resolves with its final reply (rejects with the engine's error text).
 function request(cmd, fields = {}, onInfo = null) {
   const id = demo.nextId++;
   return new Promise((resolve, reject) => {
@@ -45,7 +75,7 @@ function request(cmd, fields = {}, onInfo = null) {
       resolve: (reply) => (reply.ok ? resolve(reply) : reject(new Error(reply.error))),
       onInfo,
     });
-    demo.socket.send(JSON.stringify({ id, cmd, ...fields }));
+    demo.socket.send(JSON.stringify({ id, cmd, viewer: demo.seat, ...fields }));
   });
 }
 
@@ -57,20 +87,72 @@ function showError(err) {
   $("hint-text").appendChild(p);
 }
 
+// -- bots and levels -----------------------------------------------------------------------
+
+const BOT_TITLES = {
+  auto: "search (MCTS / ISMCTS)", mcts: "MCTS", ismcts: "ISMCTS", heuristic: "heuristic (fast)",
+  random: "random", expectimax: "expectimax",
+};
+
+// Fill the bot select (and the level select, when the engine offers levels) from hello.
+function populateBots(hello) {
+  const select = $("bot");
+  const wanted = demo.params.get("bot") || select.value || "auto";
+  const levels = Array.isArray(hello.levels) ? hello.levels : [];
+  select.innerHTML = "";
+  // "level" is chosen through the level select, not as a bot of its own.
+  for (const kind of ["auto", ...(hello.bots || []).filter((k) => k !== "level")]) {
+    const option = document.createElement("option");
+    option.value = kind;
+    option.textContent = BOT_TITLES[kind] || kind;
+    select.appendChild(option);
+  }
+  select.value = [...select.options].some((o) => o.value === wanted) ? wanted : "auto";
+  $("level-label").hidden = levels.length === 0;
+  const levelSelect = $("level");
+  levelSelect.innerHTML = "";
+  const none = document.createElement("option");
+  none.value = "";
+  none.textContent = "(the bot above)";
+  levelSelect.appendChild(none);
+  for (const level of levels) {
+    // A level is a number, a name, or an object: {level, iterations, ...} or {name, title}.
+    const value = typeof level === "object" && level !== null ? (level.level ?? level.name) : level;
+    const option = document.createElement("option");
+    option.value = String(value);
+    option.textContent = typeof level === "object" && level !== null
+      ? (level.title || `level ${value}${level.iterations ? ` (${level.iterations} iterations)` : ""}`)
+      : `level ${value}`;
+    levelSelect.appendChild(option);
+  }
+  if (demo.params.has("level")) levelSelect.value = demo.params.get("level");
+}
+
 function botKind(game) {
   const chosen = $("bot").value;
   if (chosen !== "auto") return chosen;
   return game === "sunken_city" ? "mcts" : "ismcts";
 }
 
+// The bot fields of a search request: a level (its own budget), or a bot kind and seconds.
+function botFields(game, seconds) {
+  const level = $("level").value;
+  if (level) return { bot: "level", level: /^\d+$/.test(level) ? Number(level) : level };
+  return { bot: botKind(game), seconds };
+}
+
+// -- the log -------------------------------------------------------------------------------
+
 function logMoves(moves) {
   for (const m of moves || []) {
     const li = document.createElement("li");
-    li.dataset.action = m.action;
+    // A move hidden from the seat comes without its action id (and with a redacted name).
+    if (m.action !== null && m.action !== undefined) li.dataset.action = m.action;
     li.dataset.player = m.player;
     li.textContent = m.player < 0 ? `chance: ${m.name}` : `player ${m.player}: ${m.name}`;
     if (m.player < 0) li.className = "chance";
     else if (m.player === demo.seat) li.className = "mine";
+    if (li.dataset.action === undefined) li.classList.add("hidden-move");
     $("log").appendChild(li);
   }
   $("log").scrollTop = $("log").scrollHeight;
@@ -80,6 +162,8 @@ function rebuildLog(history) {
   $("log").innerHTML = "";
   logMoves(history);
 }
+
+// -- a game --------------------------------------------------------------------------------
 
 async function newGame(event) {
   if (event) event.preventDefault();
@@ -94,7 +178,6 @@ async function newGame(event) {
     if (demo.gameId) await request("close", { game_id: demo.gameId }).catch(() => {});
     const reply = await request("new", {
       game, players: Number($("players").value), seed: Number($("seed").value), auto_chance: true,
-      viewer: demo.seat,  // every reply of this game is told as the person's seat sees it
     });
     demo.gameId = reply.game_id;
     logMoves(reply.chance_moves);
@@ -103,16 +186,18 @@ async function newGame(event) {
 }
 
 // Let the bots play until it is the person's turn or the game is over, then show the position.
-// The caller holds demo.busy for the whole exchange, so that no stale button can be clicked.
+// The caller holds demo.busy for the whole exchange, so that no stale move can be clicked.
 async function advance(status) {
   while (!status.terminal && status.to_move !== demo.seat) {
-    await render(status, `player ${status.to_move} (bot) is thinking…`);
+    const who = `player ${status.to_move} (bot)`;
+    await render(status, `${who} is thinking…`);
     const seconds = Number($("seconds").value) || 0.5;
     const best = await request("go", {
-      game_id: demo.gameId, bot: botKind(status.game), seconds, play: true,
+      game_id: demo.gameId, ...botFields(status.game, seconds), play: true,
     }, (info) => {
-      // A bot's best-so-far move would tell what its seat holds: progress only.
-      $("status").textContent = `player ${status.to_move} (bot) is thinking… ${info.iterations ?? 0} iterations`;
+      // Progress only: the best move so far could reveal what the bot holds or plans.
+      const done = info.iterations === null || info.iterations === undefined ? "" : `${info.iterations} iterations, `;
+      $("status").textContent = `${who} is thinking… ${done}${Number(info.seconds).toFixed(1)} s`;
     });
     logMoves([best.move]);
     logMoves(best.chance_moves);
@@ -121,11 +206,11 @@ async function advance(status) {
   await render(status);
 }
 
-// Run one exchange with the engine while the page is marked busy (buttons cleared meanwhile).
+// Run one exchange with the engine while the page is marked busy (moves cleared meanwhile).
 async function exclusive(work) {
   if (demo.busy) return;
   demo.busy = true;
-  $("moves").innerHTML = "";
+  clearMoves();
   $("undo").disabled = true;
   $("hint").disabled = true;
   try {
@@ -138,6 +223,17 @@ async function exclusive(work) {
   }
 }
 
+function clearMoves() {
+  $("moves").innerHTML = "";
+  closeMenu();
+  demo.legal = [];
+  demo.targets = {};
+  demo.byTarget = new Map();
+  for (const e of document.querySelectorAll("#board .clickable")) e.classList.remove("clickable");
+  const overlay = document.querySelector("#board .aiplay-overlay");
+  if (overlay) overlay.remove();
+}
+
 function updateControls() {
   const status = demo.status;
   const mine = status && !status.terminal && status.to_move === demo.seat;
@@ -145,74 +241,363 @@ function updateControls() {
   $("hint").disabled = demo.busy || !mine;
 }
 
+function isMine(status) {
+  return !status.terminal && status.to_move === demo.seat;
+}
+
 async function render(status, message) {
   demo.status = status;
-  const perfect = status.game === "sunken_city";
-  const view = await request("view", {
-    game_id: demo.gameId, player: demo.seat, render: perfect ? "svg" : "text",
-  });
-  if (perfect && view.svg) {
+  const mine = isMine(status);
+  let view = null;
+  if (!demo.noSvg.has(status.game)) {
+    view = await request("view", { game_id: demo.gameId, player: demo.seat, render: "svg" });
+    if (view.svg === null || view.svg === undefined) demo.noSvg.add(status.game);
+  }
+  if (view && view.svg) {
     $("board").innerHTML = view.svg;
   } else {
+    view = await request("view", { game_id: demo.gameId, player: demo.seat, render: "text" });
     const pre = document.createElement("pre");
     pre.textContent = view.text || "";
     $("board").innerHTML = "";
     $("board").appendChild(pre);
   }
-  $("view").textContent = describeView(view.view);
+  showView(view.view);
   if (status.terminal) {
     showResult(status);
     return;
   }
-  $("status").textContent = message ||
-    (status.to_move === demo.seat ? `Your move (player ${demo.seat})` : `player ${status.to_move} to move`);
-  await showMoves(status);
+  // The turn goes on when the seat's own decision is the latest one logged (chance draws aside).
+  const decisions = [...$("log").children].filter((li) => !li.classList.contains("chance"));
+  const lastMine = decisions.length > 0 && decisions[decisions.length - 1].classList.contains("mine");
+  $("status").textContent = message || (mine
+    ? `Your move (player ${demo.seat})${lastMine ? ": your turn goes on" : ""}`
+    : `player ${status.to_move} to move`);
+  if (mine) await showMoves(status, (view && view.targets) || {});
 }
 
-// The person's own view, readable: Area 51 gives card names beside its ids.
-function describeView(view) {
-  const lines = [];
-  if (view.names) {
-    const n = view.names;
-    const fmt = (counts) => Object.entries(counts).map(([k, c]) => (c > 1 ? `${c}x ${k}` : k)).join(", ") || "-";
-    lines.push(`your hand: ${fmt(n.hand)}`);
-    lines.push(`face-up row: ${fmt(n.row)}`);
-    lines.push(`discards: ${fmt(n.discards)}`);
-    if (view.seat_scores) lines.push(`scores: ${view.seat_scores.join(", ")}`);
-    if (view.hand_sizes) lines.push(`hand sizes: ${view.hand_sizes.join(", ")}`);
-    return lines.join("\n");
-  }
-  // Other games: one line per seat for the per-seat lists, then the other small fields
-  // (the board itself is in the picture).
-  const seats = demo.status ? demo.status.options.players || 2 : 2;
-  // Sunken City's per-seat fields (a coordinate pair of a 2-player game is not per seat).
-  const seatKeys = ["scores", "adventurers", "carried", "secured", "secured_values", "chips", "played"];
-  const perSeat = Object.entries(view).filter(([k, v]) => seatKeys.includes(k) && Array.isArray(v) && v.length === seats);
-  for (let p = 0; p < seats; p++) {
-    const who = p === demo.seat ? "you" : "bot";
-    lines.push(`player ${p} (${who}): ` + perSeat.map(([k, v]) => `${k} ${JSON.stringify(v[p])}`).join(", "));
-  }
-  for (const [key, value] of Object.entries(view)) {
-    if (perSeat.some(([k]) => k === key)) continue;
-    const text = JSON.stringify(value);
-    if (text.length <= 40) lines.push(`${key}: ${text}`);
-  }
-  return lines.join("\n");
+// -- the view panel ------------------------------------------------------------------------
+
+// The seat's view as a nested list: names as the engine gives them, internals left out.
+function showView(view) {
+  const box = $("view");
+  box.innerHTML = "";
+  box.appendChild(viewNode(view, 0));
 }
 
-async function showMoves(status) {
+function isScalar(v) {
+  return v === null || ["string", "number", "boolean"].includes(typeof v);
+}
+
+function scalarText(v) {
+  if (v === null || v === undefined) return "–";
+  if (typeof v === "boolean") return v ? "yes" : "no";
+  return String(v);
+}
+
+function label(key) {
+  return String(key).replace(/_/g, " ");
+}
+
+function isFlat(obj) {
+  const values = Object.values(obj);
+  return values.length <= 12 && values.every((v) => isScalar(v) || (Array.isArray(v) && v.every(isScalar) && v.length <= 6));
+}
+
+function flatText(obj) {
+  const parts = Object.entries(obj).map(([k, v]) => `${label(k)}: ${Array.isArray(v) ? (v.length ? v.map(scalarText).join(", ") : "none") : scalarText(v)}`);
+  return parts.length ? parts.join("; ") : "none";
+}
+
+// An object in a list is headed by its first field when that names it ("seat 0", "region R0",
+// "vehicle green truck"); the person's own seat is marked.
+function heading(obj) {
+  const [key, value] = Object.entries(obj)[0] || [];
+  if (key === undefined || !isScalar(value) || value === null) return null;
+  const mine = key === "seat" && value === demo.seat ? " (you)" : "";
+  return { key, text: `${label(key)} ${scalarText(value)}${mine}` };
+}
+
+function viewNode(value, depth) {
+  if (isScalar(value)) return document.createTextNode(scalarText(value));
+  if (Array.isArray(value)) {
+    if (value.every(isScalar)) {
+      return document.createTextNode(value.length ? value.map(scalarText).join(", ") : "none");
+    }
+    const ul = document.createElement("ul");
+    value.forEach((item, i) => {
+      const li = document.createElement("li");
+      const head = item && typeof item === "object" && !Array.isArray(item) ? heading(item) : null;
+      if (head) {
+        const rest = Object.fromEntries(Object.entries(item).filter(([k]) => k !== head.key));
+        const name = document.createElement("span");
+        name.className = "key";
+        name.textContent = `${head.text}: `;
+        li.appendChild(name);
+        li.appendChild(isFlat(rest) ? document.createTextNode(flatText(rest)) : viewNode(rest, depth + 1));
+      } else {
+        li.appendChild(viewNode(item, depth + 1));
+      }
+      ul.appendChild(li);
+    });
+    return ul;
+  }
+  if (depth > 0 && isFlat(value)) return document.createTextNode(flatText(value));
+  const ul = document.createElement("ul");
+  if (depth === 0) ul.className = "view-root";
+  for (const [key, item] of Object.entries(value)) {
+    if (key === "internal") continue;  // engine detail, documented as such: not for people
+    const li = document.createElement("li");
+    const name = document.createElement("span");
+    name.className = "key";
+    name.textContent = `${label(key)}: `;
+    li.appendChild(name);
+    li.appendChild(viewNode(item, depth + 1));
+    ul.appendChild(li);
+  }
+  return ul;
+}
+
+// -- the moves: the picture first, grouped buttons as a fallback ---------------------------
+
+async function showMoves(status, targets) {
+  const legal = await request("legal", { game_id: demo.gameId });
+  demo.legal = legal.actions;
+  demo.targets = {};
+  demo.byTarget = new Map();
+  const legalIds = new Set(legal.actions.map((m) => m.id));
+  for (const [action, ids] of Object.entries(targets)) {
+    const id = Number(action);
+    if (!legalIds.has(id) || !ids || ids.length === 0) continue;  // [] : no place on the board
+    demo.targets[id] = ids;
+    for (const t of ids) {
+      if (!demo.byTarget.has(t)) demo.byTarget.set(t, []);
+      demo.byTarget.get(t).push(id);
+    }
+  }
+  highlightTargets();
+  showButtons(legal.actions);
+}
+
+function groupOf(move) {
+  if (move.group) return String(move.group);
+  const first = String(move.name).split(/\s+/)[0] || "move";
+  return first.replace(/:$/, "");
+}
+
+// How many buttons a group may hold and still start open.
+const OPEN_GROUP_SIZE = 12;
+
+function showButtons(moves) {
   const box = $("moves");
   box.innerHTML = "";
-  const mine = !status.terminal && status.to_move === demo.seat;
-  if (!mine) return;
-  const legal = await request("legal", { game_id: demo.gameId });
-  for (const move of legal.actions) {
-    const button = document.createElement("button");
-    button.type = "button";
-    button.textContent = move.name;
-    button.dataset.action = move.id;
-    button.addEventListener("click", () => play(move.id));
-    box.appendChild(button);
+  const groups = new Map();
+  for (const move of moves) {
+    const key = groupOf(move);
+    if (!groups.has(key)) groups.set(key, []);
+    groups.get(key).push(move);
+  }
+  for (const [key, members] of groups) {
+    const details = document.createElement("details");
+    details.className = "group";
+    details.dataset.group = key;
+    details.open = members.length <= OPEN_GROUP_SIZE || groups.size === 1;
+    const summary = document.createElement("summary");
+    const onBoard = members.every((m) => demo.targets[m.id]);
+    summary.textContent = `${key} (${members.length})${onBoard ? ": or click the board" : ""}`;
+    details.appendChild(summary);
+    const list = document.createElement("div");
+    list.className = "buttons";
+    for (const move of members) {
+      const button = document.createElement("button");
+      button.type = "button";
+      button.textContent = move.name;
+      button.dataset.action = move.id;
+      if (demo.targets[move.id]) button.classList.add("on-board");
+      button.addEventListener("click", () => play(move.id));
+      list.appendChild(button);
+    }
+    details.appendChild(list);
+    box.appendChild(details);
+  }
+}
+
+function boardSvg() {
+  return document.querySelector("#board svg");
+}
+
+// Mark the clickable elements and draw a highlight over each, above everything (an element may
+// lie under a piece drawn later, like a lake cell under a street).
+function highlightTargets() {
+  const svg = boardSvg();
+  if (!svg) return;
+  const overlay = document.createElementNS("http://www.w3.org/2000/svg", "g");
+  overlay.setAttribute("class", "aiplay-overlay");
+  overlay.setAttribute("pointer-events", "none");
+  const toSvg = svg.getScreenCTM() ? svg.getScreenCTM().inverse() : null;
+  for (const element of svg.querySelectorAll("[data-target]")) {
+    if (!demo.byTarget.has(element.dataset.target)) continue;
+    element.classList.add("clickable");
+    if (!toSvg || typeof element.getBBox !== "function") continue;
+    const box = element.getBBox();
+    const m = toSvg.multiply(element.getScreenCTM());
+    const corners = [[box.x, box.y], [box.x + box.width, box.y + box.height]].map(([x, y]) => {
+      const p = new DOMPoint(x, y).matrixTransform(m);
+      return [p.x, p.y];
+    });
+    const rect = document.createElementNS("http://www.w3.org/2000/svg", "rect");
+    rect.setAttribute("class", "highlight");
+    rect.dataset.for = element.dataset.target;
+    rect.setAttribute("x", Math.min(corners[0][0], corners[1][0]) + 1.5);
+    rect.setAttribute("y", Math.min(corners[0][1], corners[1][1]) + 1.5);
+    rect.setAttribute("width", Math.max(0, Math.abs(corners[1][0] - corners[0][0]) - 3));
+    rect.setAttribute("height", Math.max(0, Math.abs(corners[1][1] - corners[0][1]) - 3));
+    rect.setAttribute("rx", 4);
+    overlay.appendChild(rect);
+  }
+  svg.appendChild(overlay);
+}
+
+// The legal actions touching the picture's elements at a point of the screen.
+function actionsAt(x, y) {
+  const svg = boardSvg();
+  const found = [];
+  if (!svg) return found;
+  const add = (target) => {
+    for (const action of (target && demo.byTarget.get(target)) || []) {
+      if (!found.includes(action)) found.push(action);
+    }
+  };
+  for (const hit of document.elementsFromPoint(x, y)) {
+    if (!svg.contains(hit)) continue;
+    // A target may be a group (a card drawn as a frame and its text): its parts count as it.
+    for (let element = hit; element && element !== svg; element = element.parentElement) {
+      add(element.dataset && element.dataset.target);
+    }
+  }
+  if (found.length === 0) {
+    // A miss between the parts of a group (three small life tokens): the smallest highlighted
+    // box around the point counts, as its highlight shows.
+    let best = null;
+    for (const element of svg.querySelectorAll("[data-target].clickable")) {
+      const r = element.getBoundingClientRect();
+      if (x < r.left || x > r.right || y < r.top || y > r.bottom) continue;
+      if (!best || r.width * r.height < best.area) best = { area: r.width * r.height, target: element.dataset.target };
+    }
+    if (best) add(best.target);
+  }
+  return found;
+}
+
+function moveName(action) {
+  const move = demo.legal.find((m) => m.id === action);
+  return move ? move.name : `action ${action}`;
+}
+
+// A click on the picture: the moves touching that spot. One: it is played. Several: a menu of
+// them opens, and their other elements are marked; a click on a marked element keeps only the
+// moves touching both spots (a street: click its two cells; a card, then where it goes).
+function onBoardClick(event) {
+  if (demo.busy || !demo.status || !isMine(demo.status)) return;
+  const here = actionsAt(event.clientX, event.clientY);
+  const narrowed = demo.choice ? demo.choice.filter((a) => here.includes(a)) : [];
+  const actions = narrowed.length > 0 ? narrowed : here;
+  closeMenu();
+  if (actions.length === 1) {
+    play(actions[0]);
+  } else if (actions.length > 1) {
+    demo.choice = actions;
+    markCandidates(actions);
+    openMenu(actions, event.clientX, event.clientY);
+  }
+}
+
+function markCandidates(actions) {
+  const spots = new Set(actions.flatMap((a) => demo.targets[a] || []));
+  for (const r of document.querySelectorAll("#board .aiplay-overlay .highlight")) {
+    r.classList.toggle("candidate", spots.has(r.dataset.for));
+  }
+}
+
+function onBoardHover(event) {
+  const svg = boardSvg();
+  if (!svg) return;
+  const actions = demo.busy ? [] : actionsAt(event.clientX, event.clientY);
+  svg.style.cursor = actions.length ? "pointer" : "default";
+  $("board").title = actions.map(moveName).join("\n");
+}
+
+// A menu of the few moves touching one spot. Moves of one kind share a row: "building … at r1c3"
+// followed by a short button per move ("1", "2", ...), each titled with the move's full name.
+function openMenu(actions, x, y) {
+  const menu = $("menu");
+  menu.innerHTML = "";
+  const rows = new Map();
+  for (const action of actions) {
+    const key = groupOf({ name: moveName(action) });
+    if (!rows.has(key)) rows.set(key, []);
+    rows.get(key).push(action);
+  }
+  for (const members of rows.values()) {
+    const row = document.createElement("div");
+    row.className = "menu-row";
+    const words = members.map((a) => moveName(a).split(/\s+/));
+    let head = 0;
+    let tail = 0;
+    if (members.length >= 3) {
+      const shortest = Math.min(...words.map((w) => w.length));
+      while (head < shortest - 1 && words.every((w) => w[head] === words[0][head])) head++;
+      while (tail < shortest - head - 1
+             && words.every((w) => w[w.length - 1 - tail] === words[0][words[0].length - 1 - tail])) tail++;
+      const title = document.createElement("span");
+      title.className = "menu-title";
+      title.textContent = [...words[0].slice(0, head), "…", ...words[0].slice(words[0].length - tail)].join(" ");
+      row.appendChild(title);
+    }
+    members.forEach((action, i) => {
+      const button = document.createElement("button");
+      button.type = "button";
+      button.dataset.action = action;
+      button.title = moveName(action);
+      button.textContent = words[i].slice(head, words[i].length - tail).join(" ");
+      button.addEventListener("click", (event) => {
+        event.stopPropagation();
+        closeMenu();
+        play(action);
+      });
+      // Pointing at an entry shows on the board every element that move touches (a street's two cells).
+      button.addEventListener("mouseenter", () => preview(action));
+      button.addEventListener("mouseleave", () => preview(null));
+      row.appendChild(button);
+    });
+    menu.appendChild(row);
+  }
+  if (actions.some((a) => (demo.targets[a] || []).length > 1)) {
+    const note = document.createElement("div");
+    note.className = "menu-note";
+    note.textContent = "or click a second marked place";
+    menu.appendChild(note);
+  }
+  // Beside the picture at the height of the click, so that it hides none of the places to click.
+  const svg = boardSvg();
+  const right = svg ? svg.getBoundingClientRect().right : x;
+  menu.style.left = `${right + window.scrollX + 8}px`;
+  menu.style.top = `${Math.max(0, y + window.scrollY - 16)}px`;
+  menu.hidden = false;
+}
+
+function closeMenu() {
+  $("menu").hidden = true;
+  $("menu").innerHTML = "";
+  demo.choice = null;
+  markCandidates([]);
+  preview(null);
+}
+
+function preview(action) {
+  const spots = new Set(action === null ? [] : demo.targets[action] || []);
+  for (const r of document.querySelectorAll("#board .aiplay-overlay .highlight")) {
+    r.classList.toggle("preview", spots.has(r.dataset.for));
   }
 }
 
@@ -246,12 +631,19 @@ async function hint() {
   $("hint").disabled = true;
   try {
     const reply = await request("analyse", {
-      game_id: demo.gameId, bot: botKind(demo.status.game), seconds: Math.max(0.5, Number($("seconds").value) || 0.5),
+      game_id: demo.gameId, ...botFields(demo.status.game, Math.max(0.5, Number($("seconds").value) || 0.5)),
     });
     const value = reply.value === null ? "" : ` (expected result ${reply.value.toFixed(2)})`;
-    $("hint-text").textContent = `Hint: ${reply.name}${value}`;
+    const where = demo.targets[reply.action] ? " (marked on the board)" : "";
+    $("hint-text").textContent = `Hint: ${reply.name}${value}${where}`;
     for (const b of $("moves").querySelectorAll("button")) {
-      b.classList.toggle("hinted", Number(b.dataset.action) === reply.action);
+      const hinted = Number(b.dataset.action) === reply.action;
+      b.classList.toggle("hinted", hinted);
+      if (hinted) b.closest("details").open = true;
+    }
+    const spots = new Set(demo.targets[reply.action] || []);
+    for (const r of document.querySelectorAll("#board .aiplay-overlay .highlight")) {
+      r.classList.toggle("hinted", spots.has(r.dataset.for));
     }
   } catch (err) {
     showError(err);
@@ -264,7 +656,7 @@ async function hint() {
 function showResult(status) {
   demo.finished = true;
   $("status").textContent = "Game over";
-  $("moves").innerHTML = "";
+  clearMoves();
   const best = Math.max(...status.returns);
   const rows = status.scores.map((score, p) => {
     const who = p === demo.seat ? "you" : "bot";
@@ -286,7 +678,16 @@ async function main() {
   $("setup").addEventListener("submit", newGame);
   $("undo").addEventListener("click", undo);
   $("hint").addEventListener("click", hint);
+  $("board").addEventListener("click", onBoardClick);
+  $("board").addEventListener("mousemove", onBoardHover);
+  document.addEventListener("keydown", (event) => { if (event.key === "Escape") closeMenu(); });
+  document.addEventListener("click", (event) => {
+    if (!$("menu").contains(event.target) && !$("board").contains(event.target)) closeMenu();
+  });
   await connect();
+  demo.hello = await request("hello");
+  populateBots(demo.hello);
+  $("connection").textContent = "engine connected";
   if (demo.params.get("autostart") === "1") await newGame();
 }
 
