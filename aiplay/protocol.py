@@ -666,8 +666,13 @@ class Server:
             if budget.seconds is not None:
                 time_left = budget.seconds - (time.perf_counter() - started)
                 if time_left <= 0:
-                    break
-                slice_budget["seconds"] = min(time_left, info_seconds)
+                    if last is not None:
+                        break
+                    # A budget spent before the first slice (a tiny one, a loaded machine) still
+                    # owes the client a move: one iteration gives it.
+                    slice_budget = {"iterations": 1}
+                else:
+                    slice_budget["seconds"] = min(time_left, info_seconds)
             if last is not None and session.stop_event.is_set():
                 break
             analysis = bot.analyse(state, **slice_budget)

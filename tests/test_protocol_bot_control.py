@@ -140,3 +140,16 @@ def test_quit_during_a_solve_still_gives_the_solve_its_final_reply():
     assert finals[2]["cmd"] == "solve" and finals[2]["ok"] is True, finals[2]
     assert finals[2]["result"]["exact"] is False  # the budget ended it, after the quit
     assert [r["id"] for r in replies].index(2) > [r["id"] for r in replies].index(3)
+
+
+def test_a_budget_spent_before_the_first_slice_still_answers_a_move():
+    replies = []
+    from aiplay.protocol import Server
+
+    server = Server(replies.append)
+    server.handle_line('{"id": 1, "cmd": "new", "game": "sunken_city", "players": 2, "auto_chance": true}')
+    server.handle_line('{"id": 2, "cmd": "go", "bot": "mcts", "seconds": 1e-9}')
+    server.shutdown(timeout=30)
+    final = [r for r in replies if r["id"] == 2 and r["type"] == "bestmove"]
+    assert len(final) == 1 and final[0]["ok"] is True, final
+    assert final[0]["action"] in [a for a in range(10000)]
