@@ -699,8 +699,8 @@ class Server:
             if streamed:
                 self._info(request_id, cmd, session, state, last, total_iterations, total_nodes,
                            counters["seconds"])
-            if session.stop_event.is_set():
-                break
+            if session.stop_event.is_set() or analysis.counters.get("forced"):
+                break  # a forced move is answered without search: no slice would add anything
         assert last is not None
         return last, session.stop_event.is_set()
 

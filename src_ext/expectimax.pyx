@@ -2,7 +2,13 @@
 """Native expectimax over any kernel: max^n, paranoid, Star1 and Star2 pruning.
 
 Depth counts decisions only; chance nodes are expanded exactly and do not use
-depth (OpenSpiel's ``expectiminimax`` does the same, so values compare). At the
+depth (OpenSpiel's ``expectiminimax`` does the same, so values compare). Runs of
+consecutive chance nodes are bounded by ``chance_run`` (-1: no bound): a chance
+node with that many chance nodes in a row above it is a leaf, evaluated as at
+the depth limit, so that a game which deals many cards in a row after one
+decision cannot make a shallow depth enumerate them all (the reference
+``aiplay.search.expectimax`` explains the rule; both paths cut at the same
+nodes). The table keys a chance node by its run too. At the
 depth limit the kernel's ``evaluate`` gives the value; or, with
 ``leaf_playout=k``, the kernel's playout policy first plays up to ``k`` more
 moves (chance sampled from a generator seeded by the leaf's hash, so a leaf
@@ -100,13 +106,14 @@ cdef class ExpectimaxSearch:
     cdef int max_level              # deepest ply visited (chance counted)
     # leaf playouts
     cdef int leaf_playout           # policy moves before the static evaluation (0: none)
+    cdef int chance_run             # longest run of chance nodes expanded (-1: no bound)
     cdef void* leaf_state
     cdef int* leaf_actions
     cdef bint busy                  # a run() is in progress (one search at a time)
     cdef readonly Cancellation cancel
 
     def __init__(self, Kernel kernel, str pruning="star2", bint paranoid=False, bint use_tt=True,
-                 int tt_bits=18, int leaf_playout=0, Cancellation cancel=None):
+                 int tt_bits=18, int leaf_playout=0, Cancellation cancel=None, int chance_run=-1):
         if pruning not in PRUNING:
             raise InvalidOptionError(f"pruning={pruning!r} is invalid; it accepts one of {sorted(PRUNING)}")
         if not 4 <= tt_bits <= 30:
@@ -116,9 +123,12 @@ cdef class ExpectimaxSearch:
         if leaf_playout > 0 and not kernel.has_policy:
             raise InvalidOptionError(
                 f"leaf_playout needs a playout policy, and {type(kernel).__name__} has none")
+        if chance_run < -1 or chance_run == 0:
+            raise InvalidOptionError(f"chance_run={chance_run} is invalid; it accepts an integer >= 1 or -1 (no bound)")
         self.cancel = cancel if cancel is not None else Cancellation()
         self.kernel = kernel
         self.leaf_playout = leaf_playout
+        self.chance_run = chance_run
         self.leaf_state = malloc(kernel.state_size)
         self.leaf_actions = <int*>malloc(kernel.max_legal * sizeof(int))
         if self.leaf_state == NULL or self.leaf_actions == NULL:
@@ -261,8 +271,22 @@ cdef class ExpectimaxSearch:
         return self.states + <size_t>level * self.kernel.state_size
 
     # -- paranoid / two-player: alpha-beta with Star1 / Star2 -----------------
-    cdef double _scalar(self, int level, int depth, double alpha, double beta) noexcept nogil:
-        """Value of the state at ``level`` for the root player, with fail-soft bounds."""
+    cdef inline bint _run_cut(self, int player, int run) noexcept nogil:
+        """True at a chance node that would lengthen a run of chance nodes beyond ``chance_run``."""
+        return player == K_CHANCE and self.chance_run >= 0 and run >= self.chance_run
+
+    cdef inline uint64_t _key(self, const void* s, int player, int run) noexcept nogil:
+        """The table key: the state's hash, and for a chance node inside a run, the run too."""
+        cdef uint64_t key = self.kernel.state_hash(s)
+        if player == K_CHANCE and run > 0:
+            key ^= <uint64_t>run * <uint64_t>0x9E3779B97F4A7C15
+        return key
+
+    cdef double _scalar(self, int level, int depth, double alpha, double beta, int run) noexcept nogil:
+        """Value of the state at ``level`` for the root player, with fail-soft bounds.
+
+        ``run``: how many chance nodes come in a row right above this one.
+        """
         cdef void* s = self._state(level)
         cdef int player, n, i, a, best_action = -1, flag
         cdef double v, best, a0 = alpha, b0 = beta
@@ -279,12 +303,12 @@ cdef class ExpectimaxSearch:
         if player == K_TERMINAL:
             self.kernel.returns(s, values)
             return values[self.root_player]
-        if depth == 0 or level + 2 >= self.levels:
+        if depth == 0 or level + 2 >= self.levels or self._run_cut(player, run):
             self.hit_limit = True
             self._leaf_value(s, values)
             return values[self.root_player]
         if self.use_tt:
-            key = self.kernel.state_hash(s)
+            key = self._key(s, player, run)
             e = self._probe(key)
             if e != NULL and self._usable(e, depth):
                 v = self.tt_values[(key & self.tt_mask) * self.n]
@@ -298,7 +322,7 @@ cdef class ExpectimaxSearch:
         was_limited = self.hit_limit
         self.hit_limit = False
         if player == K_CHANCE:
-            v = self._chance(level, depth, alpha, beta)
+            v = self._chance(level, depth, alpha, beta, run)
         else:
             acts = self.actions + <size_t>level * self.kernel.max_legal
             n = self.kernel.legal_actions(s, acts)
@@ -315,14 +339,14 @@ cdef class ExpectimaxSearch:
                 self.kernel.clone_into(s, self._state(level + 1))
                 self.kernel.apply(self._state(level + 1), a)
                 if player == self.root_player:
-                    v = self._scalar(level + 1, depth - 1, alpha if alpha > best else best, beta)
+                    v = self._scalar(level + 1, depth - 1, alpha if alpha > best else best, beta, 0)
                     if v > best:
                         best = v
                         best_action = a
                     if self.pruning != PRUNE_NONE and best >= beta:
                         break
                 else:
-                    v = self._scalar(level + 1, depth - 1, alpha, beta if beta < best else best)
+                    v = self._scalar(level + 1, depth - 1, alpha, beta if beta < best else best, 0)
                     if v < best:
                         best = v
                         best_action = a
@@ -366,7 +390,7 @@ cdef class ExpectimaxSearch:
                 first = e.best_action
         self.kernel.clone_into(s, self._state(level + 1))
         self.kernel.apply(self._state(level + 1), first)
-        v = self._scalar(level + 1, depth - 1, window_lo, window_hi)
+        v = self._scalar(level + 1, depth - 1, window_lo, window_hi, 0)
         if child_player == self.root_player:
             # A fail-low result only bounds from above: no lower bound learned.
             return v if v > window_lo else self.lo
@@ -400,7 +424,7 @@ cdef class ExpectimaxSearch:
                 best_high += ps[i] * self.hi
         return best_low >= beta or best_high <= alpha
 
-    cdef double _chance(self, int level, int depth, double alpha, double beta) noexcept nogil:
+    cdef double _chance(self, int level, int depth, double alpha, double beta, int run) noexcept nogil:
         """Expected value over the outcomes, with Star1/Star2 windows when pruning."""
         cdef void* s = self._state(level)
         cdef void* child = self._state(level + 1)
@@ -417,7 +441,7 @@ cdef class ExpectimaxSearch:
             for i in range(n):
                 self.kernel.clone_into(s, child)
                 self.kernel.apply(child, outs[i])
-                acc += ps[i] * self._scalar(level + 1, depth, self.lo, self.hi)
+                acc += ps[i] * self._scalar(level + 1, depth, self.lo, self.hi, run + 1)
                 if self.aborted:
                     return 0.0
             return acc
@@ -457,7 +481,7 @@ cdef class ExpectimaxSearch:
             self.kernel.clone_into(s, child)
             self.kernel.apply(child, outs[i])
             v = self._scalar(level + 1, depth, wlo if wlo > self.lo else self.lo,
-                             whi if whi < self.hi else self.hi)
+                             whi if whi < self.hi else self.hi, run + 1)
             if self.aborted:
                 return 0.0
             if v <= wlo:
@@ -468,8 +492,11 @@ cdef class ExpectimaxSearch:
         return acc
 
     # -- max^n ---------------------------------------------------------------
-    cdef void _vector(self, int level, int depth, double* out) noexcept nogil:
-        """Value vector of the state at ``level``: every player maximizes their own component."""
+    cdef void _vector(self, int level, int depth, double* out, int run) noexcept nogil:
+        """Value vector of the state at ``level``: every player maximizes their own component.
+
+        ``run``: how many chance nodes come in a row right above this one.
+        """
         cdef void* s = self._state(level)
         cdef int player, n, i, p, best_action = -1
         cdef double* child = self.vectors + <size_t>(level + 1) * K_MAX_PLAYERS
@@ -487,12 +514,12 @@ cdef class ExpectimaxSearch:
         if player == K_TERMINAL:
             self.kernel.returns(s, out)
             return
-        if depth == 0 or level + 2 >= self.levels:
+        if depth == 0 or level + 2 >= self.levels or self._run_cut(player, run):
             self.hit_limit = True
             self._leaf_value(s, out)
             return
         if self.use_tt:
-            key = self.kernel.state_hash(s)
+            key = self._key(s, player, run)
             e = self._probe(key)
             if e != NULL and self._usable(e, depth):
                 self.tt_hits += 1
@@ -512,7 +539,7 @@ cdef class ExpectimaxSearch:
             for i in range(n):
                 self.kernel.clone_into(s, self._state(level + 1))
                 self.kernel.apply(self._state(level + 1), outs[i])
-                self._vector(level + 1, depth, child)
+                self._vector(level + 1, depth, child, run + 1)
                 if self.aborted:
                     return
                 for p in range(self.n):
@@ -524,7 +551,7 @@ cdef class ExpectimaxSearch:
             for i in range(n):
                 self.kernel.clone_into(s, self._state(level + 1))
                 self.kernel.apply(self._state(level + 1), acts[i])
-                self._vector(level + 1, depth - 1, child)
+                self._vector(level + 1, depth - 1, child, 0)
                 if self.aborted:
                     return
                 if first or child[player] > out[player]:
@@ -558,13 +585,13 @@ cdef class ExpectimaxSearch:
                 # With pruning, later actions only need to be shown worse than
                 # the best so far: their values are then upper bounds.
                 if self.pruning != PRUNE_NONE and self.narrow_root and i > 0:
-                    action_values[i] = self._scalar(1, depth - 1, best, self.hi)
+                    action_values[i] = self._scalar(1, depth - 1, best, self.hi, 0)
                 else:
-                    action_values[i] = self._scalar(1, depth - 1, self.lo, self.hi)
+                    action_values[i] = self._scalar(1, depth - 1, self.lo, self.hi, 0)
                 if i == 0 or action_values[i] > best:
                     best = action_values[i]
             else:
-                self._vector(1, depth - 1, vec)
+                self._vector(1, depth - 1, vec, 0)
                 action_values[i] = vec[self.root_player]
             if self.aborted:
                 return False

@@ -31,6 +31,9 @@ tests can treat them alike. Its fields:
     ``None`` where a key does not apply to the bot. Bots add their own keys:
     MCTS and ISMCTS ``tree_nodes`` (nodes in the search tree, root
     included); expectimax ``tt_hits`` and ``completed_depth``. Every
+    analysis has ``forced``: ``True`` when the position had one legal move,
+    which a searching bot then plays at once without searching (its
+    counters are zero and ``value`` is ``None``). Every
     analysis also says which search loop ran, in ``backend``: ``"native"``
     (the C search over a kernel) or ``"reference"`` (the Python loop). ``seconds`` is
     wall-clock time and is the only field of an analysis that is not
@@ -296,6 +299,9 @@ class Bot(abc.ABC):
 
     #: The name :func:`aiplay.search.make_bot` knows this bot by.
     kind: ClassVar[str] = ""
+    #: True for bots that search: they answer a forced move (one legal
+    #: action) at once, without searching (:meth:`_forced_move`).
+    searches: ClassVar[bool] = False
 
     def __init__(self, seed: SeedLike = None):
         self._rng: random.Random = check_seed(seed)
@@ -348,7 +354,11 @@ class Bot(abc.ABC):
                 self._cancel.reset()
             if override is not None and saved is not None:
                 self.budget = override
-            analysis = self._analyse(state)
+            analysis = self._forced_move(state) if self.searches else None
+            if analysis is None:
+                analysis = self._analyse(state)
+            # A bot that does not search (random, heuristic) answers at once anyway; it still says so.
+            analysis.counters.setdefault("forced", len(analysis.stats) == 1)
             # Which search loop ran: the C one ("native") or the readable Python one.
             analysis.counters.setdefault("backend", "reference")
             object.__setattr__(analysis, "_pv_names", name_line(state, analysis.principal_variation))
@@ -375,6 +385,29 @@ class Bot(abc.ABC):
     #: Attributes holding a bot's native search machinery (trees and tables in C memory, rebuilt
     #: on the next native search): a pickled or copied bot starts without them.
     _NATIVE_CACHES: ClassVar[tuple] = ("_pool", "_native")
+
+    def _forced_move(self, state: State) -> Optional[Analysis]:
+        """The answer at a decision with one legal move, without searching; ``None`` otherwise.
+
+        Searching a forced move only spends the budget (seconds of it, in a
+        game with long chance runs) to learn nothing that changes the move.
+        The analysis says so: ``counters["forced"]`` is ``True``, ``value``
+        is ``None`` (nothing was estimated) and the counters are zero. The
+        bot's generator is not drawn from, so a forced move never shifts the
+        bot's later choices.
+        """
+        player = self._root_player(state)
+        legal = state.legal_actions()
+        if len(legal) != 1:
+            return None
+        action = legal[0]
+        return Analysis(
+            bot=self.kind, player=player, action=action, value=None,
+            stats=[ActionStats(action=action, visits=0 if self.kind in ("mcts", "ismcts") else None)],
+            principal_variation=[action],
+            counters={"iterations": None if self.kind in ITERATIONLESS else 0, "nodes": 0, "seconds": 0.0,
+                      "max_depth": 0, "forced": True},
+        )
 
     def __getstate__(self) -> Dict[str, Any]:
         # A copy (pickle, deepcopy, a multiprocessing worker) is of an idle bot: its options, its

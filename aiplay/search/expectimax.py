@@ -16,7 +16,22 @@ Ties go to the first action in legal order. Depth counts *decision* plies
 only: chance nodes do not use it up. Both rules are those of OpenSpiel's
 ``open_spiel.python.algorithms.minimax.expectiminimax``, and on a two-player
 zero-sum game with ``evaluate`` returning ``[v, -v]`` this search returns
-exactly its values and moves (max^n and paranoid coincide there).
+exactly its values and moves (max^n and paranoid coincide there), as long as
+no run of chance nodes is longer than ``chance_run``.
+
+Runs of chance nodes are bounded (``chance_run``, default
+:data:`DEFAULT_CHANCE_RUN`): a game may follow one decision with many chance
+nodes in a row (Groom Lake deals six face-up cards after the keep, about 40^6
+outcomes), and since they do not use up depth, "depth 2" would otherwise
+enumerate all of them before the reply it was asked to see. The search
+expands at most ``chance_run`` consecutive chance nodes; a chance node that
+would lengthen the run further is a leaf, evaluated like one at the depth
+limit (and, like it, makes the subtree inexact, so iterative deepening goes
+on). So ``depth`` means decisions, and the work per decision ply stays
+bounded on every game. ``chance_run=None`` lifts the bound (the plain
+expectimax above, exact where it claims exactness). A chance node's value
+depends on how long the run above it already is, so the table keys such
+nodes by the run length too.
 
 Transposition table, keyed by ``state.state_key()``: an entry stores the
 value vector, the best action, the remaining depth it was searched with,
@@ -64,6 +79,13 @@ PRUNING = ("star2", "star1", "none")
 
 #: Maximum depth when neither ``depth`` nor a ``seconds``/``nodes`` budget is given.
 DEFAULT_DEPTH = 4
+#: Longest run of consecutive chance nodes expanded by default (see the module docstring):
+#: two dice, or a card and the next, are searched exactly; a longer run is cut there.
+DEFAULT_CHANCE_RUN = 2
+#: The time budget when no option limits the search at all (neither ``depth`` nor a
+#: budget): :data:`DEFAULT_DEPTH` within this many seconds, so that a default bot never
+#: stalls on a game with a wide tree, whatever the machine.
+DEFAULT_SECONDS = 5.0
 #: Maximum depth when only a ``seconds``/``nodes`` budget is given: deep
 #: enough that the budget, not the depth, ends the search in any real game.
 UNBOUNDED_DEPTH = 64
@@ -109,6 +131,7 @@ class _Search:
         self.use_tt = bot.use_tt
         self.evaluate = bot.evaluate
         self.leaf_playout = bot.leaf_playout
+        self.chance_run = bot.chance_run
         self.root_player = root_player
         self.num_players = num_players
         self.meter = Meter(bot.budget, bot._stop_event)
@@ -131,7 +154,8 @@ class _Search:
                 f"({self.num_players})")
         return values
 
-    def search(self, state: State, depth: int, ply: int) -> _Result:
+    def search(self, state: State, depth: int, ply: int, run: int = 0) -> _Result:
+        """The value of ``state`` searched ``depth`` decisions deep; ``run``: chance nodes just above it."""
         meter = self.meter
         meter.nodes += 1
         if ply > self.max_ply:
@@ -143,10 +167,14 @@ class _Search:
             return tuple(float(r) for r in state.returns()), None, 0, ()
         if depth == 0:
             return self.leaf_value(state), None, None, ()
+        if player == CHANCE and self.chance_run is not None and run >= self.chance_run:
+            return self.leaf_value(state), None, None, ()  # the run is cut here (inexact, like depth 0)
 
-        key = 0
+        key: Any = 0
         if self.use_tt:
             key = state.state_key()
+            if player == CHANCE and run:
+                key = (key, run)  # the run above changes what lies below
             entry = self.tt.get(key)
             if entry is not None:
                 values, best, searched_depth, need, pv = entry
@@ -163,7 +191,7 @@ class _Search:
             for outcome, prob in state.chance_outcomes():
                 child = state.clone()
                 child.apply_action(outcome)
-                child_values, _, child_need, child_pv = self.search(child, depth, ply + 1)
+                child_values, _, child_need, child_pv = self.search(child, depth, ply + 1, run + 1)
                 for i in range(self.num_players):
                     acc[i] += prob * child_values[i]
                 need = None if need is None or child_need is None else max(need, child_need)
@@ -217,9 +245,10 @@ class ExpectimaxBot(Bot):
 
     ``depth``
         Maximum search depth in decision plies (an int from 1 to
-        :data:`MAX_DEPTH`). Default:
-        :data:`DEFAULT_DEPTH` when no budget is given, else
-        :data:`UNBOUNDED_DEPTH` (the budget decides).
+        :data:`MAX_DEPTH`). Default: :data:`DEFAULT_DEPTH` within
+        :data:`DEFAULT_SECONDS` when no budget is given either, else
+        :data:`UNBOUNDED_DEPTH` (the budget decides). A ``depth`` given
+        without a budget is searched to the end, however long it takes.
     ``seconds``, ``nodes``
         Budget for iterative deepening (``nodes`` counts states visited,
         table hits and leaves included). ``seconds`` is not reproducible.
@@ -231,6 +260,11 @@ class ExpectimaxBot(Bot):
         the depth limit (chance nodes included). Default: the game's
         ``state.heuristic_values()`` (all zeros for a game without one).
         A custom function forces the reference path.
+    ``chance_run``
+        The longest run of consecutive chance nodes searched exactly (an int
+        from 1 to :data:`MAX_DEPTH`), default :data:`DEFAULT_CHANCE_RUN`; a
+        chance node beyond it is evaluated as a leaf. ``None``: no bound (the
+        plain expectimax; may be slow where chance nodes come in long runs).
     ``leaf_playout``
         ``None`` (default) or a number of moves: at the depth limit, let the
         game's playout policy (on a native engine, the kernel's) play that
@@ -266,12 +300,14 @@ class ExpectimaxBot(Bot):
     """
 
     kind = "expectimax"
+    searches = True
 
     def __init__(self, *, depth: Optional[int] = None, seconds: Optional[float] = None,
                  nodes: Optional[int] = None, iterations: Optional[int] = None,
                  seed: SeedLike = None, paranoid: bool = False, evaluate: Optional[Evaluate] = None,
                  use_tt: bool = True, allow_hidden_information: bool = False,
-                 pruning: str = "star2", backend: str = "auto", leaf_playout: Optional[int] = None):
+                 pruning: str = "star2", backend: str = "auto", leaf_playout: Optional[int] = None,
+                 chance_run: Optional[int] = DEFAULT_CHANCE_RUN):
         """Build the bot; raises :class:`~aiplay.errors.InvalidOptionError` for a bad option."""
         super().__init__(seed)
         self.leaf_playout = 0 if leaf_playout is None else check_positive_int(
@@ -288,8 +324,18 @@ class ExpectimaxBot(Bot):
             raise InvalidOptionError(
                 f"option depth={depth!r} is invalid; it accepts an integer from 1 to {MAX_DEPTH} or None")
         if depth is None:
-            depth = DEFAULT_DEPTH if self.budget.unlimited else UNBOUNDED_DEPTH
+            if self.budget.unlimited:
+                depth = DEFAULT_DEPTH
+                self.budget = Budget(seconds=DEFAULT_SECONDS)
+            else:
+                depth = UNBOUNDED_DEPTH
         self.depth: int = depth
+        chance_run = check_positive_int("chance_run", chance_run)
+        if chance_run is not None and chance_run > MAX_DEPTH:
+            raise InvalidOptionError(
+                f"option chance_run={chance_run!r} is invalid; it accepts an integer from 1 to {MAX_DEPTH} "
+                f"or None")
+        self.chance_run: Optional[int] = chance_run
         self.paranoid = check_bool("paranoid", paranoid)
         self.use_tt = check_bool("use_tt", use_tt)
         self.allow_hidden_information = check_bool("allow_hidden_information", allow_hidden_information)
@@ -357,7 +403,7 @@ class ExpectimaxBot(Bot):
                     f"leaf_playout needs a playout policy, and the {game.name!r} kernel has none; "
                     "use backend='reference'")
             search = ExpectimaxSearch(kernel, self.pruning, paranoid, self.use_tt, 18, self.leaf_playout,
-                                      self._cancel)
+                                      self._cancel, -1 if self.chance_run is None else self.chance_run)
             self._native = (kernel, search)
         search = self._native[1]
         search.clear_table()  # one table per call, as on the reference path
@@ -375,4 +421,4 @@ class ExpectimaxBot(Bot):
 
     def __repr__(self) -> str:
         return (f"ExpectimaxBot(depth={self.depth}, budget={self.budget}, paranoid={self.paranoid}, "
-                f"use_tt={self.use_tt}, leaf_playout={self.leaf_playout or None})")
+                f"use_tt={self.use_tt}, leaf_playout={self.leaf_playout or None}, chance_run={self.chance_run})")

@@ -108,6 +108,7 @@ class ISMCTSBot(Bot):
     """
 
     kind = "ismcts"
+    searches = True
 
     def __init__(self, *, iterations: Optional[int] = None, seconds: Optional[float] = None,
                  nodes: Optional[int] = None, seed: SeedLike = None, uct_c: float = DEFAULT_UCT_C,

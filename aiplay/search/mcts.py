@@ -132,6 +132,7 @@ class MCTSBot(Bot):
     """
 
     kind = "mcts"
+    searches = True
 
     def __init__(self, *, iterations: Optional[int] = None, seconds: Optional[float] = None,
                  nodes: Optional[int] = None, seed: SeedLike = None, uct_c: float = DEFAULT_UCT_C,

@@ -215,7 +215,10 @@ class SunkenCityGame(Game):
     #: A turn is a dozen small decisions, and random players hardly ever bring a
     #: treasure home, so MCTS plays out with the policy and expectimax lets the
     #: policy finish 60 more moves past its depth (benchmarks/RESULTS.md, "Strength").
-    bot_presets = {"mcts": {"rollout": "policy"}, "expectimax": {"depth": 2, "leaf_playout": 60}}
+    #: Depth 2 with those playouts can take 15 s in a wide position, so expectimax
+    #: deepens to 2 within 2 s a move (depth 1 always completes).
+    bot_presets = {"mcts": {"rollout": "policy"},
+                   "expectimax": {"depth": 2, "leaf_playout": 60, "seconds": 2.0}}
 
 
 class SunkenCityState(ReferenceState):
