@@ -9,6 +9,8 @@ Examples::
     aiplay play pig --option winscore=30 --bots expectimax,mcts --seed 3
     aiplay play sunken_city --players 3 --bots heuristic,random,heuristic --seed 1
     aiplay play sunken_city --players 3 --human 0 --bots heuristic
+    aiplay play area51 --players 2 --bots level,heuristic --level 3
+    aiplay levels area51
     aiplay serve
     aiplay arena pig --bots 'mcts(iterations=200)',expectimax,random --games 20 --out pig.jsonl
     aiplay bench --quick
@@ -32,6 +34,7 @@ from aiplay.human import play_with_humans
 from aiplay.protocol import add_serve_command
 from aiplay.registry import game_entry, has_native
 from aiplay.render import add_render_command
+from aiplay.search.level import add_levels_command
 from aiplay.solve import add_solve_command
 from aiplay.webdemo import add_demo_command
 
@@ -81,10 +84,17 @@ def _build_bots(args: argparse.Namespace, num_players: int, game: Any = None) ->
     if len(kinds) != num_players:
         raise InvalidOptionError(
             f"--bots names {len(kinds)} bots for {num_players} players; give one per seat or a single one for all")
+    if getattr(args, "level", None) is not None and "level" not in kinds:
+        raise InvalidOptionError("--level sets the difficulty of 'level' bots: name one in --bots, "
+                                 "e.g. --bots level,heuristic --level 3")
     bots = []
     for seat, kind in enumerate(kinds):
         budget: Dict[str, Any] = {}
-        if args.seconds is not None:
+        if kind == "level":
+            # A level is its own budget: --iterations/--depth/--seconds do not apply to it.
+            if getattr(args, "level", None) is not None:
+                budget["level"] = args.level
+        elif args.seconds is not None:
             budget["seconds"] = args.seconds
         elif kind == "expectimax":
             if args.depth is not None:
@@ -205,13 +215,16 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("game", help="game name (see `aiplay games`)")
     play.add_argument("--players", type=int, help="number of players (for games that take it)")
     play.add_argument("--bots", default="random",
-                      help="comma-separated bots, one per seat or one for all: random, heuristic, mcts, ismcts, expectimax")
+                      help="comma-separated bots, one per seat or one for all: random, heuristic, mcts, ismcts, expectimax, "
+                           "level")
     play.add_argument("--seed", type=int, default=0, help="seed of the game and the bots (default 0)")
     play.add_argument("--iterations", type=int,
                       help="MCTS/ISMCTS budget per move in iterations (the bots' default if unset)")
     play.add_argument("--depth", type=int, help="expectimax search depth in decisions (its default if unset)")
     play.add_argument("--seconds", type=float,
                       help="search budget per move in seconds for every search bot (overrides --iterations/--depth)")
+    play.add_argument("--level", type=int,
+                      help="difficulty of the 'level' bots, 1 (weakest) to the top level (see `aiplay levels GAME`)")
     play.add_argument("--option", action="append", metavar="NAME=VALUE", help="a game option, repeatable")
     play.add_argument("--backend", default="auto", choices=["auto", "native", "reference"],
                       help="game engine (default: native when built)")
@@ -231,6 +244,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_arena_command(sub)  # aiplay arena: round robins, ratings, Dask (aiplay/arena.py)
     add_bench_command(sub)  # aiplay bench: the speed table (aiplay/bench.py)
     add_render_command(sub)  # aiplay render: a position's SVG picture (aiplay/render.py, aiplay/svg.py)
+    add_levels_command(sub)  # aiplay levels: the difficulty levels (aiplay/search/level.py)
     return parser
 
 

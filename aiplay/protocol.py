@@ -40,6 +40,7 @@ from aiplay.registry import BACKENDS, game_entries, game_entry, load
 from aiplay.search import BOTS, make_bot
 from aiplay.search.base import ActionStats, Analysis, Bot, Budget, most_visited, name_line
 from aiplay.svg import legal_moves_on_svg, svg_module
+from aiplay.search.level import levels_info
 
 #: The protocol version (``hello`` reports it; docs/protocol.md describes it).
 PROTOCOL_VERSION = 1
@@ -357,7 +358,7 @@ class Server:
                 "options": {k: {"default": o.default, "accepts": o.accepts, "doc": o.doc} for k, o in spec.items()},
             })
         return {"engine": ENGINE_NAME, "version": aiplay.__version__, "protocol": PROTOCOL_VERSION,
-                "games": games, "bots": sorted(BOTS), "commands": list(self._commands)}
+                "games": games, "bots": sorted(BOTS), "levels": levels_info(), "commands": list(self._commands)}
 
     def _new(self, request: Dict[str, Any]) -> Dict[str, Any]:
         name = _field(request, "game", (str,), required=True)
@@ -539,9 +540,15 @@ class Server:
             raise NotDecisionNodeError("the game is over: there is no move to search")
         if state.is_chance_node():
             raise NotDecisionNodeError("a chance node: apply or draw a chance outcome first ('chance')")
-        default = "mcts" if game.perfect_information else "ismcts"
+        level = _field(request, "level", (int,))
+        default = "level" if level is not None else "mcts" if game.perfect_information else "ismcts"
         kind = _field(request, "bot", (str,), default)
         options = dict(_field(request, "options", (dict,), {}))
+        if level is not None:
+            if kind != "level":
+                raise ProtocolError(f"field 'level' chooses a difficulty level: drop 'bot' or give "
+                                    f"\"bot\": \"level\", not {kind!r}")
+            options["level"] = level
         for key in ("iterations", "nodes", "depth"):
             value = _field(request, key, (int,))
             if value is not None:

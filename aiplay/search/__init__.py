@@ -7,7 +7,10 @@
   information;
 * :class:`ExpectimaxBot` -- depth-limited max^n / paranoid expectimax with a
   transposition table and iterative deepening;
-* :class:`HeuristicBot` -- the game's own hand-written policy (a baseline).
+* :class:`HeuristicBot` -- the game's own hand-written policy (a baseline);
+* :class:`LevelBot` -- difficulty levels 1 to :data:`NUM_LEVELS`: a real
+  search that, below the top level, picks among its near-best moves with a
+  temperature (:mod:`aiplay.search.level`).
 
 On a state of a native engine, MCTS, ISMCTS and expectimax run their loop in
 C (:mod:`aiplay.search.native_path`); the analysis has the same structure.
@@ -32,6 +35,7 @@ from aiplay.search.base import ActionStats, Analysis, Bot, Budget
 from aiplay.search.expectimax import ExpectimaxBot
 from aiplay.search.heuristic import HeuristicBot
 from aiplay.search.ismcts import ISMCTSBot
+from aiplay.search.level import NUM_LEVELS, LevelBot
 from aiplay.search.mcts import MCTSBot
 from aiplay.search.random_bot import RandomBot
 from aiplay.search.rollout import Rollout
@@ -44,6 +48,7 @@ BOTS: Dict[str, Callable[..., Bot]] = {
     "ismcts": ISMCTSBot,
     "expectimax": ExpectimaxBot,
     "heuristic": HeuristicBot,
+    "level": LevelBot,
 }
 
 
@@ -80,5 +85,5 @@ def make_bot(kind: str, *, game: Any = None, **kwargs: Any) -> Bot:
 
 __all__ = [
     "ActionStats", "Analysis", "BOTS", "Bot", "Budget", "ExpectimaxBot", "HeuristicBot", "ISMCTSBot",
-    "MCTSBot", "RandomBot", "Rollout", "make_bot",
+    "LevelBot", "MCTSBot", "NUM_LEVELS", "RandomBot", "Rollout", "make_bot",
 ]

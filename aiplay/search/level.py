@@ -1,0 +1,258 @@
+"""Difficulty levels: one knob from a beginner's opponent to the best bot.
+
+``make_bot("level", game=game, level=k)`` for ``k`` from 1 to
+:data:`NUM_LEVELS`. Every level runs a real search, the game's own tree
+search (MCTS for a perfect-information game, ISMCTS otherwise, each with the
+game's ``bot_presets``); the levels differ in how much it searches and in how
+it picks among what it found:
+
+* the candidates are the ``width`` most visited root moves (the near-best
+  moves: a search spends its visits on the moves it rates best), never the
+  whole list of legal moves;
+* the move is drawn among them with probability proportional to
+  ``visits ** (1 / temperature)``, a softmax over the logarithms of the visit
+  counts (AlphaZero's temperature). A high temperature spreads the choice
+  over the candidates, as a player who sees the good moves without telling
+  them apart; temperature 0 plays the most visited move.
+
+So a weak level makes human-sized mistakes, a plausible second-best move,
+rather than random ones, and the top level (temperature 0, the largest
+budget) *is* the best bot: deterministic for a seed, since its budget is
+iterations.
+
+Every level draws from its own seeded generator, so a level bot built with
+a seed replays the same moves for the same states. How strong each level is
+on each game is measured by the ladder (``benchmarks/ladder.py``) and shipped
+in ``aiplay/data/levels.json``; :func:`level_ratings` reads it and ``aiplay
+levels GAME`` prints it.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import random
+from dataclasses import dataclass
+from importlib import resources
+from typing import Any, Dict, List, Optional, Tuple
+
+from aiplay.errors import InvalidOptionError
+from aiplay.game import State
+from aiplay.rng import SeedLike, branch
+from aiplay.search.base import ActionStats, Analysis, Bot, Budget, check_positive_int
+
+
+@dataclass(frozen=True)
+class Level:
+    """One difficulty level: the search's ``iterations``, the choice's ``temperature`` and ``width``."""
+
+    iterations: int
+    temperature: float
+    width: int
+
+
+#: The levels, weakest first. Each doubles (or so) the search of the one
+#: below and sharpens the choice; the last is the best bot (temperature 0).
+LEVELS: Tuple[Level, ...] = (
+    Level(iterations=100, temperature=2.0, width=5),
+    Level(iterations=200, temperature=1.0, width=4),
+    Level(iterations=400, temperature=0.6, width=3),
+    Level(iterations=800, temperature=0.35, width=3),
+    Level(iterations=1600, temperature=0.2, width=2),
+    Level(iterations=3200, temperature=0.1, width=2),
+    Level(iterations=4000, temperature=0.0, width=1),
+)
+#: How many levels there are (``level`` accepts 1 to this).
+NUM_LEVELS = len(LEVELS)
+
+
+def search_kind(game: Any) -> str:
+    """The tree search a level uses on ``game``: MCTS with perfect information, else ISMCTS."""
+    return "mcts" if game.perfect_information else "ismcts"
+
+
+def choose_among(stats: List[ActionStats], temperature: float, width: int, rng: random.Random) -> ActionStats:
+    """The move a level plays from a search's root ``stats`` (see the module docstring).
+
+    Candidates: the ``width`` most visited moves with at least one visit
+    (ties: higher value, then legal order). Temperature 0 (or one candidate)
+    gives the most visited; otherwise one draw from ``rng`` picks a candidate
+    with probability proportional to ``visits ** (1 / temperature)``.
+    """
+    visited = [s for s in stats if (s.visits or 0) > 0]
+    if not visited:  # the search learned nothing (cannot happen with >= 1 iteration): first move
+        return stats[0]
+    order = sorted(range(len(visited)), key=lambda i: (-(visited[i].visits or 0),
+                                                        -(visited[i].value if visited[i].value is not None
+                                                          else -math.inf), i))
+    candidates = [visited[i] for i in order[:max(1, width)]]
+    if temperature <= 0 or len(candidates) == 1:
+        return candidates[0]
+    top = math.log(candidates[0].visits or 1)
+    # Shifted by the top log-count so that the weights stay finite at low temperatures.
+    weights = [math.exp((math.log(s.visits or 1) - top) / temperature) for s in candidates]
+    draw = rng.random() * sum(weights)
+    for s, w in zip(candidates, weights):
+        draw -= w
+        if draw < 0:
+            return s
+    return candidates[-1]
+
+
+class LevelBot(Bot):
+    """A difficulty level: a real search, then a choice among its near-best moves.
+
+    ``level``: 1 (weakest) to :data:`NUM_LEVELS` (the best bot). ``seed``:
+    as every bot. ``seconds``: an optional cap per move on top of the
+    level's iterations, for slow machines (a capped move is no longer
+    reproducible). The search is built on the first state seen, for that
+    state's game, with the game's presets for the search kind.
+
+    The analysis is the search's, with ``bot="level"``, the drawn move as
+    ``action`` (and its value), and ``counters`` adding ``level``,
+    ``temperature``, ``width`` and ``search`` (the searcher's kind).
+    """
+
+    kind = "level"
+    searches = True
+
+    def __init__(self, *, level: int = NUM_LEVELS, seed: SeedLike = None, seconds: Optional[float] = None):
+        """Build the bot; raises :class:`~aiplay.errors.InvalidOptionError` for a bad option."""
+        super().__init__(seed)
+        self.level = check_positive_int("level", level, allow_none=False, maximum=NUM_LEVELS)
+        self.spec = LEVELS[self.level - 1]
+        if seconds is not None:
+            Budget(seconds=seconds)  # validation only: the inner search takes it
+        self.seconds = seconds
+        # The inner search's seed and the choice's stream, both from this bot's seed.
+        self._search_seed = self._rng.getrandbits(62)
+        self._search: Optional[Bot] = None
+        self._search_game: Any = None
+
+    def _inner(self, state: State) -> Bot:
+        game = state.game
+        if self._search is None or self._search_game is not game:
+            from aiplay.search import make_bot  # late: the registry of bots imports this module
+            options: Dict[str, Any] = {"iterations": self.spec.iterations}
+            if self.seconds is not None:
+                options["seconds"] = self.seconds
+            self._search = make_bot(search_kind(game), game=game, seed=self._search_seed, **options)
+            self._search_game = game
+        return self._search
+
+    def stop(self) -> None:
+        """End the running search soon; the level then chooses among what it found."""
+        super().stop()
+        if self._search is not None:
+            self._search.stop()
+
+    def _analyse(self, state: State) -> Analysis:
+        """Search ``state`` with the level's budget, then draw among the near-best moves."""
+        player = self._root_player(state)
+        inner = self._inner(state).analyse(state)
+        chosen = choose_among(inner.stats, self.spec.temperature, self.spec.width, branch(self._rng))
+        line = inner.principal_variation if chosen.action == inner.action else [chosen.action]
+        counters = dict(inner.counters, level=self.level, temperature=self.spec.temperature,
+                        width=self.spec.width, search=inner.bot)
+        return Analysis(bot=self.kind, player=player, action=chosen.action, value=chosen.value,
+                        stats=list(inner.stats), principal_variation=list(line), counters=counters)
+
+    def __getstate__(self) -> Dict[str, Any]:
+        data = super().__getstate__()
+        data["_search_game"] = None  # a game is rebuilt on the next state; the search with it
+        data["_search"] = None
+        return data
+
+    def __repr__(self) -> str:
+        s = self.spec
+        return (f"LevelBot(level={self.level}, iterations={s.iterations}, temperature={s.temperature}, "
+                f"width={s.width})")
+
+
+# -- calibration data ---------------------------------------------------------
+
+def _load_calibration() -> Dict[str, Any]:
+    try:
+        text = resources.files("aiplay").joinpath("data/levels.json").read_text(encoding="utf-8")
+    except (FileNotFoundError, OSError):
+        return {}
+    return json.loads(text)
+
+
+def level_ratings(game: str) -> Dict[str, Any]:
+    """The calibration of the levels on ``game`` (from ``aiplay/data/levels.json``), by table size.
+
+    A dict from the number of players (a string, as in JSON) to that table's
+    calibration: ``players``, ``games_per_table`` and ``seed`` of the ladder
+    run, ``levels`` (one per level: ``level``, ``rating`` on the Elo scale
+    with random = 0, ``low``/``high`` of its 95 % interval) and ``adjacent``
+    (each level against the one below: ``win_rate``, ``games`` and the 95 %
+    ``interval``). The file also records the ``command`` that produced it.
+    Raises :class:`~aiplay.errors.InvalidOptionError` for a game not
+    calibrated.
+    """
+    data = _load_calibration().get("games", {})
+    if game not in data:
+        known = ", ".join(sorted(data)) or "none"
+        raise InvalidOptionError(f"no level calibration for game {game!r}; calibrated games: {known}")
+    return data[game]
+
+
+def levels_info() -> List[Dict[str, Any]]:
+    """The levels as data (for ``hello`` and frontends): number, iterations, temperature, width."""
+    return [{"level": i + 1, "iterations": s.iterations, "temperature": s.temperature, "width": s.width}
+            for i, s in enumerate(LEVELS)]
+
+
+__all__ = ["LEVELS", "Level", "LevelBot", "NUM_LEVELS", "add_levels_command", "choose_among", "format_levels",
+           "level_ratings", "levels_info", "search_kind"]
+
+
+# -- the ``aiplay levels`` command ----------------------------------------------
+
+def format_levels(game: str) -> str:
+    """The text ``aiplay levels GAME`` prints: each level's settings and its calibrated rating."""
+    from aiplay import registry  # late: the registry imports the bots
+
+    registry.game_entry(game)  # an unknown game raises, naming the known ones
+    lines = [f"{game}: {NUM_LEVELS} levels (make_bot('level', level=k), aiplay play --bots level --level k)"]
+    try:
+        tables = level_ratings(game)
+    except InvalidOptionError:
+        tables = {}
+    header = f"  {'level':>5}  {'iterations':>10}  {'temperature':>11}  {'width':>5}"
+    sizes = sorted(tables, key=int)
+    for size in sizes:
+        header += f"  {size + ' players (random = 0)':>28}"
+    lines.append(header)
+    for info in levels_info():
+        row = (f"  {info['level']:>5}  {info['iterations']:>10}  {info['temperature']:>11}"
+               f"  {info['width']:>5}")
+        for size in sizes:
+            rated = {r["level"]: r for r in tables[size]["levels"]}.get(info["level"])
+            cell = "-" if rated is None else f"{rated['rating']:+.0f} [{rated['low']:+.0f}, {rated['high']:+.0f}]"
+            row += f"  {cell:>28}"
+        lines.append(row)
+    for size in sizes:
+        table = tables[size]
+        for adj in table["adjacent"]:
+            rate = "n/a" if adj["win_rate"] is None else f"{adj['win_rate']:.0%}"
+            lines.append(f"  {size} players: level {adj['level']} beat level {adj['vs']} in {rate} of "
+                         f"{adj['games']} games (95 % interval {adj['interval'][0]:.0%} to "
+                         f"{adj['interval'][1]:.0%})")
+    if not sizes:
+        lines.append("  (not calibrated on this game yet: see benchmarks/ladder.py)")
+    return "\n".join(lines)
+
+
+def add_levels_command(sub: Any) -> None:
+    """Register ``aiplay levels GAME`` on the CLI's subparsers."""
+    parser = sub.add_parser("levels", help="the difficulty levels of a game and their calibrated ratings",
+                            description="Print the difficulty levels and their ratings on GAME (random = 0).")
+    parser.add_argument("game", help="game name (see `aiplay games`)")
+
+    def command(args: Any) -> int:
+        print(format_levels(args.game))
+        return 0
+
+    parser.set_defaults(func=command)

@@ -1,0 +1,239 @@
+"""The strength ladder and the level calibration, per board game (issue 22).
+
+For every board game, at 2 players (Groom Lake: 3, its smallest table) and at
+its most common table size, the ladder plays seat-rotated, seeded games
+through :func:`aiplay.arena.run` between the rungs:
+
+* ``random``; the old heuristic and the new one (:data:`OLD_HEURISTIC`,
+  :data:`NEW_HEURISTIC`: bot specs, so a kept old policy is one line here);
+* the game's tree search (MCTS with perfect information, else ISMCTS, the
+  game's presets) at 250, 1,000 and 4,000 iterations, and expectimax where it
+  fits (Sunken City, perfect information);
+* the difficulty levels 1 to N (``make_bot("level", level=k)``).
+
+Tables: every pair of neighbours along the ladder (rungs in the order
+above) and along the levels, plus links (random against level 1, the top
+search rung against the top level) that tie the two chains together; at a
+table size P > 2 the tables are windows of P neighbours. Every game counts in
+one Bradley-Terry fit (:mod:`aiplay.ratings`, 95 % intervals) whose ratings
+are shifted so that random = 0 (the intervals are shifted with them: they
+are the fit's intervals about the field's mean, not of the difference to
+random). Adjacent levels get a head-to-head win share (level k against
+level k-1, ties halved) with its 95 % Wilson interval.
+
+``--target`` also plays the Done-means match: the best bot (the top level)
+against the new heuristic, 2 players, ``--target-games`` games (200 in the
+issue).
+
+The level calibration is written to ``aiplay/data/levels.json`` (with
+``--write-levels``), which ``aiplay levels GAME`` prints.
+
+Profiles::
+
+    python benchmarks/ladder.py --quick                      # CI: seconds to a minute
+    python benchmarks/ladder.py --games 20 --write-levels    # what RESULTS.md reports
+    python benchmarks/ladder.py --games 200 --target --write-levels   # the full run (idle machine, hours)
+
+Everything is seeded (``--seed``); budgets are iterations, so a rerun gives
+the same games. One process by default (``--processes N`` for more).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+from typing import Any, Dict, List, Optional, Sequence, Tuple
+
+import aiplay
+from aiplay.arena import GameRecord, MatchResult, parse_bot, run, wilson_interval
+from aiplay.search.level import NUM_LEVELS, search_kind
+
+#: The board games of the ladder.
+GAMES = ("sunken_city", "area51", "area1851", "groom_lake")
+#: Smallest table measured (Groom Lake starts at 3 players).
+SMALL_TABLE = {"sunken_city": 2, "area51": 2, "area1851": 2, "groom_lake": 3}
+#: The most common table size of each game (its default where that is more than 2).
+COMMON_TABLE = {"sunken_city": 3, "area51": 4, "area1851": 4, "groom_lake": 5}
+#: The heuristic before issue 22's rewrite. Until the old policy is selectable
+#: (e.g. "heuristic(policy=v1)"), the current one stands for both.
+OLD_HEURISTIC = "heuristic(name=heuristic-old)"
+#: The heuristic after issue 22's rewrite.
+NEW_HEURISTIC = "heuristic(name=heuristic-new)"
+#: Search budgets of the ladder, in iterations.
+SEARCH_ITERATIONS = (250, 1000, 4000)
+#: Where the level calibration is shipped.
+LEVELS_JSON = Path(__file__).resolve().parent.parent / "aiplay" / "data" / "levels.json"
+
+
+def ladder_rungs(game: str, quick: bool = False) -> List[str]:
+    """The ladder's bot specs for ``game``, weakest first (by design, not by measurement)."""
+    loaded = aiplay.load(game)
+    kind = search_kind(loaded)
+    if quick:
+        return ["random", NEW_HEURISTIC, f"{kind}(iterations=100,name={kind}-100)"]
+    rungs = ["random", OLD_HEURISTIC, NEW_HEURISTIC]
+    rungs += [f"{kind}(iterations={n},name={kind}-{n})" for n in SEARCH_ITERATIONS]
+    if loaded.perfect_information:
+        rungs.append("expectimax")  # the game's presets: a time budget, so not reproducible
+    return rungs
+
+
+def level_rungs(quick: bool = False) -> List[str]:
+    """The level specs, level 1 first."""
+    levels = (1, 2) if quick else range(1, NUM_LEVELS + 1)
+    return [f"level(level={k},name=level-{k})" for k in levels]
+
+
+def windows(chain: Sequence[int], size: int) -> List[Tuple[int, ...]]:
+    """Tables of ``size`` neighbours along ``chain`` (every window; the whole chain if shorter)."""
+    if len(chain) <= size:
+        return [tuple(chain)]
+    return [tuple(chain[i:i + size]) for i in range(len(chain) - size + 1)]
+
+
+def ladder(game: str, players: int, games: int, seed: int, quick: bool = False, processes: int = 1,
+           progress: bool = False) -> Dict[str, Any]:
+    """Play the ladder of ``game`` at ``players`` seats; return ratings and the level calibration."""
+    rungs = ladder_rungs(game, quick)
+    levels = level_rungs(quick)
+    specs = rungs + levels
+    labels = [parse_bot(s).label for s in specs]
+    ladder_chain = list(range(len(rungs)))
+    level_chain = list(range(len(rungs), len(specs)))
+    tables = windows(ladder_chain, players) + windows(level_chain, players)
+    links = [(0, level_chain[0])]  # random against level 1
+    if not quick:
+        top_search = len(rungs) - (2 if "expectimax" in rungs else 1)
+        links.append((top_search, level_chain[-1]))
+    for a, b in links:
+        if players == 2:
+            tables.append((a, b))
+        else:  # fill the table with the link's neighbours on the level chain
+            extra = [i for i in level_chain if i not in (a, b)][:players - 2]
+            tables.append(tuple([a, b] + extra))
+    # A chain shorter than the table is filled with the first other bots (random first).
+    tables = [t + tuple(i for i in range(len(specs)) if i not in t)[:max(0, players - len(t))] for t in tables]
+    records: List[GameRecord] = []
+    started = time.perf_counter()
+    for t, table in enumerate(tables):
+        result = run(game, [specs[i] for i in table], games=games, seed=seed + 7919 * t,
+                     game_options={"players": players}, processes=processes, progress=progress)
+        for r in result.records:
+            records.append(GameRecord(r.deal, [table[i] for i in r.seating], r.returns, r.moves, r.seconds))
+    merged = MatchResult(game, labels, records, time.perf_counter() - started, {"players": players})
+    ratings = merged.ratings()
+    anchor = ratings[0].rating  # random
+    pairwise = merged.pairwise()
+    adjacent = []
+    for lower, upper in zip(level_chain, level_chain[1:]):
+        won = float(pairwise[upper, lower])
+        met = won + float(pairwise[lower, upper])
+        low, high = wilson_interval(won, int(round(met)))
+        adjacent.append({"level": upper - level_chain[0] + 1, "vs": lower - level_chain[0] + 1,
+                         "games": int(round(met)), "win_rate": won / met if met else None,
+                         "interval": [low, high]})
+    return {
+        "game": game, "players": players, "games_per_table": games, "seed": seed,
+        "tables": [[labels[i] for i in t] for t in tables],
+        "bots": [{"name": labels[i], "spec": specs[i], "games": merged.games_of(i),
+                  "rating": ratings[i].rating - anchor, "low": ratings[i].low - anchor,
+                  "high": ratings[i].high - anchor} for i in range(len(specs))],
+        "levels": [{"level": k + 1, "rating": ratings[i].rating - anchor, "low": ratings[i].low - anchor,
+                    "high": ratings[i].high - anchor} for k, i in enumerate(level_chain)],
+        "adjacent": adjacent,
+        "wall_seconds": merged.wall_seconds,
+        "total_games": len(records),
+    }
+
+
+def target(game: str, games: int, seed: int, processes: int = 1, progress: bool = False) -> Dict[str, Any]:
+    """The Done-means match: the top level against the new heuristic at the small table."""
+    players = SMALL_TABLE[game]
+    best = f"level(level={NUM_LEVELS},name=best)"
+    bots = [best, NEW_HEURISTIC] + [NEW_HEURISTIC] * (players - 2)
+    result = run(game, bots, games=games, seed=seed, game_options={"players": players}, processes=processes,
+                 progress=progress)
+    low, high = result.interval(0)
+    return {"game": game, "players": players, "games": result.games, "best_win_rate": result.win_rate(0),
+            "interval": [low, high], "wall_seconds": result.wall_seconds}
+
+
+def report(entry: Dict[str, Any]) -> str:
+    """A text block for one ladder."""
+    lines = [f"{entry['game']} at {entry['players']} players: {entry['total_games']} games "
+             f"({entry['games_per_table']} a table), {entry['wall_seconds']:.0f} s"]
+    for bot in sorted(entry["bots"], key=lambda b: b["rating"]):
+        lines.append(f"  {bot['name']:<22} {bot['rating']:+7.0f}  [{bot['low']:+.0f}, {bot['high']:+.0f}]"
+                     f"  ({bot['games']} games)")
+    for adj in entry["adjacent"]:
+        rate = "n/a" if adj["win_rate"] is None else f"{adj['win_rate']:.1%}"
+        lines.append(f"  level {adj['level']} vs {adj['vs']}: {rate} of {adj['games']} "
+                     f"[{adj['interval'][0]:.1%}, {adj['interval'][1]:.1%}]")
+    return "\n".join(lines)
+
+
+def calibration(entries: List[Dict[str, Any]], command: str) -> Dict[str, Any]:
+    """The ``levels.json`` document from ladder entries."""
+    out: Dict[str, Any] = {"format": 1, "anchor": "random = 0 (Bradley-Terry, Elo scale)", "command": command,
+                           "games": {}}
+    for e in entries:
+        out["games"].setdefault(e["game"], {})[str(e["players"])] = {
+            "players": e["players"], "games_per_table": e["games_per_table"], "seed": e["seed"],
+            "levels": e["levels"], "adjacent": e["adjacent"]}
+    return out
+
+
+def main(argv: Optional[Sequence[str]] = None) -> int:
+    """Command line: see the module docstring."""
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--game", action="append", choices=GAMES, help="a game (repeatable; default all four)")
+    parser.add_argument("--games", type=int, default=20, help="games per table (rounded up to seat rotations)")
+    parser.add_argument("--seed", type=int, default=22)
+    parser.add_argument("--tables", choices=["small", "common", "both"], default="both",
+                        help="table sizes: 2 players (Groom Lake 3), the common size, or both")
+    parser.add_argument("--quick", action="store_true", help="the CI profile: few rungs, 2 games a table")
+    parser.add_argument("--target", action="store_true", help="also play the top level against the new heuristic")
+    parser.add_argument("--target-games", type=int, default=200)
+    parser.add_argument("--processes", type=int, default=1)
+    parser.add_argument("--write-levels", action="store_true", help=f"write the calibration to {LEVELS_JSON}")
+    parser.add_argument("--json", help="write every result to this JSON file")
+    parser.add_argument("--progress", action="store_true")
+    args = parser.parse_args(argv)
+    games = list(args.game or GAMES)
+    per_table = 2 if args.quick and args.games == 20 else args.games
+    entries = []
+    for game in games:
+        sizes = []
+        if args.tables in ("small", "both"):
+            sizes.append(SMALL_TABLE[game])
+        if args.tables in ("common", "both") and not args.quick:
+            sizes.append(COMMON_TABLE[game])
+        for players in sizes:
+            entry = ladder(game, players, per_table, args.seed, quick=args.quick, processes=args.processes,
+                           progress=args.progress)
+            entries.append(entry)
+            print(report(entry), flush=True)
+    targets = []
+    if args.target:
+        for game in games:
+            t = target(game, args.target_games, args.seed, args.processes, args.progress)
+            targets.append(t)
+            print(f"target {game}: best {t['best_win_rate']:.1%} of {t['games']} against the new heuristic "
+                  f"[{t['interval'][0]:.1%}, {t['interval'][1]:.1%}]", flush=True)
+    command = "python benchmarks/ladder.py " + " ".join(argv if argv is not None else sys.argv[1:])
+    if args.json:
+        Path(args.json).write_text(json.dumps({"ladders": entries, "targets": targets, "command": command},
+                                              indent=1) + "\n", encoding="utf-8")
+    if args.write_levels:
+        if args.quick:
+            parser.error("--write-levels needs a real run, not --quick")
+        LEVELS_JSON.parent.mkdir(parents=True, exist_ok=True)
+        LEVELS_JSON.write_text(json.dumps(calibration(entries, command), indent=1) + "\n", encoding="utf-8")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,156 @@
+"""Difficulty levels: every level on every listed game, choices among near-best moves, seeds."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+import pytest
+
+import aiplay
+from aiplay.errors import InvalidOptionError
+from aiplay.search import NUM_LEVELS, make_bot
+from aiplay.search.base import ActionStats
+from aiplay.search.level import LEVELS, choose_among, levels_info, search_kind
+
+
+def _position(game, seed=2, skip=6):
+    """A decision position with several moves, a few decisions into a seeded random game."""
+    rng = random.Random(seed)
+    seen = 0
+    for state in aiplay.random_walk(game.new_initial_state(), rng):
+        if not (state.is_terminal() or state.is_chance_node()) and len(state.legal_actions()) > 1:
+            seen += 1
+            if seen > skip:
+                return state.clone()
+    return None
+
+
+def test_there_are_at_least_six_levels_and_they_grow():
+    assert NUM_LEVELS >= 6
+    assert [s.iterations for s in LEVELS] == sorted(s.iterations for s in LEVELS)
+    assert [s.temperature for s in LEVELS] == sorted((s.temperature for s in LEVELS), reverse=True)
+    assert LEVELS[-1].temperature == 0
+    assert [d["level"] for d in levels_info()] == list(range(1, NUM_LEVELS + 1))
+
+
+@pytest.mark.parametrize("name", aiplay.games_available())
+def test_every_level_plays_a_legal_move_on_every_listed_game(name):
+    game = aiplay.load(name)
+    state = _position(game) or _position(game, skip=0)
+    assert state is not None
+    for level in range(1, NUM_LEVELS + 1):
+        bot = make_bot("level", game=game, level=level, seed=level)
+        analysis = bot.analyse(state)
+        assert analysis.action in state.legal_actions()
+        assert analysis.bot == "level"
+        assert analysis.counters["level"] == level
+        assert analysis.counters["search"] == search_kind(game)
+        assert analysis.counters["iterations"] == LEVELS[level - 1].iterations
+
+
+def test_a_level_chooses_among_the_near_best_moves_only():
+    game = aiplay.load("area51")
+    state = _position(game)
+    level = 1
+    spec = LEVELS[level - 1]
+    for seed in range(6):
+        analysis = make_bot("level", game=game, level=level, seed=seed).analyse(state)
+        ranked = sorted(analysis.stats, key=lambda s: -(s.visits or 0))
+        cutoff = ranked[min(spec.width, len(ranked)) - 1].visits
+        chosen = analysis.stats_for(analysis.action)
+        # Among the `width` most visited (ties at the edge allowed), never an unvisited move.
+        assert chosen.visits >= cutoff and chosen.visits > 0
+
+
+def test_the_choice_follows_the_temperature():
+    stats = [ActionStats(0, visits=100, value=0.5), ActionStats(1, visits=50, value=0.4),
+             ActionStats(2, visits=10, value=0.1), ActionStats(3, visits=1, value=0.0),
+             ActionStats(4, visits=0, value=None)]
+    rng = random.Random(0)
+    draws = Counter(choose_among(stats, 1.0, 3, rng).action for _ in range(20_000))
+    assert set(draws) == {0, 1, 2}  # the 4th candidate is beyond the width; unvisited never
+    for action, visits in ((0, 100), (1, 50), (2, 10)):
+        assert abs(draws[action] / 20_000 - visits / 160) < 0.02
+    sharp = Counter(choose_among(stats, 0.25, 3, random.Random(1)).action for _ in range(2_000))
+    assert sharp[0] / 2_000 > 0.9  # (100/50)^4 = 16 to 1
+    assert all(choose_among(stats, 0.0, 3, rng).action == 0 for _ in range(50))
+
+
+def test_the_top_level_is_the_best_bot_and_deterministic_for_a_seed():
+    game = aiplay.load("groom_lake")
+    state = _position(game)
+    top = [make_bot("level", game=game, level=NUM_LEVELS, seed=5).analyse(state) for _ in range(2)]
+    assert top[0].action == top[1].action and top[0].stats == top[1].stats
+    # The top level plays its search's most visited move: the search's own choice.
+    assert top[0].stats_for(top[0].action).visits == max(s.visits or 0 for s in top[0].stats)
+    assert top[0].counters["temperature"] == 0
+
+
+def test_same_seed_same_moves_at_a_weak_level():
+    game = aiplay.load("area1851")
+    state = _position(game)
+    runs = [make_bot("level", game=game, level=2, seed=8).analyse(state) for _ in range(2)]
+    assert runs[0].action == runs[1].action and runs[0].stats == runs[1].stats
+
+
+@pytest.mark.parametrize("level", [0, NUM_LEVELS + 1, 2.0, True, "3"])
+def test_bad_levels_raise(level):
+    with pytest.raises(InvalidOptionError, match="level"):
+        make_bot("level", level=level)
+
+
+def test_unknown_option_is_refused():
+    with pytest.raises(InvalidOptionError, match="iterations"):
+        make_bot("level", level=2, iterations=5)
+
+
+# -- the protocol and the CLI ------------------------------------------------------
+
+def _server():
+    import queue
+
+    from aiplay.protocol import Server
+
+    lines: "queue.Queue[dict]" = queue.Queue()
+    return Server(lines.put), lines
+
+
+def _final(lines, request_id, timeout=60):
+    while True:
+        line = lines.get(timeout=timeout)
+        if line.get("type") != "info" and line.get("id") == request_id:
+            return line
+
+
+def test_protocol_go_with_a_level_and_hello_lists_the_levels():
+    import json
+
+    server, lines = _server()
+    server.handle_line(json.dumps({"id": 1, "cmd": "hello"}))
+    hello = _final(lines, 1)
+    assert [d["level"] for d in hello["levels"]] == list(range(1, NUM_LEVELS + 1))
+    server.handle_line(json.dumps({"id": 2, "cmd": "new", "game": "area51", "players": 2, "seed": 1,
+                                   "auto_chance": True}))
+    game_id = _final(lines, 2)["game_id"]
+    server.handle_line(json.dumps({"id": 3, "cmd": "go", "game_id": game_id, "level": 2, "seed": 4}))
+    best = _final(lines, 3)
+    assert best["ok"] and best["type"] == "bestmove", best
+    assert best["analysis"]["bot"] == "level" and best["analysis"]["counters"]["level"] == 2
+    for request in ({"level": NUM_LEVELS + 1}, {"level": 2, "bot": "mcts"}, {"level": 2, "iterations": 50}):
+        server.handle_line(json.dumps({"id": 4, "cmd": "go", "game_id": game_id, **request}))
+        refused = _final(lines, 4)
+        assert not refused["ok"] and "level" in refused["error"], refused
+    server.shutdown()
+
+
+def test_cli_plays_levels_and_prints_them(capsys):
+    from aiplay.cli import main
+
+    assert main(["play", "pig", "--bots", "level,random", "--level", "1", "--quiet"]) == 0
+    assert "won" in capsys.readouterr().out
+    assert main(["play", "pig", "--bots", "mcts", "--level", "1", "--quiet"]) == 2
+    assert "--level" in capsys.readouterr().err
+    assert main(["levels", "area51"]) == 0
+    out = capsys.readouterr().out
+    assert f"{NUM_LEVELS:>5}" in out and "temperature" in out
