@@ -4,8 +4,8 @@ For every board game, at 2 players (Groom Lake: 3, its smallest table) and at
 its most common table size, the ladder plays seat-rotated, seeded games
 through :func:`aiplay.arena.run` between the rungs:
 
-* ``random``; the old heuristic and the new one (:data:`OLD_HEURISTIC`,
-  :data:`NEW_HEURISTIC`: bot specs, so a kept old policy is one line here);
+* ``random``; the old heuristic (:func:`old_heuristic`, where issue 22
+  rewrote the game's policy) and the new one (:data:`NEW_HEURISTIC`);
 * the game's tree search (MCTS with perfect information, else ISMCTS, the
   game's presets) at 250, 1,000 and 4,000 iterations, and expectimax where it
   fits (Sunken City, perfect information);
@@ -41,6 +41,7 @@ the same games. One process by default (``--processes N`` for more).
 from __future__ import annotations
 
 import argparse
+import inspect
 import json
 import sys
 import time
@@ -57,11 +58,26 @@ GAMES = ("sunken_city", "area51", "area1851", "groom_lake")
 SMALL_TABLE = {"sunken_city": 2, "area51": 2, "area1851": 2, "groom_lake": 3}
 #: The most common table size of each game (its default where that is more than 2).
 COMMON_TABLE = {"sunken_city": 3, "area51": 4, "area1851": 4, "groom_lake": 5}
-#: The heuristic before issue 22's rewrite. Until the old policy is selectable
-#: (e.g. "heuristic(policy=v1)"), the current one stands for both.
-OLD_HEURISTIC = "heuristic(name=heuristic-old)"
-#: The heuristic after issue 22's rewrite.
+#: Games whose heuristic issue 22 rewrote, and the name of the policy kept from before.
+OLD_POLICY = {"area1851": "v1", "groom_lake": "v1"}
+#: The heuristic after issue 22's rewrite (the game's current policy).
 NEW_HEURISTIC = "heuristic(name=heuristic-new)"
+
+
+def old_heuristic(game: str) -> Optional[str]:
+    """The spec of ``game``'s heuristic before the rewrite, or None where there is only one.
+
+    The old policy is selected with ``heuristic(policy=v1)`` once the heuristic
+    bot takes a ``policy`` option; until then the current one stands for both
+    (and the ladder says so by naming the rung ``heuristic-old-is-new``).
+    """
+    if game not in OLD_POLICY:
+        return None
+    from aiplay.search import HeuristicBot
+
+    if "policy" in inspect.signature(HeuristicBot).parameters:
+        return f"heuristic(policy={OLD_POLICY[game]},name=heuristic-old)"
+    return "heuristic(name=heuristic-old-is-new)"
 #: Search budgets of the ladder, in iterations.
 SEARCH_ITERATIONS = (250, 1000, 4000)
 #: Where the level calibration is shipped.
@@ -74,7 +90,8 @@ def ladder_rungs(game: str, quick: bool = False) -> List[str]:
     kind = search_kind(loaded)
     if quick:
         return ["random", NEW_HEURISTIC, f"{kind}(iterations=100,name={kind}-100)"]
-    rungs = ["random", OLD_HEURISTIC, NEW_HEURISTIC]
+    old = old_heuristic(game)
+    rungs = ["random"] + ([old] if old else []) + [NEW_HEURISTIC]
     rungs += [f"{kind}(iterations={n},name={kind}-{n})" for n in SEARCH_ITERATIONS]
     if loaded.perfect_information:
         rungs.append("expectimax")  # the game's presets: a time budget, so not reproducible
@@ -95,8 +112,12 @@ def windows(chain: Sequence[int], size: int) -> List[Tuple[int, ...]]:
 
 
 def ladder(game: str, players: int, games: int, seed: int, quick: bool = False, processes: int = 1,
-           progress: bool = False) -> Dict[str, Any]:
-    """Play the ladder of ``game`` at ``players`` seats; return ratings and the level calibration."""
+           progress: bool = False, out_dir: Optional[str] = None) -> Dict[str, Any]:
+    """Play the ladder of ``game`` at ``players`` seats; return ratings and the level calibration.
+
+    ``out_dir``: keep each table's games in a results file there (``aiplay
+    arena``'s format), so that an interrupted ladder resumes where it stopped.
+    """
     rungs = ladder_rungs(game, quick)
     levels = level_rungs(quick)
     specs = rungs + levels
@@ -119,8 +140,12 @@ def ladder(game: str, players: int, games: int, seed: int, quick: bool = False, 
     records: List[GameRecord] = []
     started = time.perf_counter()
     for t, table in enumerate(tables):
+        out = None
+        if out_dir is not None:
+            Path(out_dir).mkdir(parents=True, exist_ok=True)
+            out = str(Path(out_dir) / f"{game}-{players}p-{'-'.join(labels[i] for i in table)}.jsonl")
         result = run(game, [specs[i] for i in table], games=games, seed=seed + 7919 * t,
-                     game_options={"players": players}, processes=processes, progress=progress)
+                     game_options={"players": players}, processes=processes, progress=progress, out=out)
         for r in result.records:
             records.append(GameRecord(r.deal, [table[i] for i in r.seating], r.returns, r.moves, r.seconds))
     merged = MatchResult(game, labels, records, time.perf_counter() - started, {"players": players})
@@ -157,8 +182,39 @@ def target(game: str, games: int, seed: int, processes: int = 1, progress: bool 
     result = run(game, bots, games=games, seed=seed, game_options={"players": players}, processes=processes,
                  progress=progress)
     low, high = result.interval(0)
-    return {"game": game, "players": players, "games": result.games, "best_win_rate": result.win_rate(0),
-            "interval": [low, high], "wall_seconds": result.wall_seconds}
+    out = {"game": game, "players": players, "games": result.games, "best_win_rate": result.win_rate(0),
+           "interval": [low, high], "wall_seconds": result.wall_seconds}
+    if game == "groom_lake":
+        out["by_role"] = _groom_lake_roles(result, seed, players)
+    return out
+
+
+def _groom_lake_roles(result: MatchResult, seed: int, players: int) -> Dict[str, Any]:
+    """How often the best bot's (bot 0's) side won, split by its role: the Alien's seat or a Human's.
+
+    The roles are the game's first chance outcomes (the Alien's seat first), drawn
+    before any decision from the deal's chance generator, so they are replayed
+    here without replaying the game.
+    """
+    import random
+
+    from aiplay.arena import chance_seed
+    from aiplay.game import sample_chance_outcome
+    from aiplay.games.groom_lake.components import ALIEN
+
+    ref = aiplay.load("groom_lake", backend="reference", players=players)
+    tally = {"alien": [0.0, 0], "human": [0.0, 0]}
+    for r in result.records:
+        state = ref.new_initial_state()
+        rng = random.Random(chance_seed(seed, r.deal))
+        while ALIEN not in state.roles:
+            state.apply_action(sample_chance_outcome(state, rng))
+        seat = r.seating.index(0)
+        role = "alien" if state.roles[seat] == ALIEN else "human"
+        tally[role][0] += 1.0 if r.returns[seat] == max(r.returns) else 0.0  # its side won
+        tally[role][1] += 1
+    return {role: {"games": n, "win_rate": won / n if n else None,
+                   "interval": list(wilson_interval(won, n))} for role, (won, n) in tally.items()}
 
 
 def report(entry: Dict[str, Any]) -> str:
@@ -201,6 +257,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     parser.add_argument("--write-levels", action="store_true", help=f"write the calibration to {LEVELS_JSON}")
     parser.add_argument("--json", help="write every result to this JSON file")
     parser.add_argument("--progress", action="store_true")
+    parser.add_argument("--out-dir", help="keep every table's games here; a rerun resumes from them")
     args = parser.parse_args(argv)
     games = list(args.game or GAMES)
     per_table = 2 if args.quick and args.games == 20 else args.games
@@ -213,7 +270,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
             sizes.append(COMMON_TABLE[game])
         for players in sizes:
             entry = ladder(game, players, per_table, args.seed, quick=args.quick, processes=args.processes,
-                           progress=args.progress)
+                           progress=args.progress, out_dir=args.out_dir)
             entries.append(entry)
             print(report(entry), flush=True)
     targets = []
@@ -223,6 +280,10 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
             targets.append(t)
             print(f"target {game}: best {t['best_win_rate']:.1%} of {t['games']} against the new heuristic "
                   f"[{t['interval'][0]:.1%}, {t['interval'][1]:.1%}]", flush=True)
+            for role, split in t.get("by_role", {}).items():
+                if split["games"]:
+                    print(f"  as {role}: {split['win_rate']:.1%} of {split['games']} "
+                          f"[{split['interval'][0]:.1%}, {split['interval'][1]:.1%}]", flush=True)
     command = "python benchmarks/ladder.py " + " ".join(argv if argv is not None else sys.argv[1:])
     if args.json:
         Path(args.json).write_text(json.dumps({"ladders": entries, "targets": targets, "command": command},

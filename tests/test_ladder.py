@@ -1,0 +1,65 @@
+"""benchmarks/ladder.py: its tables, its anchored ratings and the level calibration it ships."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+from pathlib import Path
+
+import pytest
+
+from aiplay.search import NUM_LEVELS
+from aiplay.search.level import format_levels, level_ratings
+
+LADDER = Path(__file__).resolve().parent.parent / "benchmarks" / "ladder.py"
+
+
+@pytest.fixture(scope="module")
+def ladder():
+    spec = importlib.util.spec_from_file_location("ladder", LADDER)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_tables_are_windows_of_neighbours(ladder):
+    assert ladder.windows([0, 1, 2, 3], 2) == [(0, 1), (1, 2), (2, 3)]
+    assert ladder.windows([4, 5, 6, 7], 3) == [(4, 5, 6), (5, 6, 7)]
+    assert ladder.windows([4, 5], 3) == [(4, 5)]
+
+
+def test_every_board_game_has_the_full_ladder(ladder):
+    for game in ladder.GAMES:
+        rungs = ladder.ladder_rungs(game)
+        assert rungs[0] == "random" and ladder.NEW_HEURISTIC in rungs
+        for n in ladder.SEARCH_ITERATIONS:
+            assert any(f"iterations={n}," in r for r in rungs)
+    assert len(ladder.level_rungs()) == NUM_LEVELS
+
+
+def test_quick_ladder_is_anchored_at_random_and_calibrates_adjacent_levels(ladder):
+    entry = ladder.ladder("area1851", 2, games=2, seed=3, quick=True)
+    bots = {b["name"]: b for b in entry["bots"]}
+    assert bots["random"]["rating"] == 0
+    assert all(b["low"] <= b["rating"] <= b["high"] for b in entry["bots"])
+    assert entry["total_games"] == 2 * len(entry["tables"])
+    (adjacent,) = entry["adjacent"]
+    assert adjacent["level"] == 2 and adjacent["vs"] == 1 and adjacent["games"] == 2
+    low, high = adjacent["interval"]
+    assert 0 <= low <= adjacent["win_rate"] <= high <= 1
+    doc = ladder.calibration([entry], "test")
+    assert doc["games"]["area1851"]["2"]["levels"] == entry["levels"]
+    json.dumps(doc)
+
+
+def test_the_shipped_calibration_is_printed():
+    data = Path(__file__).resolve().parent.parent / "aiplay" / "data" / "levels.json"
+    if not data.exists():
+        pytest.fail("aiplay/data/levels.json is missing: run benchmarks/ladder.py --write-levels")
+    shipped = json.loads(data.read_text(encoding="utf-8"))
+    for game, tables in shipped["games"].items():
+        assert level_ratings(game) == tables
+        text = format_levels(game)
+        for size, table in tables.items():
+            assert f"{size} players" in text
+            assert {r["level"] for r in table["levels"]} <= set(range(1, NUM_LEVELS + 1))
