@@ -231,14 +231,16 @@ def report(entry: Dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
-def calibration(entries: List[Dict[str, Any]], command: str) -> Dict[str, Any]:
-    """The ``levels.json`` document from ladder entries."""
-    out: Dict[str, Any] = {"format": 1, "anchor": "random = 0 (Bradley-Terry, Elo scale)", "command": command,
-                           "games": {}}
+def calibration(entries: List[Dict[str, Any]], command: str,
+                previous: Optional[Dict[str, Any]] = None) -> Dict[str, Any]:
+    """The ``levels.json`` document from ladder entries, over ``previous`` (other games and tables kept)."""
+    out: Dict[str, Any] = {"format": 1, "anchor": "random = 0 (Bradley-Terry, Elo scale)",
+                           "games": dict((previous or {}).get("games", {}))}
     for e in entries:
-        out["games"].setdefault(e["game"], {})[str(e["players"])] = {
+        tables = out["games"][e["game"]] = dict(out["games"].get(e["game"], {}))
+        tables[str(e["players"])] = {
             "players": e["players"], "games_per_table": e["games_per_table"], "seed": e["seed"],
-            "levels": e["levels"], "adjacent": e["adjacent"]}
+            "total_games": e["total_games"], "levels": e["levels"], "adjacent": e["adjacent"], "command": command}
     return out
 
 
@@ -292,7 +294,9 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         if args.quick:
             parser.error("--write-levels needs a real run, not --quick")
         LEVELS_JSON.parent.mkdir(parents=True, exist_ok=True)
-        LEVELS_JSON.write_text(json.dumps(calibration(entries, command), indent=1) + "\n", encoding="utf-8")
+        previous = json.loads(LEVELS_JSON.read_text(encoding="utf-8")) if LEVELS_JSON.exists() else None
+        LEVELS_JSON.write_text(json.dumps(calibration(entries, command, previous), indent=1) + "\n",
+                               encoding="utf-8")
     return 0
 
 

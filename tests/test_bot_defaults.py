@@ -22,8 +22,8 @@ from aiplay.search import BOTS, make_bot
 #: Seconds allowed on top of a move's budget.
 MARGIN = 2.0
 #: What a default budget of iterations or depth may take on any listed game
-#: (the default bots take well under a second a move on the native engines).
-NOMINAL_SECONDS = 5.0
+#: (the default bots take at most 2.5 s a move on an idle machine, Sunken City's top level).
+NOMINAL_SECONDS = 10.0
 #: Moves searched per bot and game: the first decisions, then some mid-game.
 EARLY_MOVES = 3
 LATE_MOVES = 3

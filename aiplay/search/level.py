@@ -187,7 +187,7 @@ def level_ratings(game: str) -> Dict[str, Any]:
     run, ``levels`` (one per level: ``level``, ``rating`` on the Elo scale
     with random = 0, ``low``/``high`` of its 95 % interval) and ``adjacent``
     (each level against the one below: ``win_rate``, ``games`` and the 95 %
-    ``interval``). The file also records the ``command`` that produced it.
+    ``interval``), ``total_games`` and the ``command`` that produced it.
     Raises :class:`~aiplay.errors.InvalidOptionError` for a game not
     calibrated.
     """
@@ -235,6 +235,8 @@ def format_levels(game: str) -> str:
         lines.append(row)
     for size in sizes:
         table = tables[size]
+        lines.append(f"  {size} players: {table.get('total_games', '?')} games in all, "
+                     f"{table['games_per_table']} a pairing (seed {table['seed']}); small samples give wide intervals")
         for adj in table["adjacent"]:
             rate = "n/a" if adj["win_rate"] is None else f"{adj['win_rate']:.0%}"
             lines.append(f"  {size} players: level {adj['level']} beat level {adj['vs']} in {rate} of "
