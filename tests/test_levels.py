@@ -131,7 +131,7 @@ def test_protocol_go_with_a_level_and_hello_lists_the_levels():
     hello = _final(lines, 1)
     assert [d["level"] for d in hello["levels"]] == list(range(1, NUM_LEVELS + 1))
     server.handle_line(json.dumps({"id": 2, "cmd": "new", "game": "area51", "players": 2, "seed": 1,
-                                   "auto_chance": True}))
+                                   "auto_chance": True, "viewer": "all"}))
     game_id = _final(lines, 2)["game_id"]
     server.handle_line(json.dumps({"id": 3, "cmd": "go", "game_id": game_id, "level": 2, "seed": 4}))
     best = _final(lines, 3)
