@@ -39,6 +39,8 @@ from typing import Any, Dict, List, Mapping, Optional, Tuple
 from aiplay.errors import InvalidStateError
 from aiplay.game import CHANCE, TERMINAL, Game, ReferenceState, int_option, reject_unknown_fields
 
+from .view import build as build_view
+
 WALK = 0
 ROLL = 1
 BOOST = 2
@@ -61,9 +63,10 @@ def heuristic_policy(state: "TemplateRaceState", rng: random.Random) -> int:
     me = state.current_player()
     view = state.view(me)
     goal = state.game.options["goal"]
-    need = goal - view["positions"][me]
-    can_boost = not view["boosted"][me]
-    value = view["cards"][me] + 1
+    seat = view["seats"][me]
+    need = goal - seat["position"]
+    can_boost = not seat["boosted"]
+    value = seat["card"]
     if can_boost and value == need:
         return BOOST
     if need <= 2:
@@ -303,11 +306,8 @@ class TemplateRaceState(ReferenceState):
 
     # -- hidden information ------------------------------------------------
     def view(self, player: int) -> Dict[str, Any]:
-        data = self.to_dict()
-        data["cards"] = [c if p == player or self.boosted[p] else None for p, c in enumerate(self.cards)]
-        data["observer"] = player
-        data["current_player"] = self.current_player()
-        return data
+        """Seat ``player``'s view (documented in docs/views/template.md, shaped by ``view.SCHEMA``)."""
+        return build_view(self, player)
 
     def redacted_action_name(self, action: int, viewer: int) -> Optional[str]:
         """What ``viewer`` sees of a move: a card dealt to another seat is hidden; dice and decisions are public.

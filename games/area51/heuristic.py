@@ -48,7 +48,7 @@ def static_values(state: "State") -> List[float]:
     n = state.game.num_players
     if state.is_terminal():
         return state.returns()
-    proj = _projected(state.view(0))
+    proj = _projected(state.view(0)["internal"])
     out = []
     for p in range(n):
         rival = max(proj[q] for q in range(n) if q != p)
@@ -71,7 +71,7 @@ def policy(state: "State", rng: random.Random) -> int:
     legal = state.legal_actions()
     if len(legal) == 1:
         return legal[0]
-    view = state.view(me)
+    view = state.view(me)["internal"]
     mine = set(view["owners_of_seat"][me])
     decoded = [(a, *A.decode(a)) for a in legal]
     kinds = {block for _, block, _ in decoded}

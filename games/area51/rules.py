@@ -88,6 +88,7 @@ from .phases import (
 )
 from .render import render as _render
 from .serialize import load_state as _load_state, load_state_trusted as _load_state_trusted
+from .view import build as build_view
 
 
 def _named_counts(counts: Sequence[int]) -> Dict[str, int]:
@@ -782,7 +783,14 @@ class Area51State(ReferenceState):
         return player
 
     def view(self, player: int) -> Dict[str, Any]:
-        """Everything ``player`` knows, JSON-ready: hidden cards are ``None``.
+        """Seat ``player``'s view (documented in docs/views/area51.md, shaped by ``view.SCHEMA``)."""
+        return build_view(self, player)
+
+    def internal_view(self, player: int) -> Dict[str, Any]:
+        """Everything ``player`` knows in the engine's arrays, JSON-ready: hidden cards are ``None``.
+
+        The view's ``"internal"`` part (for bots; unstable): :meth:`view` builds its readable
+        fields from this alone.
 
         Hands show their size, the cards everyone knows are in them and, for
         ``player``, every card; face-down hangar cards show their type only to

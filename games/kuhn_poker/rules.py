@@ -35,6 +35,8 @@ from aiplay.game import (
     CHANCE, TERMINAL, Game, ReferenceState, int_option, reject_unknown_fields,
 )
 
+from .view import build as build_view
+
 PASS = 0
 BET = 1
 
@@ -255,14 +257,8 @@ class KuhnPokerState(ReferenceState):
 
     # -- hidden information ------------------------------------------------
     def view(self, player: int) -> Dict[str, Any]:
-        data = self.to_dict()
-        data["cards"] = [c if p == player else None for p, c in enumerate(self.cards)]
-        # Names beside the ids, for frontends ("K"; None where hidden or not dealt).
-        data["card_names"] = [None if c is None else self._card(c) for c in data["cards"]]
-        data["observer"] = player
-        data["stakes"] = list(self.stakes)
-        data["current_player"] = self.current_player()
-        return data
+        """Seat ``player``'s view (documented in docs/views/kuhn_poker.md, shaped by ``view.SCHEMA``)."""
+        return build_view(self, player)
 
     def determinize(self, observer: int, rng: random.Random) -> "KuhnPokerState":
         """Deal the other dealt seats' cards afresh from the cards ``observer`` has not seen.

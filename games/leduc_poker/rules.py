@@ -40,6 +40,8 @@ from aiplay.game import (
     CHANCE, TERMINAL, Game, ReferenceState, bool_option, int_option, reject_unknown_fields,
 )
 
+from .view import build as build_view
+
 FOLD = 0
 CALL = 1
 RAISE = 2
@@ -434,16 +436,8 @@ class LeducPokerState(ReferenceState):
 
     # -- hidden information ------------------------------------------------
     def view(self, player: int) -> Dict[str, Any]:
-        data = self.to_dict()
-        data["private_cards"] = [c if p == player else None for p, c in enumerate(self.private_cards)]
-        # Names beside the ids, for frontends (None where hidden or not dealt).
-        data["private_card_names"] = [None if c is None else self.game.card_name(c) for c in data["private_cards"]]
-        data["public_card_name"] = None if self.public_card is None else self.game.card_name(self.public_card)
-        data["observer"] = player
-        data["round"] = self.round
-        data["folded"] = list(self.folded)
-        data["current_player"] = self.current_player()
-        return data
+        """Seat ``player``'s view (documented in docs/views/leduc_poker.md, shaped by ``view.SCHEMA``)."""
+        return build_view(self, player)
 
     def determinize(self, observer: int, rng: random.Random) -> "LeducPokerState":
         """Deal the other dealt seats' private cards afresh from the cards ``observer`` has not seen.

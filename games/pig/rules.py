@@ -26,6 +26,8 @@ from aiplay.game import (
 )
 from aiplay.errors import InvalidStateError
 
+from .view import build as build_view
+
 ROLL = 0
 STOP = 1
 
@@ -241,9 +243,8 @@ class PigState(ReferenceState):
         return f"{self}\nMoves: {self.total_moves}"
 
     def view(self, player: int) -> Dict[str, Any]:
-        data = self.to_dict()
-        data["current_player"] = self.current_player()
-        return data
+        """Seat ``player``'s view (documented in docs/views/pig.md, shaped by ``view.SCHEMA``)."""
+        return build_view(self, player)
 
     def determinize(self, observer: int, rng: random.Random) -> "PigState":
         return self.clone()  # perfect information: nothing is hidden

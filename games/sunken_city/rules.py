@@ -136,6 +136,7 @@ from .phases import (
 from .policy import heuristic_policy as _heuristic_policy
 from .render import text_board
 from .serialize import load_state, state_to_dict
+from .view import build as build_view
 
 
 def _die_outcomes(players: int) -> List[Tuple[int, float]]:
@@ -707,16 +708,8 @@ class SunkenCityState(ReferenceState):
         return json.dumps(self.to_dict(), sort_keys=True)
 
     def view(self, player: int) -> Dict[str, Any]:
-        data = self.to_dict()
-        data["current_player"] = self.current_player()
-        data["scores"] = self.scores()
-        data["seats"] = list(self.game.seats)
-        # Movement cards by name beside their indices, for frontends.
-        def card_name(c: int) -> str:
-            return "raise {} move {}".format(*CARDS[c])
-        data["card_name"] = None if data["card"] is None else card_name(data["card"])
-        data["played_names"] = [[card_name(c) for c in cards] for cards in data["played"]]
-        return data
+        """Seat ``player``'s view (documented in docs/views/sunken_city.md, shaped by ``view.SCHEMA``)."""
+        return build_view(self, player)
 
     def determinize(self, observer: int, rng: random.Random) -> "SunkenCityState":
         return self.clone()  # perfect information: nothing is hidden
