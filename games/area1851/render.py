@@ -48,10 +48,11 @@ def render_text(state: State) -> str:
 
 def render(state: State, viewer: Optional[int] = None) -> str:
     """The state as text (the name the project's games share): everything when ``viewer`` is
-    None, else only what seat ``viewer`` knows (:func:`render_view` of ``state.view(viewer)``)."""
+    None, else only what seat ``viewer`` knows (:func:`render_view` of the view's engine part,
+    ``state.view(viewer)["internal"]``)."""
     if viewer is None:
         return render_text(state)
-    return render_view(state.view(viewer))
+    return render_view(state.view(viewer)["internal"])
 
 
 def render_view(view: Dict[str, Any]) -> str:

@@ -68,6 +68,7 @@ from .heuristic import static_values
 from .knowledge import determinize_state, violations
 from .player import Player, Snapshot, clone_snapshot
 from .render import gadget_text, render_text
+from .view import build as build_view
 
 # Phases. The simultaneous ones (SIM_PHASES) have an actor; the others are chance stages.
 SETUP_DEAL, SETUP_PLACE, EVENT, EVENT_CHOICE, PREP_SKIP, PREP_DRAW, PREP_CHEAT, ACTION_PH, DELIVERY_PH, ASSIST, \
@@ -1293,7 +1294,7 @@ class Area1851State(ReferenceState):
     def information_state_string(self, player: int) -> str:
         # Exactly the view's content (built in a fixed key order, ctx sorted), with the long count
         # vectors packed as hex: equal strings exactly when the views are equal.
-        view = self.view(player)
+        view = self.internal_view(player)
         players = view.pop("players")
         parts = [repr(view)]
         for b in players:
@@ -1340,6 +1341,12 @@ class Area1851State(ReferenceState):
         return "a hidden choice"
 
     def view(self, player: int) -> Dict[str, Any]:
+        """Seat ``player``'s view (documented in docs/views/area1851.md, shaped by ``view.SCHEMA``)."""
+        return build_view(self, player)
+
+    def internal_view(self, player: int) -> Dict[str, Any]:
+        """Everything ``player`` knows in the engine's arrays, JSON-ready (the view's ``"internal"``
+        part, for bots; unstable): :meth:`view` builds its readable fields from this alone."""
         o = player
         snap = self.snap
         me = self.players[o]

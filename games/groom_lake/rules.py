@@ -92,6 +92,7 @@ from .components import (
     RECOVERY, ROLE_NAMES, SCOUT_DRAW, SECOND_DEAL, STACK_TILES, TILES, TYPE_COUNTS, TYPE_NAMES, cell_xy,
     has_hunter, stack_for_distance, tech_ap, tile_name, total_ap,
 )
+from .view import build as build_view
 
 # Procedure steps.
 S_ROLES, S_DEAL, S_KEEP, S_ROW = "roles", "deal", "keep", "row"
@@ -969,7 +970,14 @@ class RulesState(ReferenceState):
         return None
 
     def view(self, player: int) -> Dict[str, Any]:
-        """Everything ``player`` knows, JSON-ready (spec "Information").
+        """Seat ``player``'s view (documented in docs/views/groom_lake.md, shaped by ``view.SCHEMA``)."""
+        return build_view(self, player)
+
+    def internal_view(self, player: int) -> Dict[str, Any]:
+        """Everything ``player`` knows in the engine's arrays, JSON-ready (spec "Information").
+
+        The view's ``"internal"`` part (for bots; unstable): :meth:`view` builds its readable
+        fields from this alone.
 
         Public: the map, open/closed hazards, life tokens, hand sizes, the
         Discard Stack, every face-up discard, votes, revealed roles, the pile
@@ -1040,8 +1048,8 @@ class RulesState(ReferenceState):
         return FIRST_DEAL - given
 
     def information_state_string(self, player: int) -> str:
-        """The canonical text of :meth:`view` (what ``player`` knows; not the move history)."""
-        return json.dumps(self.view(player), sort_keys=True, separators=(",", ":"))
+        """The canonical text of :meth:`internal_view` (what ``player`` knows; not the move history)."""
+        return json.dumps(self.internal_view(player), sort_keys=True, separators=(",", ":"))
 
     def role_name(self, p: int) -> str:
         """Seat ``p``'s role name ("?" before the deal)."""
