@@ -107,6 +107,7 @@ class Str(Node):
 
     doc: str = ""
     choices: Optional[Tuple[str, ...]] = None
+    vocab: str = ""
 
     def check(self, value: Any, path: str, errors: List[str]) -> None:
         if not isinstance(value, str):
@@ -117,8 +118,8 @@ class Str(Node):
     def type_text(self) -> str:
         if self.choices is None:
             return "string"
-        if len(self.choices) > 12:
-            return f"string (one of {len(self.choices)} names, listed below)"
+        if self.vocab:
+            return f"string: one of the {self.vocab} (listed at the end)"
         return "string: " + ", ".join(f"`{c}`" for c in self.choices)
 
 
@@ -171,7 +172,8 @@ class Arr(Node):
             self.item.check(item, f"{path}[{i}]", errors)
 
     def type_text(self) -> str:
-        return f"list of {self.item.type_text()}"
+        inner = self.item.type_text()
+        return f"list of ({inner})" if isinstance(self.item, Opt) else f"list of {inner}"
 
 
 @dataclass(frozen=True)
@@ -220,6 +222,7 @@ class Counts(Node):
     keys: Tuple[str, ...] = ()
     doc: str = ""
     what: str = "card"
+    vocab: str = ""
 
     def check(self, value: Any, path: str, errors: List[str]) -> None:
         if not isinstance(value, dict):
@@ -232,7 +235,9 @@ class Counts(Node):
                 errors.append(f"{path}.{key}: count must be an integer ≥ 1, got {count!r}")
 
     def type_text(self) -> str:
-        return f"object {{{self.what} name: count ≥ 1}}"
+        where = f" (the {self.vocab}, listed at the end)" if self.vocab else ": " + ", ".join(
+            f"`{k}`" for k in self.keys)
+        return f"object {{{self.what} name: count ≥ 1}}, names{where}"
 
 
 @dataclass(frozen=True)
@@ -253,14 +258,13 @@ class Internal(Node):
 class ViewSchema:
     """A game's whole view: its registry name, an introduction for the docs and the root object.
 
-    ``names`` lists vocabularies (card names, location names, ...) that the docs print in full,
-    as ``(title, names)`` pairs.
+    Long vocabularies (card names, tile names, ...) are given to :class:`Str` and :class:`Counts`
+    with a ``vocab`` title; the docs list each one once, at the end.
     """
 
     game: str
     intro: str
     root: Obj
-    names: Tuple[Tuple[str, Tuple[str, ...]], ...] = ()
 
 
 def errors_of(view: Any, schema: ViewSchema) -> List[str]:

@@ -94,11 +94,16 @@ def native_random_states(game, games, seed=0, until_states=None, min_games=1):
 
 
 def hides_something(state, player):
-    """True when ``player``'s view redacts part of the full state (some other seat's card)."""
-    view, full = state.view(player), state.to_dict()
-    # Views may name fields differently or leave some out (Area 51 shows hand sizes,
-    # not hands): only the fields both have are compared.
-    return any(key in view and view[key] != value for key, value in full.items())
+    """True when another seat sees the position differently from ``player``: something is private.
+
+    Views are compared without ``observer`` (and the engine part ``internal``, which repeats
+    the readable fields in the engine's arrays); in a perfect-information game they never differ.
+    """
+    def seen(p):
+        return {k: v for k, v in state.view(p).items() if k not in ("observer", "internal")}
+
+    mine = seen(player)
+    return any(seen(q) != mine for q in range(state.game.num_players) if q != player)
 
 
 @pytest.mark.parametrize("name,options", INFO_CASES, ids=INFO_IDS)

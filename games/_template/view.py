@@ -17,7 +17,8 @@ SEAT_OBJ = Obj("seat", (
     Field("seat", Int(minimum=0, maximum=3), "The seat number (seat 0 moves first)."),
     Field("position", Int(minimum=0, maximum=30, unit="squares from the start"), "The seat's pawn."),
     Field("card", Opt(Int(minimum=1, maximum=5), "not dealt yet, or hidden from this viewer"),
-          "The value of the seat's card (the deck holds 1..players+1; a boost advances by it)."),
+          "The value of the seat's card (the deck holds 1..players+1; a boost advances by it).",
+          "this seat; everyone once the seat boosted"),
     Field("boosted", Bool(), "True once the seat has boosted (its card is then face up for everyone)."),
 ), "One entry per seat, in seat order.")
 

@@ -23,20 +23,20 @@ _PHASES = ("setup_deal", "setup_place", "event", "event_choice", "prep_skip", "p
            "action", "delivery", "assistants", "rotation", "over")
 _STEPS = ("place", "todo", "skip", "cheat", "main", "pay", "target", "tweakpay", "townhall", "reroll", "repl",
           "swap1", "swap2", "sh2a", "sh2b", "recy1", "recy2", "dfeat", "deliver", "move", "keep")
-SEAT_RANGE = dict(minimum=0, maximum=5)
+SEAT_RANGE = dict(minimum=0, maximum=4)
 
 
 def _cards(doc: str = "") -> Counts:
-    return Counts(TINKER_NAMES, doc, "Tinker card")
+    return Counts(TINKER_NAMES, doc, "Tinker card", "Tinker card names")
 
 
 SOCKET_OBJ = Obj("socket", (
     Field("socket", Str(choices=SOCKETS), "The socket's type."),
-    Field("mod", Opt(Str(choices=TINKER_NAMES), "empty"), "The modification in it."),
+    Field("mod", Opt(Str(choices=TINKER_NAMES, vocab="Tinker card names"), "empty"), "The modification in it."),
 ), "One socket of a gadget, in the gadget's socket order.")
 
 GADGET_OBJ = Obj("gadget", (
-    Field("gadget", Str(choices=TINKER_NAMES), "The gadget card's name."),
+    Field("gadget", Str(choices=TINKER_NAMES, vocab="Tinker card names"), "The gadget card's name."),
     Field("faction", Str(choices=FACTIONS), "Its faction."),
     Field("sockets", Arr(SOCKET_OBJ, "1 to 3"), "Its sockets."),
 ), "A gadget on the seat's workbench (face up, public).")
@@ -65,9 +65,9 @@ SEAT_OBJ = Obj("seat", (
           "Assistants on each location's effect space (locations with none are left out)."),
     Field("action_points", Int(minimum=0), "Action points left this action phase."),
     Field("feats_face_down_count", Int(minimum=0), "Face-down feats held."),
-    Field("feats_face_down", Opt(Arr(Str(choices=FEAT_NAMES)), "another seat's feats"),
+    Field("feats_face_down", Opt(Arr(Str(choices=FEAT_NAMES, vocab="feat names")), "another seat's feats"),
           "The face-down feats by name (a name appears once per copy).", SEAT),
-    Field("feats_revealed", Arr(Str(choices=FEAT_NAMES)), "Feats revealed, in order of reveal."),
+    Field("feats_revealed", Arr(Str(choices=FEAT_NAMES, vocab="feat names")), "Feats revealed, in order of reveal."),
 ), "One entry per seat. In a simultaneous phase the other seats are shown as they were when it started.")
 
 SCHEMA = ViewSchema(
@@ -83,7 +83,7 @@ SCHEMA = ViewSchema(
               "The phase: set-up (`setup_deal`, `setup_place`), `event`, `event_choice`, preparation "
               "(`prep_skip`, `prep_draw`, `prep_cheat`), `action`, `delivery`, `assistants`, `rotation`, "
               "`over`. Simultaneous phases are played seat by seat, hidden from each other until they end."),
-        Field("acting_seat", Int(minimum=-1, maximum=5),
+        Field("acting_seat", Int(minimum=-1, maximum=4),
               "The seat acting in the current simultaneous phase (-1 outside one)."),
         Field("to_move", Opt(Int(**SEAT_RANGE), "nobody (a chance step or the game is over), or another "
                              "seat's turn inside a simultaneous phase"), "The seat to decide."),
@@ -92,8 +92,8 @@ SCHEMA = ViewSchema(
               "it asks); `main` is the free choice of the action phase."),
         Field("acting_seat_done", Opt(Bool(), "another seat acts in a simultaneous phase"),
               "The acting seat has finished its part of the phase."),
-        Field("events", Arr(Str(choices=EVENTS)), "The event blocks still to come, next first."),
-        Field("turn_events", Arr(Str(choices=EVENTS)), "The events in force this turn."),
+        Field("events", Arr(Str(choices=EVENTS, vocab="event names")), "The event blocks still to come, next first."),
+        Field("turn_events", Arr(Str(choices=EVENTS, vocab="event names")), "The events in force this turn."),
         Field("pass_direction", Str(choices=("left", "right")), "The direction cards are passed."),
         Field("deck_size", Int(minimum=0, unit="cards"), "Tinker cards in the deck."),
         Field("feat_deck_size", Int(minimum=0, unit="cards"), "Feats in the feat deck."),
@@ -101,7 +101,7 @@ SCHEMA = ViewSchema(
         Field("seats", Arr(SEAT_OBJ, "one per seat"), "The seats."),
         Field("internal", Internal(),
               "The engine's own arrays (counts by card type id, the decision context, knowledge "
-              "records) for bots. Unstable: frontends must not rely on it."),
+              "records) for bots. Unstable: frontends must not rely on it.", "this seat (redacted like the rest)"),
     )),
 )
 

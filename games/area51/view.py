@@ -23,14 +23,13 @@ from .components import (
 from .phases import PHASES, STEPS
 
 CARD_NAMES = tuple(type_name(t) for t in EXISTING_TYPES)
-_ALL_CARD_NAMES = tuple(type_name(t) for t in range(NUM_TYPES))
 OWNERS = tuple(dict.fromkeys(OWNER_NAMES + OWNER_NAMES_2P))
 REGIONS = ("R0", "R1", "R2")
 VEHICLES = tuple(f"{c} {k}" for c in COLOURS for k in VEHICLE_KINDS)
 
 
 def _counts(doc: str) -> Counts:
-    return Counts(CARD_NAMES, doc, "card")
+    return Counts(CARD_NAMES, doc, "card", "card names")
 
 
 SEAT_OBJ = Obj("seat", (
@@ -57,12 +56,12 @@ OWNER_OBJ = Obj("owner", (
 BUNKER_OBJ = Obj("bunker", (
     Field("colour", Str(choices=COLOURS), "The bunker's (tower's) colour."),
     Field("owner", Str(choices=OWNERS), "The cap colour on it (its owner)."),
-    Field("level", Int(minimum=1, maximum=4), "Its level (tower storeys)."),
+    Field("level", Int(minimum=1, maximum=5), "Its level (tower storeys)."),
 ), "A bunker on a building space.")
 
 HANGAR_CARD = Obj("hangar_card", (
-    Field("card", Opt(Str(choices=_ALL_CARD_NAMES), "face down and played by another seat"),
-          "The artifact's name (colour and value)."),
+    Field("card", Opt(Str(choices=CARD_NAMES, vocab="card names"), "face down and played by another seat"),
+          "The artifact's name (colour and value).", "the seat that played it; everyone when face up"),
     Field("face_up", Bool(), "True when the card lies face up."),
     Field("played_by", Int(minimum=0, maximum=5), "The seat that played it."),
 ), "A card in a hangar, bottom of the pile first. A face-down card shows its name only to the seat that played it.")
@@ -72,7 +71,8 @@ REGION_OBJ = Obj("region", (
     Field("security_markers", Int(minimum=0, maximum=17), "Security markers left in the region."),
     Field("bunkers", Arr(Opt(BUNKER_OBJ, "an empty building space"), "the region's building spaces (5 or 8)"),
           "The building spaces, in space order."),
-    Field("hangars", Arr(Arr(HANGAR_CARD), "the region's hangars (2 or 3)"), "The hangars' card piles."),
+    Field("hangars", Arr(Arr(HANGAR_CARD), "the region's hangars (2 or 3)"),
+          "The hangars' card piles (one list per hangar, bottom card first)."),
 ), "One entry per region, R0 to R2.")
 
 VEHICLE_OBJ = Obj("vehicle", (
@@ -128,7 +128,7 @@ SCHEMA = ViewSchema(
         Field("seats", Arr(SEAT_OBJ, "one per seat"), "The seats."),
         Field("internal", Internal(),
               "The engine's own arrays (counts by type id, the decision context, knowledge records) for "
-              "bots. Unstable: frontends must not rely on it."),
+              "bots. Unstable: frontends must not rely on it.", "this seat (redacted like the rest)"),
     )),
 )
 

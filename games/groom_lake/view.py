@@ -30,16 +30,16 @@ SEAT_RANGE = dict(minimum=0, maximum=5)
 
 
 def _cards(doc: str = "") -> Counts:
-    return Counts(TYPE_NAMES, doc, "card")
+    return Counts(TYPE_NAMES, doc, "card", "card names")
 
 
 SEAT_OBJ = Obj("seat", (
     Field("seat", Int(**SEAT_RANGE), "The seat number (play order)."),
     Field("role", Opt(Str(choices=ROLE_NAMES), "not dealt yet, or hidden from this viewer"),
           "`Human`, `Alien` or `Hunter` (five or more players). Shown to the seat itself, and to "
-          "everyone once revealed or at the end of the game."),
+          "everyone once revealed or at the end of the game.", "this seat; everyone once revealed or at the end"),
     Field("role_revealed", Bool(), "The role has been revealed to everyone."),
-    Field("life", Int(minimum=0, maximum=6, unit="life tokens"), "Life tokens left (0: dead)."),
+    Field("life", Int(minimum=0, unit="life tokens"), "Life tokens left (0: dead; Recovery cards can raise it above the start)."),
     Field("hand_size", Int(minimum=0, unit="cards"), "Cards in the seat's hand."),
     Field("hand", Opt(_cards(), "another seat's hand"), "The cards in hand, by name.", SEAT),
     Field("known_in_hand", _cards(),
@@ -49,7 +49,7 @@ SEAT_OBJ = Obj("seat", (
 ), "One entry per seat, in play order.")
 
 MAP_TILE = Obj("map_tile", (
-    Field("tile", Str(choices=TILE_NAMES), "The tile's name: terrain, hazard and number, and its unique `#id`."),
+    Field("tile", Str(choices=TILE_NAMES, vocab="tile names"), "The tile's name: terrain, hazard and number, and its unique `#id`."),
     Field("terrain", Str(choices=TERRAIN_NAMES), "Its terrain (a Canyon cannot be entered)."),
     Field("hazard", Opt(Str(choices=HAZARD_NAMES[1:]), "no hazard"), "Its hazard."),
     Field("number", Int(minimum=0, maximum=15), "The hazard's toughness (its investigation count for a "
@@ -81,7 +81,7 @@ SCHEMA = ViewSchema(
               "(`tile_draw`, `keep_tile`, `place`), a hazard (`contribute`, `roll`, `assign`), an "
               "investigation (`investigate_draw`, `investigate_keep`), a vote (`vote`, `half_vote`), a gift "
               "(`give`, `give_draw`, `share`), `turn_discard`, `over`."),
-        Field("to_move", Opt(Int(**SEAT_RANGE), "nobody (chance), or hidden, or the game is over"),
+        Field("to_move", Opt(Int(**SEAT_RANGE), "nobody: a chance step, or the game is over"),
               "The seat to decide."),
         Field("turn_seat", Opt(Int(**SEAT_RANGE), "set-up: no turn yet"), "The seat whose turn it is."),
         Field("deciding_seat", Opt(Int(**SEAT_RANGE), "the step has no deciding seat"),
@@ -95,7 +95,7 @@ SCHEMA = ViewSchema(
         Field("deck_size", Int(minimum=0, unit="cards"), "Cards in the supply deck (during the deal, with "
               "the Alien's set-aside Recovery cards)."),
         Field("refresh_size", Int(minimum=0, unit="cards"), "Cards on the Refresh stack."),
-        Field("discard_stack", Arr(Str(choices=TYPE_NAMES)), "The face-up Discard Stack, bottom first (top last)."),
+        Field("discard_stack", Arr(Str(choices=TYPE_NAMES, vocab="card names")), "The face-up Discard Stack, bottom first (top last)."),
         Field("recoveries_played", Int(minimum=0), "Recovery cards played (out of the game)."),
         Field("cards_dealt", Int(minimum=0), "Set-up cards dealt so far."),
         Field("kept", Opt(_cards(), "not this seat's keep step"), "The set-up cards the keeper has kept so far.",
@@ -106,7 +106,7 @@ SCHEMA = ViewSchema(
         Field("investigation_size", Int(minimum=0, unit="cards"), "Cards drawn in the investigation in progress."),
         Field("handout_size", Int(minimum=0, unit="cards"), "Face-down cards being handed out."),
         Field("tile_stacks", Arr(STACK_OBJ, "3"), "The three tile stacks."),
-        Field("held_tiles", Opt(Arr(Str(choices=TILE_NAMES)), "not this seat's scout"),
+        Field("held_tiles", Opt(Arr(Str(choices=TILE_NAMES, vocab="tile names")), "not this seat's scout"),
               "The tiles the scout in progress holds.", SEAT),
         Field("map", Arr(MAP_TILE), "The placed tiles."),
         Field("team", Arr(Int(minimum=-48, maximum=48), "2: [x, y]", size=(2, 2)), "The Team's tile."),
@@ -125,7 +125,7 @@ SCHEMA = ViewSchema(
         Field("seats", Arr(SEAT_OBJ, "one per seat"), "The seats."),
         Field("internal", Internal(),
               "The engine's own arrays (counts by card type id, knowledge records) for bots. Unstable: "
-              "frontends must not rely on it."),
+              "frontends must not rely on it.", "this seat (redacted like the rest)"),
     )),
 )
 

@@ -23,7 +23,7 @@ CARD_DOC = ("A card: rank (`2`..`K`; with n players the n+1 highest ranks, so `J
 
 SEAT_OBJ = Obj("seat", (
     Field("seat", Int(minimum=0, maximum=9), "The seat number."),
-    Field("card", Opt(Str(choices=CARD_NAMES), "not dealt yet, or another seat's card"),
+    Field("card", Opt(Str(choices=CARD_NAMES, vocab="card names"), "not dealt yet, or another seat's card"),
           "The seat's private card. " + CARD_DOC, SEAT),
     Field("chips_in", Int(minimum=1, maximum=13, unit="chips"),
           "Chips this seat has put in the pot (ante 1, raises of 2 in round 1 and 4 in round 2)."),
@@ -43,7 +43,7 @@ SCHEMA = ViewSchema(
         Field("to_move", Opt(Int(minimum=0, maximum=9), "nobody: dealing, or the hand is over"),
               "The seat to act."),
         Field("pot", Int(minimum=2, unit="chips"), "Chips in the pot."),
-        Field("public_card", Opt(Str(choices=CARD_NAMES), "not dealt yet"), "The public card. " + CARD_DOC),
+        Field("public_card", Opt(Str(choices=CARD_NAMES, vocab="card names"), "not dealt yet"), "The public card. " + CARD_DOC),
         Field("betting", Arr(Arr(Str(choices=_ACTIONS)), "one list per round started (1 or 2)"),
               "The decisions of each betting round in order (`call` is a check when nothing is owed)."),
         Field("seats", Arr(SEAT_OBJ, "one per seat"), "The seats."),
