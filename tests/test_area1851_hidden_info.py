@@ -14,7 +14,7 @@ import pytest
 from aiplay import InvalidStateError
 from aiplay.game import sample_chance_outcome
 from aiplay.games.area1851 import actions as A
-from aiplay.games.area1851.cards import E_CHEAT, E_TRASH, F_TEAMWORK, tinker_type
+from aiplay.games.area1851.cards import E_CHEAT, E_TRASH, F_TEAMWORK, FEAT_NAMES, TINKER_NAMES, tinker_type
 from aiplay.games.area1851.render import render, render_svg, render_text
 
 from area1851_helpers import add_gadget, at_action, clear_feats, clear_hand, drive, edit, give, give_feat, new_game
@@ -47,7 +47,8 @@ def test_action_phase_choices_are_hidden_from_later_seats():
     # Once the phase is over, everyone sees the gadget.
     quiet = drive(quiet, lambda x: x.phase == "delivery" or x.phase == "assistants")
     busy = drive(busy, lambda x: x.phase == "delivery" or x.phase == "assistants")
-    assert busy.view(2)["players"][0]["gadgets"] != quiet.view(2)["players"][0]["gadgets"]
+    assert busy.view(2)["seats"][0]["gadgets"] != quiet.view(2)["seats"][0]["gadgets"]
+    assert busy.view(2)["seats"][0]["gadgets"][-1]["gadget"] == TINKER_NAMES[ALIEN_T]
 
 
 def test_not_cheatin_settings_are_hidden_until_the_phase_ends():
@@ -59,7 +60,7 @@ def test_not_cheatin_settings_are_hidden_until_the_phase_ends():
     same_for(1, a, b)
     a = drive(a, lambda x: x.phase == "action")
     b = drive(b, lambda x: x.phase == "action")
-    assert b.view(1)["players"][0]["dice"][0] == face
+    assert b.view(1)["seats"][0]["dice"][0]["value"] == face
 
 
 def test_delivery_choices_are_hidden_from_later_seats():
@@ -117,8 +118,8 @@ def test_visible_play_shrinks_the_record():
 def test_face_down_feats_are_the_owners_only():
     s = drive(new_game(2).new_initial_state(), at_action(0), events=[E_TRASH])
     s = edit(s, lambda d: (clear_feats(d), give_feat(d, 1, F_TEAMWORK)))
-    assert s.view(1)["players"][1]["down"][F_TEAMWORK] == 1
-    assert s.view(0)["players"][1]["down"] == 1
+    assert s.view(1)["seats"][1]["feats_face_down"] == [FEAT_NAMES[F_TEAMWORK]]
+    assert s.view(0)["seats"][1]["feats_face_down"] is None and s.view(0)["seats"][1]["feats_face_down_count"] == 1
     worlds = {tuple(s.determinize(0, random.Random(i)).players[1].down) for i in range(40)}
     assert len(worlds) > 1
 
@@ -152,12 +153,12 @@ def test_rendering():
     assert "Alien T gadget" in text and "turn 1" in text
     svg = render_svg(s, 0)
     assert svg.startswith("<svg") and svg.endswith("</svg>") and "Alien T gadget" in svg
-    names = s.view(0)["hand_names"]
+    names = s.view(0)["seats"][0]["hand"]
     assert sum(names.values()) == s.players[0].hand_size()
     # A seat's own text shows its hand by name, the other's only as a count.
     mine, theirs = render(s, 0), render(s, 1)
     assert all(name in mine for name in names) and render(s) == text
-    assert f"hand: {s.view(1)['players'][0]['hand']} cards" in theirs
+    assert f"hand: {s.view(1)['seats'][0]['hand_size']} cards" in theirs
     assert not any(f"x {name}" in theirs.split("p1 (you)")[0] for name in names)
 
 

@@ -11,7 +11,7 @@ import aiplay
 from aiplay import IllegalActionError, InvalidStateError
 from aiplay.game import sample_chance_outcome
 from aiplay.games.area51 import actions as A
-from aiplay.games.area51.components import NUM_CARDS, ROUTES, START_COUNTS, TOTAL_COUNTS
+from aiplay.games.area51.components import NUM_CARDS, ROUTES, START_COUNTS, TOTAL_COUNTS, type_name
 from aiplay.games.area51.render import render
 
 from area51_helpers import T, counts, names, play, position
@@ -113,7 +113,8 @@ def test_rulebook_pick_up_example_recommended_sequence():
     assert state.hands[0] == counts(["green 1", "blue 1", "brown 2", "green 2", "orange 2"])
     # The leftovers entered the hand face up: everyone knows them.
     assert state.known[0] == counts(["brown 2", "green 2", "orange 2"])
-    assert "orange 2" in render(state, 2) and state.view(2)["known"][0] == counts(["brown 2", "green 2", "orange 2"])
+    assert "orange 2" in render(state, 2)
+    assert state.view(2)["seats"][0]["known_in_hand"] == {"green 2": 1, "brown 2": 1, "orange 2": 1}
     assert state.discards == counts(["blue 1", "blue 2", "green 1", "orange 1"])
     assert state.hangars[1][0] == []
 
@@ -146,8 +147,9 @@ def test_create_bunker_example():
     assert state.current_player() == 1
     # Others see the face-down card only as a card.
     assert "green 1" not in render(state, 1) and "green 1*" in render(state, 0)
-    assert state.view(1)["hangars"][1][0][1] == [None, 0, 0]
-    assert state.view(0)["hangars"][1][0][1] == [T("green 1"), 0, 0]
+    assert state.view(1)["regions"][1]["hangars"][0][1] == {"card": None, "face_up": False, "played_by": 0}
+    assert state.view(0)["regions"][1]["hangars"][0][1] == {"card": "green 1", "face_up": False, "played_by": 0}
+    assert state.view(1)["regions"][1]["hangars"][0][0]["card"] == "orange 2"
 
 
 def test_new_bunkers_fill_the_highest_free_space():
@@ -452,10 +454,12 @@ def test_views_redact_hidden_cards():
     g = game(4)
     state = to_decision(g.new_initial_state(), random.Random(2))
     view = state.view(1)
-    assert view["hand"] == state.hands[1]
+    assert sum(view["seats"][1]["hand"].values()) == 5
+    assert view["seats"][1]["hand"] == {type_name(t): c for t, c in enumerate(state.hands[1]) if c}
     text = json.dumps(view)
     assert "main_pool" not in text and "hands" not in view
-    assert view["hand_sizes"] == [5, 5, 5, 5]
+    assert [s["hand_size"] for s in view["seats"]] == [5, 5, 5, 5]
+    assert [s["hand"] is None for s in view["seats"]] == [True, False, True, True]
 
 
 # -- JSON validation --------------------------------------------------------------
@@ -515,7 +519,7 @@ def test_what_others_know_of_a_hand():
                      hands={0: ["orange 3", "green 1"]})
     play(state, "collect", "take face-up orange 1", "take face-up green 2", "take face-up blue 1")
     assert state.known[0] == counts(["orange 1", "green 2", "blue 1"])
-    assert state.view(2)["known"][0] == counts(["orange 1", "green 2", "blue 1"])
+    assert state.view(2)["seats"][0]["known_in_hand"] == {"green 2": 1, "blue 1": 1, "orange 1": 1}
     to_decision(state, random.Random(0))
     # Seat 1 passes the turn back by collecting; then seat 0 builds with a known card face up...
     for seat in (1, 2, 3):
@@ -540,7 +544,7 @@ def test_what_others_know_of_a_hand():
         held = [world.hands[0][t] + (t == linked) for t in range(16)]
         assert held[T("green 2")] >= 1 and held[T("blue 1")] >= 1
         assert world.knowledge_violations(1) == []
-    assert state.view(1)["hangars"][2][1] == [[None, 0, 0]]
+    assert state.view(1)["regions"][2]["hangars"][1] == [{"card": None, "face_up": False, "played_by": 0}]
 
 
 def test_a_decision_in_progress_round_trips_and_is_validated():

@@ -69,7 +69,7 @@ def test_the_hunter_strikes_only_on_a_clear_suspect():
     calm = hunter_position([[4, 4], [4, 3], [4, 2], [4, 3], [4, 4]])
     assert not choose(calm).startswith("strike")
     sure = hunter_position([[6, 6], [6, 6], [6, 0], [6, 6], [6, 5]])
-    assert suspicion(sure.view(0)) == [0, 1, 7, 1, 2]
+    assert suspicion(sure.view(0)["internal"]) == [0, 1, 7, 1, 2]
     assert choose(sure) == "strike player 2"
 
 

@@ -20,7 +20,7 @@ import pytest
 
 from aiplay.game import sample_chance_outcome
 from aiplay.games.groom_lake import GroomLakeGame
-from aiplay.games.groom_lake.components import ALIEN, HUMAN, HUNTER, TECH, WATER, tech_ap
+from aiplay.games.groom_lake.components import ALIEN, HUMAN, HUNTER, ROLE_NAMES, TECH, TYPE_NAMES, WATER, tech_ap
 from aiplay.search import make_bot
 
 from groom_lake_helpers import play, position
@@ -46,10 +46,11 @@ def test_views_show_only_the_observers_role_and_hand():
     state = decision_states(5, seed=3)[-1]
     for p in range(5):
         view = state.view(p)
-        assert view["role"] == state.roles[p] and view["hand"] == state.hands[p]
+        assert view["seats"][p]["role"] == ROLE_NAMES[state.roles[p]]
+        assert view["seats"][p]["hand"] == {TYPE_NAMES[t]: c for t, c in enumerate(state.hands[p]) if c}
         for q in range(5):
             if q != p and not state.revealed[q]:
-                assert view["roles"][q] is None
+                assert view["seats"][q]["role"] is None and view["seats"][q]["hand"] is None
         text = state.information_state_string(p)
         assert '"hands"' not in text and '"roles":[' in text
 

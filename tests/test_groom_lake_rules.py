@@ -19,10 +19,16 @@ from aiplay.games.groom_lake import actions as A
 from aiplay.games.groom_lake.board import build_graph, escape_possible, make_grid
 from aiplay.games.groom_lake.components import (
     ALIEN, COMPASS, HUMAN, HUNTER, LIFEFORM, NUM_TYPES, RECOVERY, ROPE, SHOVEL, START_LIFE, STACK_TILES, TECH,
-    TYPE_COUNTS, WATER, cell_xy,
+    TYPE_COUNTS, TYPE_NAMES, WATER, cell_xy,
 )
 
 from groom_lake_helpers import counts, place_action, play, position
+
+
+def named(hand):
+    """A count vector by type id as the view names it."""
+    return {TYPE_NAMES[t]: c for t, c in enumerate(hand) if c}
+
 
 LF10, LF20 = LIFEFORM[1], LIFEFORM[3]
 T5, T15, T20 = TECH[0], TECH[2], TECH[3]
@@ -76,9 +82,9 @@ def test_the_kept_cards_are_hidden_and_hand_sizes_equal_during_the_deal():
     assert sizes_seen == {(1, 1, 1, 1), (2, 2, 2, 2)}, "round-robin: sizes never betray the Alien"
     keeper = state.current_player()
     state.apply_action(state.legal_actions()[0])
-    assert state.view(keeper)["kept"] is not None and sum(state.view(keeper)["kept"]) == 1
-    assert all(state.view(p)["kept"] is None for p in range(4) if p != keeper)
-    assert state.view(1)["hand"] == state.hands[1] and state.view(1)["roles"][2] is None
+    assert state.view(keeper)["kept"] is not None and sum(state.view(keeper)["kept"].values()) == 1
+    assert all(state.view(p)["kept"] is None and state.view(p)["kept_size"] == 1 for p in range(4) if p != keeper)
+    assert state.view(1)["seats"][1]["hand"] == named(state.hands[1]) and state.view(1)["seats"][2]["role"] is None
 
 
 # -- Recovery ----------------------------------------------------------------------------
@@ -115,7 +121,7 @@ def test_the_rulebooks_alien_probe_example():
     # Clockwise: player 1 sees the earlier contributions before choosing.
     assert state.current_player() == 1
     view = state.view(1)
-    assert view["discard"][-2:] == [SHOVEL, LF10] and view["count"] == 2
+    assert view["discard_stack"][-2:] == ["Shovel", "Lifeform 10"] and view["count"] == 2
     assert {state.action_to_string(a) for a in state.legal_actions()} == {
         "discard Tech 5", "discard a life token", "done"}
     play(state, "discard Tech 5", "discard a life token", "done")
@@ -154,7 +160,8 @@ def test_a_crash_site_is_investigated_once_only():
     assert state.step == "assign" and state.count == 2 and state.current_player() == 0
     play(state, "investigation to player 1", "player 1 draws Water", "player 1 draws Tech 15")
     assert state.current_player() == 1
-    assert state.view(1)["inv_cards"] == counts({WATER: 1, T15: 1}) and state.view(0)["inv_cards"] is None
+    assert state.view(1)["investigation_cards"] == {"Water": 1, "Tech 15": 1}
+    assert state.view(0)["investigation_cards"] is None and state.view(0)["investigation_size"] == 2
     play(state, "keep Tech 15")
     assert state.hands[1][T15] == 1 and state.discard[-1] == WATER, "the other card goes face up"
     play(state, "investigation to player 0", "player 0 draws Rope", "player 0 draws Rope", "keep Rope")
@@ -203,7 +210,9 @@ def test_a_tile_that_fits_nowhere_goes_to_the_pool():
                  f"keep tile Canyon #{CANYON_BLANK}")
     assert state.step == "action" and sorted(state.pool) == [DESERT_OOOO, CANYON_BLANK]
     assert len(state.placed) == 1 and state.life[0] == 6 and state.ap == 1
-    assert state.view(1)["pool_known"] == [] and state.view(0)["pool_known"] == [DESERT_OOOO, CANYON_BLANK]
+    assert state.view(1)["internal"]["pool_known"] == [] and state.view(0)["internal"]["pool_known"] == [
+        DESERT_OOOO, CANYON_BLANK]
+    assert [s["in_pool"] for s in state.view(1)["tile_stacks"]] == [2, 0, 0]
 
 
 LINE = [1, 5, 7, 17, 22, MOUNTAIN_OOOO, 37]  # all-dot tiles: a straight road east
@@ -254,7 +263,7 @@ def test_a_vote_one_short_of_a_majority_kills_nobody():
 def test_a_vote_at_a_majority_kills_and_the_role_stays_hidden():
     state = vote(3)
     assert state.life[1] == 0 and state.step == "give" and state.current_player() == 0
-    assert all(state.view(p)["roles"][1] is None for p in (0, 2, 3, 4))
+    assert all(state.view(p)["seats"][1]["role"] is None for p in (0, 2, 3, 4))
     play(state, "card to player 2")
     assert state.current_player() == CHANCE and {t for t, _ in state.chance_outcomes()} == {WATER, T5}
     state.apply_action(WATER)
@@ -275,7 +284,8 @@ def test_the_hunter_strikes_the_alien():
     assert "strike player 2" in {state.action_to_string(a) for a in state.legal_actions()}
     play(state, "strike player 2")
     assert state.life[2] == 0 and state.alien_card and state.revealed[0] and state.revealed[2]
-    assert all(state.view(p)["roles"][2] == ALIEN and state.view(p)["roles"][0] == HUNTER for p in range(5))
+    assert all(state.view(p)["seats"][2]["role"] == "Alien" and state.view(p)["seats"][0]["role"] == "Hunter"
+               for p in range(5))
     assert state.step == "give" and state.current_player() == 0
     for _ in range(3):
         play(state, "card to player 0")
@@ -296,7 +306,7 @@ def test_the_hunter_striking_a_human_dies_too():
     state = strike_position()
     play(state, "strike player 1")
     assert state.life[0] == 0 and state.life[1] == 0 and state.revealed[0] and state.revealed[1]
-    assert not state.alien_card and state.view(3)["roles"][1] == HUMAN
+    assert not state.alien_card and state.view(3)["seats"][1]["role"] == "Human"
     # Four cards shared among the three living players: one each, the fourth to the Refresh stack.
     assert state.step == "share" and state.queue == [2, 3, 4]
     for _ in range(3):

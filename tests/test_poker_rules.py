@@ -304,14 +304,16 @@ def test_illegal_action_leaves_the_state_unchanged(make, action):
 
 def test_kuhn_view_redacts_the_other_cards():
     view = kuhn(2, 0, 1, players=3).view(1)
-    assert view["cards"] == [None, 0, None]
+    assert [seat["card"] for seat in view["seats"]] == [None, "T", None]  # four ranks: T J Q K
+    assert view["phase"] == "betting" and view["to_move"] == 0 and view["pot"] == 3
     json.dumps(view)
 
 
 def test_leduc_view_redacts_the_other_cards():
     view = leduc(J1, K1, RAISE, CALL, Q2).view(0)
-    assert view["private_cards"] == [J1, None]
-    assert view["public_card"] == Q2
+    assert [seat["card"] for seat in view["seats"]] == ["J1", None]
+    assert view["public_card"] == "Q2" and view["round"] == 2
+    assert view["betting"] == [["raise", "call"], []] and [s["chips_in"] for s in view["seats"]] == [3, 3]
     json.dumps(view)
 
 

@@ -1294,7 +1294,7 @@ class Area1851State(ReferenceState):
     def information_state_string(self, player: int) -> str:
         # Exactly the view's content (built in a fixed key order, ctx sorted), with the long count
         # vectors packed as hex: equal strings exactly when the views are equal.
-        view = self.internal_view(player)
+        view = self._internal_view(player)
         players = view.pop("players")
         parts = [repr(view)]
         for b in players:
@@ -1344,7 +1344,7 @@ class Area1851State(ReferenceState):
         """Seat ``player``'s view (documented in docs/views/area1851.md, shaped by ``view.SCHEMA``)."""
         return build_view(self, player)
 
-    def internal_view(self, player: int) -> Dict[str, Any]:
+    def _internal_view(self, player: int) -> Dict[str, Any]:
         """Everything ``player`` knows in the engine's arrays, JSON-ready (the view's ``"internal"``
         part, for bots; unstable): :meth:`view` builds its readable fields from this alone."""
         o = player

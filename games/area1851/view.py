@@ -3,7 +3,7 @@
 ``SCHEMA`` is the one description of the view's shape: ``docs/views/area1851.md`` is generated
 from it (``python -m aiplay.viewdocs --update``) and ``tests/test_views.py`` validates seeded
 games against it. :func:`build` turns the engine's redacted knowledge
-(``state.internal_view(p)``, which the twin tests check) into readable fields, reading nothing
+(``state._internal_view(p)``, which the twin tests check) into readable fields, reading nothing
 else but the card tables, so it cannot show what that hides: in a simultaneous phase the other
 seats appear as they were when the phase started. The engine's arrays stay under ``"internal"``
 for bots (unstable: frontends must not rely on them).
@@ -114,8 +114,8 @@ def _gadget(row: List[int]) -> Dict[str, Any]:
 
 
 def build(state: Any, player: int) -> Dict[str, Any]:
-    """Seat ``player``'s view of Area 1851 ``state``, from ``state.internal_view(player)`` only."""
-    iv = state.internal_view(player)
+    """Seat ``player``'s view of Area 1851 ``state``, from ``state._internal_view(player)`` only."""
+    iv = state._internal_view(player)
     seats = []
     for q, b in enumerate(iv["players"]):
         own = q == player

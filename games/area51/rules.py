@@ -786,7 +786,7 @@ class Area51State(ReferenceState):
         """Seat ``player``'s view (documented in docs/views/area51.md, shaped by ``view.SCHEMA``)."""
         return build_view(self, player)
 
-    def internal_view(self, player: int) -> Dict[str, Any]:
+    def _internal_view(self, player: int) -> Dict[str, Any]:
         """Everything ``player`` knows in the engine's arrays, JSON-ready: hidden cards are ``None``.
 
         The view's ``"internal"`` part (for bots; unstable): :meth:`view` builds its readable

@@ -3,8 +3,9 @@
 ``SCHEMA`` is the one description of the view's shape: ``docs/views/area51.md`` is generated
 from it (``python -m aiplay.viewdocs --update``) and ``tests/test_views.py`` validates seeded
 games against it. :func:`build` turns the engine's redacted knowledge
-(``state.internal_view(p)``, which the twin tests check) into readable fields; it reads nothing
-else of the state but the game's constants, so it cannot show what that hides. The engine's
+(``state._internal_view(p)``, which the twin tests check) into readable fields; besides that it
+reads only the game's constants and the public seat whose turn it is, so it cannot show what
+that hides. The engine's
 arrays stay under ``"internal"`` for bots (unstable: frontends must not rely on them).
 """
 
@@ -134,8 +135,8 @@ SCHEMA = ViewSchema(
 
 
 def build(state: Any, player: int) -> Dict[str, Any]:
-    """Seat ``player``'s view of Area 51 ``state``, from ``state.internal_view(player)`` only."""
-    iv = state.internal_view(player)
+    """Seat ``player``'s view of Area 51 ``state``, from ``state._internal_view(player)`` only."""
+    iv = state._internal_view(player)
     game = state.game
     owner_names = game.owner_names
     names = iv.pop("names")

@@ -973,7 +973,7 @@ class RulesState(ReferenceState):
         """Seat ``player``'s view (documented in docs/views/groom_lake.md, shaped by ``view.SCHEMA``)."""
         return build_view(self, player)
 
-    def internal_view(self, player: int) -> Dict[str, Any]:
+    def _internal_view(self, player: int) -> Dict[str, Any]:
         """Everything ``player`` knows in the engine's arrays, JSON-ready (spec "Information").
 
         The view's ``"internal"`` part (for bots; unstable): :meth:`view` builds its readable
@@ -1048,8 +1048,8 @@ class RulesState(ReferenceState):
         return FIRST_DEAL - given
 
     def information_state_string(self, player: int) -> str:
-        """The canonical text of :meth:`internal_view` (what ``player`` knows; not the move history)."""
-        return json.dumps(self.internal_view(player), sort_keys=True, separators=(",", ":"))
+        """The canonical text of :meth:`_internal_view` (what ``player`` knows; not the move history)."""
+        return json.dumps(self._internal_view(player), sort_keys=True, separators=(",", ":"))
 
     def role_name(self, p: int) -> str:
         """Seat ``p``'s role name ("?" before the deal)."""

@@ -3,7 +3,7 @@
 ``SCHEMA`` is the one description of the view's shape: ``docs/views/groom_lake.md`` is generated
 from it (``python -m aiplay.viewdocs --update``) and ``tests/test_views.py`` validates seeded
 games against it. :func:`build` turns the engine's redacted knowledge
-(``state.internal_view(p)``, which the twin tests check) into readable fields, reading nothing
+(``state._internal_view(p)``, which the twin tests check) into readable fields, reading nothing
 else but the game's constant tables, so it cannot show what that hides. The engine's arrays stay
 under ``"internal"`` for bots (unstable: frontends must not rely on them).
 """
@@ -135,8 +135,8 @@ def _opt_seat(value: int) -> Any:
 
 
 def build(state: Any, player: int) -> Dict[str, Any]:
-    """Seat ``player``'s view of Groom Lake ``state``, from ``state.internal_view(player)`` only."""
-    iv = state.internal_view(player)
+    """Seat ``player``'s view of Groom Lake ``state``, from ``state._internal_view(player)`` only."""
+    iv = state._internal_view(player)
     n = len(iv["roles"])
     seats = []
     for q in range(n):
