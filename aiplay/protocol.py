@@ -22,6 +22,7 @@ search within about 50 ms and it replies with its best move so far.
 
 from __future__ import annotations
 
+import functools
 import importlib
 import inspect
 import json
@@ -41,6 +42,7 @@ from aiplay.search import BOTS, make_bot
 from aiplay.search.base import ActionStats, Analysis, Bot, Budget, most_visited, name_line
 from aiplay.svg import legal_moves_on_svg, svg_module
 from aiplay.search.level import levels_info
+from aiplay.viewdocs import schema_of
 
 #: The protocol version (``hello`` reports it; docs/protocol.md describes it).
 PROTOCOL_VERSION = 1
@@ -173,6 +175,36 @@ def render_state(state: State, player: Optional[int], kind: str = "text") -> Opt
         return None
     module = svg_module(ref)
     return None if module is None else str(module.svg(ref, player))
+
+
+@functools.lru_cache(maxsize=None)
+def _capabilities(name: str) -> Dict[str, Any]:
+    """What ``hello`` announces of game ``name`` beside its options (docs/protocol.md, ``hello``).
+
+    Read from the game itself: hidden information, simultaneous phases (its view schema),
+    whether ``view`` can draw it as SVG, its utility range with the default options, and the
+    player counts the ``players`` option accepts (found by asking the game to accept each).
+    """
+    entry = game_entry(name)
+    game = entry.reference()
+    if "players" in entry.reference.option_spec:
+        counts = []
+        for k in range(1, 33):
+            try:
+                entry.reference(players=k)
+            except AiplayError:
+                continue
+            counts.append(k)
+        players = {"min": min(counts), "max": max(counts), "default": game.num_players}
+    else:
+        players = {"min": game.num_players, "max": game.num_players, "default": game.num_players}
+    return {
+        "hidden_information": not game.perfect_information,
+        "simultaneous_phases": schema_of(name).simultaneous,
+        "svg": svg_module(game.new_initial_state()) is not None,
+        "utility": {"min": game.min_utility, "max": game.max_utility},
+        "players": players,
+    }
 
 
 class Session:
@@ -356,6 +388,7 @@ class Server:
             games.append({
                 "name": entry.name, "title": entry.title,
                 "options": {k: {"default": o.default, "accepts": o.accepts, "doc": o.doc} for k, o in spec.items()},
+                **_capabilities(entry.name),
             })
         return {"engine": ENGINE_NAME, "version": aiplay.__version__, "protocol": PROTOCOL_VERSION,
                 "games": games, "bots": sorted(BOTS), "levels": levels_info(), "commands": list(self._commands)}

@@ -259,12 +259,15 @@ class ViewSchema:
     """A game's whole view: its registry name, an introduction for the docs and the root object.
 
     Long vocabularies (card names, tile names, ...) are given to :class:`Str` and :class:`Counts`
-    with a ``vocab`` title; the docs list each one once, at the end.
+    with a ``vocab`` title; the docs list each one once, at the end. ``simultaneous`` is True for
+    a game with simultaneous phases (played as a sequence whose choices stay hidden from the
+    phase's other seats until it ends); the protocol's ``hello`` announces it.
     """
 
     game: str
     intro: str
     root: Obj
+    simultaneous: bool = False
 
 
 def errors_of(view: Any, schema: ViewSchema) -> List[str]:

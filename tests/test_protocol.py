@@ -257,3 +257,29 @@ def test_quit_ends_the_engine_after_replying():
     reply = e.ok("quit")
     assert reply["bye"] is True
     assert e.proc.wait(10) == 0
+
+
+def test_hello_announces_each_games_capabilities(engine):
+    """Hidden information, simultaneous phases, SVG, utility range and player counts, consistent
+    with what the engine then does (checked through the protocol only)."""
+    for entry in engine.ok("hello")["games"]:
+        name = entry["name"]
+        assert isinstance(entry["hidden_information"], bool) and isinstance(entry["simultaneous_phases"], bool)
+        assert not entry["simultaneous_phases"] or entry["hidden_information"], name  # hidden until the phase ends
+        low, high = entry["utility"]["min"], entry["utility"]["max"]
+        assert low < high, name
+        counts = entry["players"]
+        assert 1 <= counts["min"] <= counts["default"] <= counts["max"], name
+        new = engine.ok("new", game=name, seed=1, auto_chance=True)
+        assert new["options"].get("players", counts["default"]) == counts["default"]
+        # Without a seat, a hidden-information game refuses the view; a perfect-information one shows it.
+        unseated = engine.wait(engine.send("view", game_id=new["game_id"]))
+        assert unseated["ok"] != entry["hidden_information"], name
+        seated = engine.ok("view", game_id=new["game_id"], player=0, render="svg")
+        assert (seated["svg"] is not None) == entry["svg"], name
+        if "players" in entry["options"]:
+            for bad in (counts["min"] - 1, counts["max"] + 1):
+                refused = engine.wait(engine.send("new", game=name, players=bad))
+                assert not refused["ok"], (name, bad)
+            for good in (counts["min"], counts["max"]):
+                engine.ok("new", game=name, players=good, seed=2)

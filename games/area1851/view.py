@@ -103,6 +103,7 @@ SCHEMA = ViewSchema(
               "The engine's own arrays (counts by card type id, the decision context, knowledge "
               "records) for bots. Unstable: frontends must not rely on it.", "this seat (redacted like the rest)"),
     )),
+    simultaneous=True,
 )
 
 
