@@ -3,7 +3,8 @@
 ``SCHEMA`` is the one description of the view's shape: ``docs/views/kuhn_poker.md`` is
 generated from it (``python -m aiplay.viewdocs --update``) and ``tests/test_views.py``
 validates seeded games against it. :func:`build` makes the view; the other seats' cards never
-appear (not even at the showdown, as in OpenSpiel's information states).
+appear, and neither does the winner of a showdown (as in OpenSpiel's information states: a seat
+learns only its own result, from the returns).
 """
 
 from __future__ import annotations
@@ -30,15 +31,15 @@ SCHEMA = ViewSchema(
     root=Obj("view", (
         Field("observer", Int(minimum=0, maximum=9), "The seat this view is for."),
         Field("phase", Str(choices=("deal", "betting", "over")),
-              "`deal` while cards are dealt (chance), `betting` while seats act, `over` once the pot is won."),
+              "`deal` while cards are dealt (chance), `betting` while seats act, `over` once the pot is won "
+              "(who won a showdown is not shown: the cards stay hidden; the game's returns tell each seat "
+              "its own result)."),
         Field("to_move", Opt(Int(minimum=0, maximum=9), "nobody: dealing, or the hand is over"),
               "The seat to act."),
         Field("pot", Int(minimum=2, maximum=20, unit="chips"), "Chips in the pot."),
         Field("betting", Arr(Str(choices=("pass", "bet")), "one per decision so far"),
               "Every decision in order; decision i was made by seat i mod (number of seats). After a "
               "bet, `pass` folds and `bet` calls."),
-        Field("winner", Opt(Int(minimum=0, maximum=9), "the hand is not over"),
-              "The seat that takes the pot."),
         Field("seats", Arr(SEAT_OBJ, "one per seat"), "The seats."),
     )),
 )
@@ -55,7 +56,6 @@ def build(state: Any, player: int) -> Dict[str, Any]:
         "to_move": current if current >= 0 else None,
         "pot": state.pot,
         "betting": ["bet" if a == 1 else "pass" for a in state.betting],
-        "winner": state.winner if over else None,
         "seats": [{"seat": p,
                    "card": state._card(state.cards[p]) if p == player and state.cards[p] is not None else None,
                    "stake": state.stakes[p]} for p in range(n)],
