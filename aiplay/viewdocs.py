@@ -107,7 +107,8 @@ def render(schema: ViewSchema) -> str:
             out += [obj.doc.strip(), ""]
         out += ["| field | type | visible to | meaning |", "|---|---|---|---|"]
         for f in obj.fields:
-            out.append(f"| `{f.name}` | {_cell(f.node.type_text())} | {_cell(f.visible)} | {_cell(_meaning(f.node, f.doc))} |")
+            cells = (f"`{f.name}`", _cell(f.node.type_text()), _cell(f.visible), _cell(_meaning(f.node, f.doc)))
+            out.append("| " + " | ".join(cells) + " |")
             for inner in _nested(f.node):
                 if inner is not obj:
                     queue.append((inner.name or f"{title}.{f.name}", inner))

@@ -14,11 +14,11 @@ from __future__ import annotations
 from typing import Any, Dict, List
 
 from aiplay.viewschema import (
-    PUBLIC, SEAT, Arr, Bool, Counts, Field, Int, Internal, Obj, Opt, Str, ViewSchema, named_counts,
+    SEAT, Arr, Bool, Counts, Field, Int, Internal, Obj, Opt, Str, ViewSchema, named_counts,
 )
 
 from .components import (
-    COLOURS, EXISTING_TYPES, NUM_TYPES, OWNER_NAMES, OWNER_NAMES_2P, ROUTES, VEHICLE_KINDS, region_name,
+    COLOURS, EXISTING_TYPES, OWNER_NAMES, OWNER_NAMES_2P, ROUTES, VEHICLE_KINDS, region_name,
     shown_number, type_name, vehicle_name,
 )
 from .phases import PHASES, STEPS

@@ -39,7 +39,8 @@ SEAT_OBJ = Obj("seat", (
           "`Human`, `Alien` or `Hunter` (five or more players). Shown to the seat itself, and to "
           "everyone once revealed or at the end of the game.", "this seat; everyone once revealed or at the end"),
     Field("role_revealed", Bool(), "The role has been revealed to everyone."),
-    Field("life", Int(minimum=0, unit="life tokens"), "Life tokens left (0: dead; Recovery cards can raise it above the start)."),
+    Field("life", Int(minimum=0, unit="life tokens"),
+          "Life tokens left (0: dead; Recovery cards can raise it above the start)."),
     Field("hand_size", Int(minimum=0, unit="cards"), "Cards in the seat's hand."),
     Field("hand", Opt(_cards(), "another seat's hand"), "The cards in hand, by name.", SEAT),
     Field("known_in_hand", _cards(),
@@ -49,7 +50,8 @@ SEAT_OBJ = Obj("seat", (
 ), "One entry per seat, in play order.")
 
 MAP_TILE = Obj("map_tile", (
-    Field("tile", Str(choices=TILE_NAMES, vocab="tile names"), "The tile's name: terrain, hazard and number, and its unique `#id`."),
+    Field("tile", Str(choices=TILE_NAMES, vocab="tile names"),
+          "The tile's name: terrain, hazard and number, and its unique `#id`."),
     Field("terrain", Str(choices=TERRAIN_NAMES), "Its terrain (a Canyon cannot be entered)."),
     Field("hazard", Opt(Str(choices=HAZARD_NAMES[1:]), "no hazard"), "Its hazard."),
     Field("number", Int(minimum=0, maximum=15), "The hazard's toughness (its investigation count for a "
@@ -95,7 +97,8 @@ SCHEMA = ViewSchema(
         Field("deck_size", Int(minimum=0, unit="cards"), "Cards in the supply deck (during the deal, with "
               "the Alien's set-aside Recovery cards)."),
         Field("refresh_size", Int(minimum=0, unit="cards"), "Cards on the Refresh stack."),
-        Field("discard_stack", Arr(Str(choices=TYPE_NAMES, vocab="card names")), "The face-up Discard Stack, bottom first (top last)."),
+        Field("discard_stack", Arr(Str(choices=TYPE_NAMES, vocab="card names")),
+              "The face-up Discard Stack, bottom first (top last)."),
         Field("recoveries_played", Int(minimum=0), "Recovery cards played (out of the game)."),
         Field("cards_dealt", Int(minimum=0), "Set-up cards dealt so far."),
         Field("kept", Opt(_cards(), "not this seat's keep step"), "The set-up cards the keeper has kept so far.",

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any, Dict
 
-from aiplay.viewschema import PUBLIC, SEAT, Arr, Bool, Field, Int, Obj, Opt, Str, ViewSchema
+from aiplay.viewschema import SEAT, Arr, Bool, Field, Int, Obj, Opt, Str, ViewSchema
 
 _RANKS = "23456789TJQK"
 #: Every card name any option set can give: ``J1``... (rank and suit), or the rank alone with
@@ -43,7 +43,8 @@ SCHEMA = ViewSchema(
         Field("to_move", Opt(Int(minimum=0, maximum=9), "nobody: dealing, or the hand is over"),
               "The seat to act."),
         Field("pot", Int(minimum=2, unit="chips"), "Chips in the pot."),
-        Field("public_card", Opt(Str(choices=CARD_NAMES, vocab="card names"), "not dealt yet"), "The public card. " + CARD_DOC),
+        Field("public_card", Opt(Str(choices=CARD_NAMES, vocab="card names"), "not dealt yet"),
+              "The public card. " + CARD_DOC),
         Field("betting", Arr(Arr(Str(choices=_ACTIONS)), "one list per round started (1 or 2)"),
               "The decisions of each betting round in order (`call` is a check when nothing is owed)."),
         Field("seats", Arr(SEAT_OBJ, "one per seat"), "The seats."),

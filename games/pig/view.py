@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any, Dict
 
-from aiplay.viewschema import Arr, Bool, Field, Int, Obj, Opt, Str, ViewSchema
+from aiplay.viewschema import Arr, Field, Int, Obj, Opt, Str, ViewSchema
 
 SEAT_OBJ = Obj("seat", (
     Field("seat", Int(minimum=0, maximum=9), "The seat number (seat 0 plays first)."),
@@ -22,7 +22,8 @@ SCHEMA = ViewSchema(
           "the faces to a turn total; a 1 loses the turn total and ends the turn, stopping banks it. "
           "The first seat to bank `winscore` points wins. Nothing is hidden.",
     root=Obj("view", (
-        Field("observer", Int(minimum=0, maximum=9), "The seat this view is for (every seat's view is the same otherwise)."),
+        Field("observer", Int(minimum=0, maximum=9),
+              "The seat this view is for (every seat's view is the same otherwise)."),
         Field("phase", Str(choices=("decide", "rolling", "over")),
               "`decide`: the turn's seat chooses to roll or stop; `rolling`: the die is in the air "
               "(chance); `over`: someone reached the winning score or the horizon ended the game."),

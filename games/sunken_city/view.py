@@ -30,7 +30,8 @@ CARD_OBJ = Obj("card", (
 ), "A movement card. Every seat holds the same six cards.")
 
 STREET_OBJ = Obj("street", (
-    Field("cells", Arr(CELL, "2", size=(2, 2)), "The two cells the street covers (side by side or one above the other)."),
+    Field("cells", Arr(CELL, "2", size=(2, 2)),
+          "The two cells the street covers (side by side or one above the other)."),
 ), "A street tile on the lake.")
 
 BUILDING_OBJ = Obj("building", (
