@@ -75,7 +75,15 @@ SCHEMA = ViewSchema(
     game="sunken_city",
     intro="Sunken City (Kramer & Kiesling): a 9 x 9 lake where seats raise city pieces (streets and "
           "buildings), walk their adventurer to find treasures and carry them home, and move Neptune, "
-          "who sinks the pieces he leaves. Nothing is hidden: every seat's view is the same.",
+          "who sinks the pieces he leaves. Nothing is hidden: every seat's view is the same.\n\n"
+          "The board is fixed, so the view leaves it out: cells are [row, column], 0-8 each. The centre "
+          "[4, 4] takes buildings only; the dark cells, at Manhattan distance 2 or 4 from the centre, take "
+          "streets or buildings; the other (light) cells take streets only. The four villages lie outside "
+          "the corners (corner 0 at [0, 0], 1 at [0, 8], 2 at [8, 8], 3 at [8, 0]) and touch the lake only "
+          "through their corner cell; each corner's 4 x 4 block is that village's territory (row 4 and "
+          "column 4 are nobody's). A street covers two neighbouring cells, a building one. Entering a building "
+          "turns up the treasure of its number; entering the building on the centre also turns up the "
+          "chest, treasure 12.",
     root=Obj("view", (
         Field("observer", Int(minimum=0, maximum=3), "The seat this view is for."),
         Field("phase", Str(choices=PHASE_NAMES),
