@@ -94,16 +94,22 @@ def native_random_states(game, games, seed=0, until_states=None, min_games=1):
 
 
 def hides_something(state, player):
-    """True when another seat sees the position differently from ``player``: something is private.
+    """True when ``player`` sees less than some other seat: another seat's entry (``seats[q]``)
+    as ``player`` sees it differs from that seat's own view of it, or a shared field differs.
 
-    Views are compared without ``observer`` (and the engine part ``internal``, which repeats
-    the readable fields in the engine's arrays); in a perfect-information game they never differ.
+    Views are compared without ``observer`` and the engine part ``internal`` (which repeats the
+    readable fields in the engine's arrays); in a perfect-information game nothing differs.
     """
-    def seen(p):
-        return {k: v for k, v in state.view(p).items() if k not in ("observer", "internal")}
-
-    mine = seen(player)
-    return any(seen(q) != mine for q in range(state.game.num_players) if q != player)
+    mine = state.view(player)
+    for q in range(state.game.num_players):
+        if q == player:
+            continue
+        theirs = state.view(q)
+        if mine["seats"][q] != theirs["seats"][q]:
+            return True
+        if any(mine[k] != theirs[k] for k in mine if k not in ("observer", "internal", "seats")):
+            return True
+    return False
 
 
 @pytest.mark.parametrize("name,options", INFO_CASES, ids=INFO_IDS)
