@@ -13,6 +13,7 @@ import pytest
 import aiplay
 from aiplay import tensors
 from aiplay.errors import InvalidPlayerError, UnsupportedError
+from aiplay.games.kuhn_poker.rules import card_name
 from aiplay.testing.simulate import random_action
 
 POKER_OPTIONS = [("kuhn_poker", {}), ("kuhn_poker", {"players": 3}), ("kuhn_poker", {"players": 5}),
@@ -98,6 +99,11 @@ def _card(one_hot):
     return hot[0] if hot else None
 
 
+def _named(card, name_of):
+    """A decoded card id by the name the view gives it (None stays None)."""
+    return None if card is None else name_of(card)
+
+
 def _actions(bits):
     pairs = bits.reshape(-1, 2)
     return [int(np.flatnonzero(pair)[0]) for pair in pairs if pair.any()]
@@ -109,25 +115,28 @@ def test_every_field_of_the_seat_s_view_decodes_from_its_tensors(name, backend):
     game = aiplay.load(name, backend=backend, players=3)
     for state, _ in _states(game, 60, seed=2):
         for p in range(game.num_players):
-            view = state.view(p)
+            view = state.view(p)  # documented in docs/views/<game>.md: cards by name
             info = _parts(game, "information_state", state.information_state_tensor(p))
             seen = _parts(game, "observation", state.observation_tensor(p))
             assert _card(info["player"]) == p == _card(seen["player"])
+            seats = view["seats"]
             if name == "kuhn_poker":
-                assert _card(info["private_card"]) == view["cards"][p]
-                assert [0 if a == 0 else 1 for a in _actions(info["betting"])] == view["betting"]
-                assert seen["pot_contribution"].tolist() == view["stakes"]
-                assert sum(view["stakes"]) == view["pot"]
+                assert _named(_card(info["private_card"]), lambda c: card_name(c, game.num_cards)) == seats[p]["card"]
+                assert [0 if a == 0 else 1 for a in _actions(info["betting"])] == [
+                    0 if b == "pass" else 1 for b in view["betting"]]
+                assert seen["pot_contribution"].tolist() == [s["stake"] for s in seats]
+                assert sum(s["stake"] for s in seats) == view["pot"]
             else:
-                assert _card(info["private_card"]) == view["private_cards"][p]
-                assert _card(info["public_card"]) == view["public_card"]
-                # The tensor keeps calls (1) and raises (2); a fold (0) ends the hand and shows in the view only
+                assert _named(_card(info["private_card"]), game.card_name) == seats[p]["card"]
+                assert _named(_card(info["public_card"]), game.card_name) == view["public_card"]
+                # The tensor keeps calls (1) and raises (2); a fold ends the hand and shows in the view only
                 # as the last action, which the returns (terminal) tell apart.
+                rounds = view["betting"] + [[]] * (2 - len(view["betting"]))
                 for r in (1, 2):
                     decoded = [1 + a for a in _actions(info[f"round{r}"])]
-                    assert decoded == [a for a in view[f"round{r}"] if a != 0]
-                assert seen["pot_contribution"].tolist() == view["contributions"]
-                assert sum(view["contributions"]) == view["pot"]
+                    assert decoded == [{"call": 1, "raise": 2}[a] for a in rounds[r - 1] if a != "fold"]
+                assert seen["pot_contribution"].tolist() == [s["chips_in"] for s in seats]
+                assert sum(s["chips_in"] for s in seats) == view["pot"]
 
 
 @pytest.mark.parametrize("name,options", POKER_OPTIONS)
@@ -173,13 +182,15 @@ def test_every_field_of_the_template_s_view_decodes_from_its_tensor(backend):
             assert np.array_equal(tensor, state.observation_tensor(p))
             parts = _parts(game, "information_state", tensor)
             assert _card(parts["player"]) == view["observer"] == p
+            seats = view["seats"]  # docs/views/template.md: a card shows its value (id + 1)
             cards = [_card(parts[f"revealed{q}"]) for q in range(game.num_players)]
             cards[p] = _card(parts["own_card"])
-            assert cards == view["cards"]
+            assert cards == [None if s["card"] is None else s["card"] - 1 for s in seats]
             assert _card(parts["dealt"]) == sum(c is not None for c in state.to_dict()["cards"])
-            assert [parts[f"revealed{q}"].any() for q in range(game.num_players)] == view["boosted"]
-            assert [_card(parts[f"position{q}"]) for q in range(game.num_players)] == view["positions"]
-            assert parts["moves"][0] == view["moves"] and bool(parts["rolling"][0]) == view["rolling"]
+            assert [parts[f"revealed{q}"].any() for q in range(game.num_players)] == [s["boosted"] for s in seats]
+            assert [_card(parts[f"position{q}"]) for q in range(game.num_players)] == [s["position"] for s in seats]
+            assert parts["moves"][0] == view["decisions_made"]
+            assert bool(parts["rolling"][0]) == (view["phase"] == "rolling")
             # current_player follows from dealt, moves, rolling and positions (the rules' _current_player).
 
 
