@@ -270,16 +270,16 @@ def test_hello_announces_each_games_capabilities(engine):
         assert low < high, name
         counts = entry["players"]
         assert 1 <= counts["min"] <= counts["default"] <= counts["max"], name
-        new = engine.ok("new", game=name, seed=1, auto_chance=True)
-        assert new["options"].get("players", counts["default"]) == counts["default"]
-        # Without a seat, a hidden-information game refuses the view; a perfect-information one shows it.
-        unseated = engine.wait(engine.send("view", game_id=new["game_id"]))
+        # A hidden-information game needs a viewer; a perfect-information one opens without.
+        unseated = engine.wait(engine.send("new", game=name, seed=1))
         assert unseated["ok"] != entry["hidden_information"], name
+        new = engine.ok("new", game=name, seed=1, auto_chance=True, viewer=0)
+        assert new["options"].get("players", counts["default"]) == counts["default"]
         seated = engine.ok("view", game_id=new["game_id"], player=0, render="svg")
         assert (seated["svg"] is not None) == entry["svg"], name
         if "players" in entry["options"]:
             for bad in (counts["min"] - 1, counts["max"] + 1):
-                refused = engine.wait(engine.send("new", game=name, players=bad))
+                refused = engine.wait(engine.send("new", game=name, players=bad, viewer=0))
                 assert not refused["ok"], (name, bad)
             for good in (counts["min"], counts["max"]):
-                engine.ok("new", game=name, players=good, seed=2)
+                engine.ok("new", game=name, players=good, seed=2, viewer=0)
