@@ -101,8 +101,9 @@ def test_pays_with_the_largest_die():
             s.apply_action(sample_chance_outcome(s, rng))
             continue
         action = game.heuristic_policy(s, rng)
-        if s.view(s.current_player())["step"] == "pay" and len(s.legal_actions()) > 1:
-            dice = s.view(s.current_player())["players"][s.current_player()]["dice"]
+        me = s.current_player()
+        if s.view(me)["decision"] == "pay" and len(s.legal_actions()) > 1:
+            dice = [d["value"] for d in s.view(me)["seats"][me]["dice"]]
             assert dice[action - A.DIE] == max(dice[a - A.DIE] for a in s.legal_actions())
             seen += 1
         s.apply_action(action)

@@ -59,7 +59,7 @@ def policy(state: State, rng: random.Random) -> int:
     legal = state.legal_actions()
     if len(legal) == 1:
         return legal[0]
-    view = state.view(me)
+    view = state.view(me)["internal"]
     step = view["step"]
     mine = view["players"][me]
     if step == "main":

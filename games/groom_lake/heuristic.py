@@ -383,7 +383,7 @@ def policy_v1(state: State, rng: random.Random) -> int:
     legal = state.legal_actions()
     if len(legal) == 1:
         return legal[0]
-    view = state.view(me)
+    view = state.view(me)["internal"]
     role = view["role"]
     hand = view["hand"]
     blocks = {A.decode(a)[0] for a in legal}
