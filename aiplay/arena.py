@@ -51,18 +51,18 @@ from typing import Any, Callable, Dict, Iterable, Iterator, List, Mapping, Optio
 
 from aiplay import registry
 from aiplay.errors import InvalidOptionError
+from aiplay.exits import Interrupted, sigint_ignored
 from aiplay.game import CHANCE, Game
 from aiplay.game import sample_chance_outcome
 from aiplay.ratings import Rating, bradley_terry, pairwise_counts
 from aiplay.search import make_bot
+from aiplay.search.spec import BUDGET_KEYS, BotSpec, _literal, parse_bot, parse_bots  # noqa: F401 - re-exported
 
 __all__ = ["BotSpec", "GameRecord", "MatchResult", "parse_bot", "parse_bots", "play_game", "run", "run_match",
            "wilson_interval"]
 
 #: Version of the results file's header; a file of another version is refused, not mixed.
 RESULTS_FORMAT = 1
-#: Option names read as a bot's budget, in order, for plots (see :meth:`BotSpec.budget`).
-BUDGET_KEYS = ("iterations", "depth", "nodes", "seconds")
 
 
 def wilson_interval(successes: float, trials: int, z: float = 1.96) -> tuple:
@@ -76,138 +76,7 @@ def wilson_interval(successes: float, trials: int, z: float = 1.96) -> tuple:
     return (max(0.0, centre - half), min(1.0, centre + half))
 
 
-# ---------------------------------------------------------------------------------------------------
-# Bots: kind, options, presets
-
-
-@dataclass(frozen=True)
-class BotSpec:
-    """One bot of an arena: its kind (a key of :data:`aiplay.search.BOTS`) and options.
-
-    ``presets``: start from the game's recommended options for the kind
-    (``game.bot_presets``) as ``aiplay play`` does; ``options`` override them.
-    ``name``: the label in reports (by default the kind and its options).
-    """
-
-    kind: str
-    options: Mapping[str, Any] = field(default_factory=dict)
-    presets: bool = True
-    name: str = ""
-
-    @property
-    def label(self) -> str:
-        """The bot's name in tables and plots."""
-        return self.name or _describe(self.kind, self.options)
-
-    def budget(self, game: Optional[Game] = None) -> Optional[Tuple[str, float]]:
-        """``(option, value)`` of the bot's budget (iterations, depth, nodes or seconds), or None.
-
-        With ``game`` and ``presets``, a budget in the game's presets counts.
-        """
-        options = dict(self.options)
-        if game is not None and self.presets:
-            options = {**game.bot_presets.get(self.kind, {}), **options}
-        for key in BUDGET_KEYS:
-            if options.get(key) is not None:
-                return key, float(options[key])
-        return None
-
-    def to_dict(self) -> Dict[str, Any]:
-        """The JSON configuration of the bot (what :func:`parse_bot` reads back)."""
-        data: Dict[str, Any] = {"kind": self.kind, **dict(self.options)}
-        if not self.presets:
-            data["presets"] = False
-        if self.name:
-            data["name"] = self.name
-        return data
-
-    def make(self, game: Game, seed: int) -> Any:
-        """Build the bot for ``game`` with ``seed``."""
-        return make_bot(self.kind, game=game if self.presets else None, seed=seed, **dict(self.options))
-
-
-def _literal(text: str) -> Any:
-    """A command-line option value: JSON when it parses (numbers, true, null...), else the text."""
-    try:
-        return json.loads(text)
-    except ValueError:
-        return text
-
-
-def _split_top_level(text: str, sep: str = ",") -> List[str]:
-    """Split at ``sep`` outside brackets, braces, parentheses and strings."""
-    parts, depth, quote, start = [], 0, "", 0
-    for i, char in enumerate(text):
-        if quote:
-            if char == quote and text[i - 1] != "\\":
-                quote = ""
-        elif char in "\"'":
-            quote = char
-        elif char in "([{":
-            depth += 1
-        elif char in ")]}":
-            depth -= 1
-        elif char == sep and depth == 0:
-            parts.append(text[start:i])
-            start = i + 1
-    parts.append(text[start:])
-    return [p.strip() for p in parts if p.strip()]
-
-
-def parse_bot(spec: Union[str, Mapping[str, Any], BotSpec]) -> BotSpec:
-    """A :class:`BotSpec` from a kind, a kind with options, or a JSON configuration.
-
-    Accepted: ``"mcts"`` (the game's presets for MCTS), ``"mcts(iterations=500,
-    rollout=policy)"`` (options over the presets; values read as JSON when they
-    parse), ``'{"kind": "mcts", "iterations": 500, "presets": false, "name":
-    "mcts-500"}'``, ``"@bot.json"`` (that JSON in a file), a dict like the JSON,
-    or a :class:`BotSpec`. Unknown kinds and options are reported when the
-    arena starts (the options depend on the kind).
-    """
-    if isinstance(spec, BotSpec):
-        return spec
-    if isinstance(spec, str):
-        text = spec.strip()
-        if text.startswith("@"):
-            with open(text[1:], encoding="utf-8") as f:
-                text = f.read().strip()
-        if text.startswith("{"):
-            try:
-                spec = json.loads(text)
-            except ValueError as exc:
-                raise InvalidOptionError(f"bot configuration {text!r} is not valid JSON: {exc}") from None
-        else:
-            kind, _, rest = text.partition("(")
-            options: Dict[str, Any] = {}
-            if rest:
-                if not rest.endswith(")"):
-                    raise InvalidOptionError(f"bot {text!r}: options must look like kind(name=value,...)")
-                for item in _split_top_level(rest[:-1]):
-                    key, eq, value = item.partition("=")
-                    if not eq or not key.strip():
-                        raise InvalidOptionError(f"bot {text!r}: option {item!r} must look like name=value")
-                    options[key.strip()] = _literal(value.strip())
-            presets = options.pop("presets", True)
-            name = options.pop("name", "")
-            return BotSpec(kind.strip(), options, bool(presets), str(name))
-    if not isinstance(spec, Mapping) or not isinstance(spec.get("kind"), str):
-        raise InvalidOptionError(f"bot configuration {spec!r} needs a \"kind\" (random, mcts, ismcts, ...)")
-    data = dict(spec)
-    kind = data.pop("kind")
-    presets = data.pop("presets", True)
-    name = data.pop("name", "")
-    return BotSpec(kind, data, bool(presets), str(name))
-
-
-def parse_bots(text: str) -> List[BotSpec]:
-    """The bots of ``--bots A,B,...``: commas inside ``(...)`` or ``{...}`` belong to one bot."""
-    return [parse_bot(part) for part in _split_top_level(text)]
-
-
-def _describe(kind: str, options: Mapping[str, Any]) -> str:
-    if not options:
-        return kind
-    return kind + "(" + ", ".join(f"{k}={v}" for k, v in sorted(options.items())) + ")"
+# Bots (kind, options, presets) are read by aiplay.search.spec, shared with play, serve and the demo.
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -502,8 +371,18 @@ def _execute_here(jobs: Sequence[Mapping[str, Any]]) -> Iterator[GameRecord]:
 
 
 def _execute_processes(jobs: Sequence[Mapping[str, Any]], processes: int) -> Iterator[GameRecord]:
-    with ProcessPoolExecutor(max_workers=processes) as pool:
-        yield from pool.map(play_task, jobs, chunksize=1)
+    pool = ProcessPoolExecutor(max_workers=processes)
+    try:
+        with sigint_ignored():  # the workers start here (on submit) and leave Ctrl-C to this process
+            results = pool.map(play_task, jobs, chunksize=1)
+        yield from results
+    except BaseException:
+        # Interrupted (or the consumer stopped): do not wait for the queued games; end the running ones.
+        for process in list(getattr(pool, "_processes", {}).values()):
+            process.terminate()
+        pool.shutdown(wait=False, cancel_futures=True)
+        raise
+    pool.shutdown(wait=True)
 
 
 def _execute_dask(jobs: Sequence[Mapping[str, Any]], workers: int, scheduler: Optional[str]) -> Iterator[GameRecord]:
@@ -519,8 +398,9 @@ def _execute_dask(jobs: Sequence[Mapping[str, Any]], workers: int, scheduler: Op
         # One single-threaded process per worker: the games are CPU-bound Python and C code.
         # silence_logs: Dask's own chatter (a worker's heartbeat racing the shutdown is logged as an
         # error); a failing game still raises here, through its future.
-        cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None,
-                               silence_logs=logging.CRITICAL)
+        with sigint_ignored():  # worker processes leave Ctrl-C to this process
+            cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None,
+                                   silence_logs=logging.CRITICAL)
         client = Client(cluster)
     try:
         futures = client.map(play_task, list(jobs), pure=False)
@@ -625,7 +505,13 @@ def run(game: str, bots: Sequence[Union[str, Mapping[str, Any], BotSpec]], *, ga
                 writer.write(json.dumps(record.to_dict()) + "\n")
                 writer.flush()
             bar.update()
+    except KeyboardInterrupt:
+        where = f"; they are in {out}: the same command resumes" if out is not None else ""
+        raise Interrupted(f"{len(result.records)} of {len(plan)} games played{where}") from None
     finally:
+        close = getattr(records, "close", None)
+        if close is not None:
+            close()  # a generator's pool or cluster is shut down now, not when it is collected
         bar.close()
         if writer is not None:
             writer.close()

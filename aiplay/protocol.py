@@ -39,6 +39,7 @@ from aiplay.match import Match, Move
 from aiplay.registry import BACKENDS, game_entries, game_entry, load
 from aiplay.search import BOTS, make_bot
 from aiplay.search.base import ActionStats, Analysis, Bot, Budget, most_visited, name_line
+from aiplay.search.spec import parse_bot
 from aiplay.svg import legal_moves_on_svg, svg_module
 from aiplay.search.level import levels_info
 
@@ -542,8 +543,10 @@ class Server:
             raise NotDecisionNodeError("a chance node: apply or draw a chance outcome first ('chance')")
         level = _field(request, "level", (int,))
         default = "level" if level is not None else "mcts" if game.perfect_information else "ismcts"
-        kind = _field(request, "bot", (str,), default)
-        options = dict(_field(request, "options", (dict,), {}))
+        # "mcts" or "mcts(iterations=100)": the bot syntax of the command line (aiplay.search.spec)
+        spec = parse_bot(_field(request, "bot", (str,), default), files=False)
+        kind = spec.kind
+        options = {**spec.options, **dict(_field(request, "options", (dict,), {}))}
         if level is not None:
             if kind != "level":
                 raise ProtocolError(f"field 'level' chooses a difficulty level: drop 'bot' or give "
@@ -556,7 +559,7 @@ class Server:
         seconds = _field(request, "seconds", (int, float))
         if seconds is not None:
             options["seconds"] = seconds
-        preset = _field(request, "preset", (bool,), True)
+        preset = _field(request, "preset", (bool,), True) and spec.presets
         seed = _field(request, "seed", (int,))
         if seed is None:
             seed = session.seed * 1000 + session.searches
