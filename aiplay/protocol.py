@@ -753,6 +753,13 @@ class Server:
             if session.busy and not session.solving:
                 session.stop()
                 stopped.append(session.game_id)
+            elif session.busy and session.solving:
+                # The solver's cancel flag: the solve ends and replies with its best answer so far
+                # (its result says "interrupted": true and "exact": false).
+                cancel = getattr(getattr(getattr(session, "solve_engine", None), "solver", None), "cancel", None)
+                if cancel is not None:
+                    cancel.request_stop()
+                    stopped.append(session.game_id)
         return {"stopped": stopped}
 
     def _solve(self, request: Dict[str, Any]) -> None:
@@ -787,6 +794,11 @@ class Server:
                                   and not isinstance(seconds, bool) and math.isfinite(seconds) else None)
         state = session.match.state.clone()
         request_id = request.get("id")
+        session.solve_engine = None
+        if options.get("observer") is None:
+            # Deepening even without a budget, so that `stop` has a best answer so far to reply with.
+            options.setdefault("stoppable", True)
+            options["on_engine"] = lambda engine: setattr(session, "solve_engine", engine)
 
         def work() -> None:
             try:
