@@ -58,8 +58,8 @@ from aiplay.ratings import Rating, bradley_terry, pairwise_counts
 from aiplay.search import make_bot
 from aiplay.search.spec import BUDGET_KEYS, BotSpec, _literal, parse_bot, parse_bots  # noqa: F401 - re-exported
 
-__all__ = ["BotSpec", "GameRecord", "MatchResult", "parse_bot", "parse_bots", "play_game", "run", "run_match",
-           "wilson_interval"]
+__all__ = ["BotSpec", "GameRecord", "MatchResult", "parse_bot", "parse_bots", "play_game", "replay_lines", "run",
+           "run_match", "wilson_interval"]
 
 #: Version of the results file's header; a file of another version is refused, not mixed.
 RESULTS_FORMAT = 1
@@ -97,6 +97,8 @@ class GameRecord:
     moves: int
     seconds: float
     index: int = -1
+    #: Every action of the game in order, chance outcomes included (``aiplay replay`` shows them).
+    actions: Optional[List[int]] = None
 
     @property
     def key(self) -> Tuple[int, Tuple[int, ...]]:
@@ -118,14 +120,18 @@ class GameRecord:
 
     def to_dict(self) -> Dict[str, Any]:
         """The record as one line of the results file."""
-        return {"index": self.index, "deal": self.deal, "seating": list(self.seating),
+        data = {"index": self.index, "deal": self.deal, "seating": list(self.seating),
                 "returns": list(self.returns), "moves": self.moves, "seconds": round(self.seconds, 6)}
+        if self.actions is not None:
+            data["actions"] = list(self.actions)
+        return data
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> "GameRecord":
         """A record read back from the results file."""
         return cls(int(data["deal"]), [int(b) for b in data["seating"]], [float(r) for r in data["returns"]],
-                   int(data["moves"]), float(data["seconds"]), int(data.get("index", -1)))
+                   int(data["moves"]), float(data["seconds"]), int(data.get("index", -1)),
+                   None if data.get("actions") is None else [int(a) for a in data["actions"]])
 
 
 @dataclass
@@ -201,12 +207,14 @@ class MatchResult:
                 "pairwise_wins": self.pairwise().tolist(), "wall_seconds": self.wall_seconds}
 
 
-def play_game(game: Game, bots: Sequence[Any], rng: random.Random, max_moves: Optional[int] = None) -> tuple:
+def play_game(game: Game, bots: Sequence[Any], rng: random.Random, max_moves: Optional[int] = None,
+              actions: Optional[List[int]] = None) -> tuple:
     """Play one game of ``game`` with ``bots[seat]`` in each seat; chance from ``rng``.
 
     Returns ``(returns, moves)``. ``max_moves`` guards against a runaway
     game: exceeding it raises ``RuntimeError`` (the engines end every game
-    themselves, so this is a bug detector, not a rule).
+    themselves, so this is a bug detector, not a rule). ``actions``, when
+    given, receives every action played (chance outcomes included).
     """
     if len(bots) != game.num_players:
         raise InvalidOptionError(f"{len(bots)} bots for a {game.num_players}-player game")
@@ -219,6 +227,8 @@ def play_game(game: Game, bots: Sequence[Any], rng: random.Random, max_moves: Op
         else:
             action = bots[player].choose(state)
         state.apply_action(action)
+        if actions is not None:
+            actions.append(int(action))
         moves += 1
         if max_moves is not None and moves > max_moves:
             raise RuntimeError(f"game did not end within {max_moves} moves")
@@ -244,11 +254,15 @@ def schedule(num_bots: int, players: int, deals: int) -> List[Tuple[int, List[in
     """The round robin as ``(deal, seating)`` pairs, in the order of their game index.
 
     Tables are the combinations of ``players`` bots out of ``num_bots``; each
-    deal of each table is played once per cyclic rotation of its seats.
+    deal of each table is played once per cyclic rotation of its seats. The
+    order is deal by deal, so that more deals extend the schedule without
+    renumbering the games already in it.
     """
     out = []
-    for table in itertools.combinations(range(num_bots), players):
-        for deal in range(deals):
+    tables = list(itertools.combinations(range(num_bots), players))
+    # Deal by deal: a longer match (more --games) only appends games, so indices stay unique on resume.
+    for deal in range(deals):
+        for table in tables:
             for rotation in _rotations(players):
                 out.append((deal, [table[r] for r in rotation]))
     return out
@@ -267,9 +281,10 @@ def play_task(job: Mapping[str, Any]) -> GameRecord:
             for seat, bot_index in enumerate(job["seating"])]
     rng = random.Random(chance_seed(job["seed"], job["deal"]))
     started = time.perf_counter()
-    returns, moves = play_game(game, bots, rng, job.get("max_moves"))
+    actions: List[int] = []
+    returns, moves = play_game(game, bots, rng, job.get("max_moves"), actions)
     return GameRecord(job["deal"], list(job["seating"]), returns, moves, time.perf_counter() - started,
-                      job.get("index", -1))
+                      job.get("index", -1), actions)
 
 
 # The first arena's name for the task (pickled jobs of old scripts still resolve).
@@ -591,6 +606,59 @@ def add_arena_command(sub: Any) -> None:
     parser.add_argument("--json", action="store_true", help="print the summary as JSON")
     parser.add_argument("--no-progress", action="store_true", help="no progress bar")
     parser.set_defaults(func=cmd_arena)
+
+
+def add_replay_command(sub: Any) -> None:
+    """Add ``aiplay replay`` (one game of an arena results file, move by move) to the CLI's subparsers."""
+    parser = sub.add_parser(
+        "replay", help="show one game of an arena results file move by move",
+        description="Replay one game of an `aiplay arena --out FILE` results file: who sat where, every move "
+                    "(chance included) and the result.")
+    parser.add_argument("file", help="the arena's JSON-lines results file")
+    parser.add_argument("--index", type=int, help="the game's index (default: the first game in the file)")
+    parser.add_argument("--show-state", action="store_true", help="print the state after every move")
+    parser.set_defaults(func=cmd_replay)
+
+
+def replay_lines(path: str, index: Optional[int] = None, show_state: bool = False) -> Iterator[str]:
+    """The lines ``aiplay replay`` prints for game ``index`` of the results file ``path``."""
+    header, records, _ = read_results(path)
+    if header is None:
+        raise InvalidOptionError(f"{path} holds no arena results")
+    if not records:
+        raise InvalidOptionError(f"{path} holds no finished game yet")
+    by_index = {r.index: r for r in records}
+    record = records[0] if index is None else by_index.get(index)
+    if record is None:
+        known = sorted(by_index)
+        raise InvalidOptionError(f"{path} has no game of index {index}; its games are {known[0]}..{known[-1]}"
+                                 if known else f"{path} has no indexed games")
+    if record.actions is None:
+        raise InvalidOptionError(f"game {record.index} of {path} was recorded without its moves "
+                                 f"(an older aiplay); play it again to replay it")
+    game = registry.load(header["game"], backend=header.get("backend", "auto"), **header.get("game_options", {}))
+    names = [parse_bot(b).label for b in header["bots"]]
+    yield f"{game.name}, options {game.options}: game {record.index} (deal {record.deal}, match seed {header['seed']})"
+    yield "seats: " + ", ".join(f"{seat}={names[b]}" for seat, b in enumerate(record.seating))
+    state = game.new_initial_state()
+    for number, action in enumerate(record.actions, 1):
+        player = state.current_player()
+        who = "chance" if player == CHANCE else f"player {player} ({names[record.seating[player]]})"
+        yield f"{number:4d}. {who}: {state.action_to_string(action)}"
+        state.apply_action(action)
+        if show_state:
+            yield "      " + str(state).replace("\n", "\n      ")
+    yield f"final state:\n{state}"
+    yield f"returns: {list(state.returns())}"
+    if list(state.returns()) != list(record.returns):
+        yield f"note: the file says returns {record.returns}: it was played by another version of the game"
+
+
+def cmd_replay(args: argparse.Namespace) -> int:
+    """``aiplay replay FILE [--index N]``."""
+    for line in replay_lines(args.file, args.index, args.show_state):
+        print(line)
+    return 0
 
 
 def cmd_arena(args: argparse.Namespace) -> int:

@@ -27,7 +27,7 @@ import time
 from typing import Any, Dict, List, Optional, Sequence
 
 import aiplay
-from aiplay.arena import add_arena_command
+from aiplay.arena import add_arena_command, add_replay_command
 from aiplay.bench import add_bench_command
 from aiplay.errors import AiplayError, InvalidOptionError
 from aiplay.game import CHANCE, Game, sample_chance_outcome
@@ -262,6 +262,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_solve_command(sub)  # aiplay solve: the endgame solver (aiplay/solve.py)
     add_demo_command(sub)  # aiplay demo: the browser demo (aiplay/webdemo.py, aiplay/demo/)
     add_arena_command(sub)  # aiplay arena: round robins, ratings, Dask (aiplay/arena.py)
+    add_replay_command(sub)  # aiplay replay: one game of an arena's results file (aiplay/arena.py)
     add_bench_command(sub)  # aiplay bench: the speed table (aiplay/bench.py)
     add_render_command(sub)  # aiplay render: a position's SVG picture (aiplay/render.py, aiplay/svg.py)
     add_levels_command(sub)  # aiplay levels: the difficulty levels (aiplay/search/level.py)
