@@ -84,6 +84,7 @@ class HumanGame:
         self.stdin = stdin if stdin is not None else sys.stdin
         self.stdout = stdout if stdout is not None else sys.stdout
         self._shown_turn = -1
+        self._rewound = False
 
     def say(self, text: str = "") -> None:
         self.stdout.write(text + "\n")
@@ -94,6 +95,7 @@ class HumanGame:
         while not self.match.is_terminal():
             match = self.match  # `load` replaces it
             player = match.current_player()
+            lives = self._public_lives()
             if player == CHANCE:
                 move = self.draw_chance()
                 self.say(f"  chance: {self.seen_name(move)}")
@@ -106,6 +108,9 @@ class HumanGame:
                 action = self.bots[player].choose(match.state)
                 move = match.apply(action)
                 self.say(f"  player {player} ({self.bots[player].kind}): {self.seen_name(move)}")
+            if not self._rewound:  # after an `undo` or a `load` the lives changed by no move
+                self.announce_events(lives)
+            self._rewound = False
         self.finish()
         return 0
 
@@ -127,7 +132,33 @@ class HumanGame:
         if upcoming != self._shown_turn:
             self._shown_turn = upcoming
             who = "you" if player in self.humans else "bot"
-            self.say(f"--- turn {upcoming}: player {player} ({who}) ---")
+            # No number: the match counts changes of seat, which is not the turn or round a game's
+            # board shows (Area 1851 counts rounds); the board's own status line says that.
+            self.say(f"--- player {player} ({who}) to play ---")
+
+    def _public_lives(self) -> Optional[List[int]]:
+        """The lives every seat has, as the first human seat's view shows them (None: not a game of lives)."""
+        try:
+            view = self.match.state.view(min(self.humans))
+        except Exception:  # noqa: BLE001 - a game without a view simply announces nothing
+            return None
+        for key in ("life", "lives"):
+            value = view.get(key) if isinstance(view, dict) else None
+            if isinstance(value, list) and all(isinstance(v, int) for v in value):
+                return list(value)
+        return None
+
+    def announce_events(self, before: Optional[List[int]]) -> None:
+        """Say who lost or gained lives with the last move (a placement, an empty Discard Stack...)."""
+        after = self._public_lives()
+        if before is None or after is None or len(before) != len(after):
+            return
+        for p, (old, new) in enumerate(zip(before, after)):
+            if new != old:
+                who = "you" if p in self.humans else f"player {p}"
+                change = f"lost {old - new}" if new < old else f"gained {new - old}"
+                unit = "life" if abs(new - old) == 1 else "lives"
+                self.say(f"  ! {who} {change} {unit} (now {new})")
 
     def show(self, player: int) -> List[int]:
         """Print the position for ``player`` and the numbered legal moves; returns the actions in that order.
@@ -221,6 +252,7 @@ class HumanGame:
                     undone = self.match.undo_decision(player)
                     self.say(f"undone: {', '.join(self.seen_name(m) for m in reversed(undone))}")
                     self._shown_turn = -1
+                    self._rewound = True
                     return True  # the loop resumes from the restored position
                 if command == "save":
                     self.match.save(self._path(rest))
@@ -228,6 +260,7 @@ class HumanGame:
                     continue
                 if command == "load":
                     self.load(self._path(rest))
+                    self._rewound = True
                     return True
                 move = self.parse_move(text, actions)
             except (AiplayError, OSError) as exc:

@@ -36,7 +36,7 @@ def test_a_whole_sunken_city_game_with_a_human_seat_fed_on_stdin(tmp_path):
     assert "undone: " in out
     assert f"saved to {record}" in out and f"loaded {record}: 1 moves played" in out
     assert "error: 'bogus move' is not a legal move here" in out and "error: no move number 99" in out
-    assert "--- turn 1: player 0 (you) ---" in out and "player 1 (random)" in out
+    assert "--- player 0 (you) to play ---" in out and "player 1 (random)" in out
     # The game reached its end: returns, scores and the result are printed.
     assert "returns: [" in out and "scores: [" in out and "result: " in out
     saved = json.loads(record.read_text())
@@ -144,3 +144,22 @@ def test_a_mistyped_move_gets_the_nearest_names_in_two_lines():
     error = text.split("player 0> ", 1)[1].split("player 0> ", 1)[0]
     assert error.startswith("error: ") and "did you mean: " in error and name in error
     assert len(error.strip().splitlines()) <= 2
+
+
+def test_lives_lost_are_announced_and_the_set_up_has_no_player_minus_one():
+    import re
+
+    game = aiplay.load("groom_lake")
+    bots = [make_bot("random", seed=s) for s in range(game.num_players)]
+    out = io.StringIO()
+    table = HumanGame(game, bots, {0}, seed=7, stdin=io.StringIO("1\n" * 5000), stdout=out)
+    start = list(table.match.state.view(0)["life"])
+    table.run()
+    text = out.getvalue()
+    assert "turn of player -1" not in text and "set-up, before the first turn" in text
+    end = list(table.match.state.view(0)["life"])
+    announced = 0
+    for change, amount in re.findall(r"  ! (?:you|player \d) (lost|gained) (\d+) li", text):
+        announced += int(amount) if change == "lost" else -int(amount)
+    assert sum(start) - sum(end) > 0  # a whole game loses lives: the test below is not vacuous
+    assert announced == sum(start) - sum(end)
