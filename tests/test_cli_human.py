@@ -163,3 +163,31 @@ def test_lives_lost_are_announced_and_the_set_up_has_no_player_minus_one():
         announced += int(amount) if change == "lost" else -int(amount)
     assert sum(start) - sum(end) > 0  # a whole game loses lives: the test below is not vacuous
     assert announced == sum(start) - sum(end)
+
+
+@pytest.mark.parametrize("name", ["sunken_city", "area51", "area1851", "groom_lake"])
+def test_the_board_is_shown_before_every_move_of_a_human_seat(name):
+    """A human seat's screen through many moves of each board game: its board, then its prompt, every time."""
+    from aiplay.protocol import render_state
+
+    game = aiplay.load(name)
+    bots = [make_bot("random", seed=s) for s in range(game.num_players)]
+    out = io.StringIO()
+    table = HumanGame(game, bots, {0}, seed=11, stdin=io.StringIO("1\n" * 40), stdout=out)
+    table.run()
+    text = out.getvalue()
+    # Replay the game: at each of seat 0's decisions, its board must come next on the screen, then the prompt.
+    state = game.new_initial_state()
+    at = 0
+    decisions = 0
+    for move in table.match.history:
+        if move.player == 0:
+            board = render_state(state, 0, "text")
+            found = text.find(board, at)
+            assert found >= 0, f"{name}: the board before move {move.ply} is not on the screen"
+            prompt = text.find("player 0> ", found)
+            assert prompt > found
+            at = prompt
+            decisions += 1
+        state.apply_action(move.action)
+    assert decisions == 40 or table.match.is_terminal()
