@@ -126,3 +126,45 @@ def test_unexpected_error_is_one_line_without_debug(tmp_path: Path) -> None:
     assert done.returncode in (1, 2)
     assert "Traceback" not in done.stderr
     assert len(done.stderr.strip().splitlines()) == 1, done.stderr
+
+
+def test_keys_typed_while_the_bots_think_are_dropped_at_a_terminal() -> None:
+    import pty
+    import re
+
+    master, slave = pty.openpty()
+    proc = subprocess.Popen([sys.executable, "-m", "aiplay", "play", "pig", "--human", "0", "--bots",
+                             "mcts(seconds=1.5)", "--seed", "1"], cwd=ROOT, stdin=slave, stdout=slave, stderr=slave)
+    os.close(slave)
+    screen = b""
+
+    def read_until(marker: bytes, start: int, timeout: float = 120.0) -> int:
+        nonlocal screen
+        deadline = time.monotonic() + timeout
+        while screen.find(marker, start) < 0 and time.monotonic() < deadline:
+            if select.select([master], [], [], 0.2)[0]:
+                try:
+                    screen += os.read(master, 65536)
+                except OSError:
+                    break
+        return screen.find(marker, start)
+
+    try:
+        first = read_until(b"player 0> ", 0)
+        assert first >= 0, screen
+        stop = re.search(rb"(\d+)\. stop", screen)
+        assert stop is not None, screen
+        os.write(master, stop.group(1) + b"\n")
+        time.sleep(0.3)  # the bot is thinking now (1.5 s a decision)
+        os.write(master, b"bogus\n")  # typed ahead: must not become the next move
+        second = read_until(b"player 0> ", first + 1)
+        assert second > first, screen
+        os.write(master, b"quit\n")
+        read_until(b"game left unfinished", second)
+        proc.wait(timeout=120)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+        os.close(master)
+    assert b"game left unfinished" in screen
+    assert b"'bogus' is not a legal move" not in screen
