@@ -51,18 +51,18 @@ from typing import Any, Callable, Dict, Iterable, Iterator, List, Mapping, Optio
 
 from aiplay import registry
 from aiplay.errors import InvalidOptionError
+from aiplay.exits import Interrupted, sigint_ignored
 from aiplay.game import CHANCE, Game
 from aiplay.game import sample_chance_outcome
 from aiplay.ratings import Rating, bradley_terry, pairwise_counts
 from aiplay.search import make_bot
+from aiplay.search.spec import BUDGET_KEYS, BotSpec, _literal, parse_bot, parse_bots  # noqa: F401 - re-exported
 
-__all__ = ["BotSpec", "GameRecord", "MatchResult", "parse_bot", "parse_bots", "play_game", "run", "run_match",
-           "wilson_interval"]
+__all__ = ["BotSpec", "GameRecord", "MatchResult", "parse_bot", "parse_bots", "play_game", "replay_lines", "run",
+           "run_match", "wilson_interval"]
 
 #: Version of the results file's header; a file of another version is refused, not mixed.
 RESULTS_FORMAT = 1
-#: Option names read as a bot's budget, in order, for plots (see :meth:`BotSpec.budget`).
-BUDGET_KEYS = ("iterations", "depth", "nodes", "seconds")
 
 
 def wilson_interval(successes: float, trials: int, z: float = 1.96) -> tuple:
@@ -76,138 +76,7 @@ def wilson_interval(successes: float, trials: int, z: float = 1.96) -> tuple:
     return (max(0.0, centre - half), min(1.0, centre + half))
 
 
-# ---------------------------------------------------------------------------------------------------
-# Bots: kind, options, presets
-
-
-@dataclass(frozen=True)
-class BotSpec:
-    """One bot of an arena: its kind (a key of :data:`aiplay.search.BOTS`) and options.
-
-    ``presets``: start from the game's recommended options for the kind
-    (``game.bot_presets``) as ``aiplay play`` does; ``options`` override them.
-    ``name``: the label in reports (by default the kind and its options).
-    """
-
-    kind: str
-    options: Mapping[str, Any] = field(default_factory=dict)
-    presets: bool = True
-    name: str = ""
-
-    @property
-    def label(self) -> str:
-        """The bot's name in tables and plots."""
-        return self.name or _describe(self.kind, self.options)
-
-    def budget(self, game: Optional[Game] = None) -> Optional[Tuple[str, float]]:
-        """``(option, value)`` of the bot's budget (iterations, depth, nodes or seconds), or None.
-
-        With ``game`` and ``presets``, a budget in the game's presets counts.
-        """
-        options = dict(self.options)
-        if game is not None and self.presets:
-            options = {**game.bot_presets.get(self.kind, {}), **options}
-        for key in BUDGET_KEYS:
-            if options.get(key) is not None:
-                return key, float(options[key])
-        return None
-
-    def to_dict(self) -> Dict[str, Any]:
-        """The JSON configuration of the bot (what :func:`parse_bot` reads back)."""
-        data: Dict[str, Any] = {"kind": self.kind, **dict(self.options)}
-        if not self.presets:
-            data["presets"] = False
-        if self.name:
-            data["name"] = self.name
-        return data
-
-    def make(self, game: Game, seed: int) -> Any:
-        """Build the bot for ``game`` with ``seed``."""
-        return make_bot(self.kind, game=game if self.presets else None, seed=seed, **dict(self.options))
-
-
-def _literal(text: str) -> Any:
-    """A command-line option value: JSON when it parses (numbers, true, null...), else the text."""
-    try:
-        return json.loads(text)
-    except ValueError:
-        return text
-
-
-def _split_top_level(text: str, sep: str = ",") -> List[str]:
-    """Split at ``sep`` outside brackets, braces, parentheses and strings."""
-    parts, depth, quote, start = [], 0, "", 0
-    for i, char in enumerate(text):
-        if quote:
-            if char == quote and text[i - 1] != "\\":
-                quote = ""
-        elif char in "\"'":
-            quote = char
-        elif char in "([{":
-            depth += 1
-        elif char in ")]}":
-            depth -= 1
-        elif char == sep and depth == 0:
-            parts.append(text[start:i])
-            start = i + 1
-    parts.append(text[start:])
-    return [p.strip() for p in parts if p.strip()]
-
-
-def parse_bot(spec: Union[str, Mapping[str, Any], BotSpec]) -> BotSpec:
-    """A :class:`BotSpec` from a kind, a kind with options, or a JSON configuration.
-
-    Accepted: ``"mcts"`` (the game's presets for MCTS), ``"mcts(iterations=500,
-    rollout=policy)"`` (options over the presets; values read as JSON when they
-    parse), ``'{"kind": "mcts", "iterations": 500, "presets": false, "name":
-    "mcts-500"}'``, ``"@bot.json"`` (that JSON in a file), a dict like the JSON,
-    or a :class:`BotSpec`. Unknown kinds and options are reported when the
-    arena starts (the options depend on the kind).
-    """
-    if isinstance(spec, BotSpec):
-        return spec
-    if isinstance(spec, str):
-        text = spec.strip()
-        if text.startswith("@"):
-            with open(text[1:], encoding="utf-8") as f:
-                text = f.read().strip()
-        if text.startswith("{"):
-            try:
-                spec = json.loads(text)
-            except ValueError as exc:
-                raise InvalidOptionError(f"bot configuration {text!r} is not valid JSON: {exc}") from None
-        else:
-            kind, _, rest = text.partition("(")
-            options: Dict[str, Any] = {}
-            if rest:
-                if not rest.endswith(")"):
-                    raise InvalidOptionError(f"bot {text!r}: options must look like kind(name=value,...)")
-                for item in _split_top_level(rest[:-1]):
-                    key, eq, value = item.partition("=")
-                    if not eq or not key.strip():
-                        raise InvalidOptionError(f"bot {text!r}: option {item!r} must look like name=value")
-                    options[key.strip()] = _literal(value.strip())
-            presets = options.pop("presets", True)
-            name = options.pop("name", "")
-            return BotSpec(kind.strip(), options, bool(presets), str(name))
-    if not isinstance(spec, Mapping) or not isinstance(spec.get("kind"), str):
-        raise InvalidOptionError(f"bot configuration {spec!r} needs a \"kind\" (random, mcts, ismcts, ...)")
-    data = dict(spec)
-    kind = data.pop("kind")
-    presets = data.pop("presets", True)
-    name = data.pop("name", "")
-    return BotSpec(kind, data, bool(presets), str(name))
-
-
-def parse_bots(text: str) -> List[BotSpec]:
-    """The bots of ``--bots A,B,...``: commas inside ``(...)`` or ``{...}`` belong to one bot."""
-    return [parse_bot(part) for part in _split_top_level(text)]
-
-
-def _describe(kind: str, options: Mapping[str, Any]) -> str:
-    if not options:
-        return kind
-    return kind + "(" + ", ".join(f"{k}={v}" for k, v in sorted(options.items())) + ")"
+# Bots (kind, options, presets) are read by aiplay.search.spec, shared with play, serve and the demo.
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -228,6 +97,8 @@ class GameRecord:
     moves: int
     seconds: float
     index: int = -1
+    #: Every action of the game in order, chance outcomes included (``aiplay replay`` shows them).
+    actions: Optional[List[int]] = None
 
     @property
     def key(self) -> Tuple[int, Tuple[int, ...]]:
@@ -249,14 +120,18 @@ class GameRecord:
 
     def to_dict(self) -> Dict[str, Any]:
         """The record as one line of the results file."""
-        return {"index": self.index, "deal": self.deal, "seating": list(self.seating),
+        data = {"index": self.index, "deal": self.deal, "seating": list(self.seating),
                 "returns": list(self.returns), "moves": self.moves, "seconds": round(self.seconds, 6)}
+        if self.actions is not None:
+            data["actions"] = list(self.actions)
+        return data
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> "GameRecord":
         """A record read back from the results file."""
         return cls(int(data["deal"]), [int(b) for b in data["seating"]], [float(r) for r in data["returns"]],
-                   int(data["moves"]), float(data["seconds"]), int(data.get("index", -1)))
+                   int(data["moves"]), float(data["seconds"]), int(data.get("index", -1)),
+                   None if data.get("actions") is None else [int(a) for a in data["actions"]])
 
 
 @dataclass
@@ -332,12 +207,14 @@ class MatchResult:
                 "pairwise_wins": self.pairwise().tolist(), "wall_seconds": self.wall_seconds}
 
 
-def play_game(game: Game, bots: Sequence[Any], rng: random.Random, max_moves: Optional[int] = None) -> tuple:
+def play_game(game: Game, bots: Sequence[Any], rng: random.Random, max_moves: Optional[int] = None,
+              actions: Optional[List[int]] = None) -> tuple:
     """Play one game of ``game`` with ``bots[seat]`` in each seat; chance from ``rng``.
 
     Returns ``(returns, moves)``. ``max_moves`` guards against a runaway
     game: exceeding it raises ``RuntimeError`` (the engines end every game
-    themselves, so this is a bug detector, not a rule).
+    themselves, so this is a bug detector, not a rule). ``actions``, when
+    given, receives every action played (chance outcomes included).
     """
     if len(bots) != game.num_players:
         raise InvalidOptionError(f"{len(bots)} bots for a {game.num_players}-player game")
@@ -350,6 +227,8 @@ def play_game(game: Game, bots: Sequence[Any], rng: random.Random, max_moves: Op
         else:
             action = bots[player].choose(state)
         state.apply_action(action)
+        if actions is not None:
+            actions.append(int(action))
         moves += 1
         if max_moves is not None and moves > max_moves:
             raise RuntimeError(f"game did not end within {max_moves} moves")
@@ -375,11 +254,15 @@ def schedule(num_bots: int, players: int, deals: int) -> List[Tuple[int, List[in
     """The round robin as ``(deal, seating)`` pairs, in the order of their game index.
 
     Tables are the combinations of ``players`` bots out of ``num_bots``; each
-    deal of each table is played once per cyclic rotation of its seats.
+    deal of each table is played once per cyclic rotation of its seats. The
+    order is deal by deal, so that more deals extend the schedule without
+    renumbering the games already in it.
     """
     out = []
-    for table in itertools.combinations(range(num_bots), players):
-        for deal in range(deals):
+    tables = list(itertools.combinations(range(num_bots), players))
+    # Deal by deal: a longer match (more --games) only appends games, so indices stay unique on resume.
+    for deal in range(deals):
+        for table in tables:
             for rotation in _rotations(players):
                 out.append((deal, [table[r] for r in rotation]))
     return out
@@ -398,9 +281,10 @@ def play_task(job: Mapping[str, Any]) -> GameRecord:
             for seat, bot_index in enumerate(job["seating"])]
     rng = random.Random(chance_seed(job["seed"], job["deal"]))
     started = time.perf_counter()
-    returns, moves = play_game(game, bots, rng, job.get("max_moves"))
+    actions: List[int] = []
+    returns, moves = play_game(game, bots, rng, job.get("max_moves"), actions)
     return GameRecord(job["deal"], list(job["seating"]), returns, moves, time.perf_counter() - started,
-                      job.get("index", -1))
+                      job.get("index", -1), actions)
 
 
 # The first arena's name for the task (pickled jobs of old scripts still resolve).
@@ -502,8 +386,18 @@ def _execute_here(jobs: Sequence[Mapping[str, Any]]) -> Iterator[GameRecord]:
 
 
 def _execute_processes(jobs: Sequence[Mapping[str, Any]], processes: int) -> Iterator[GameRecord]:
-    with ProcessPoolExecutor(max_workers=processes) as pool:
-        yield from pool.map(play_task, jobs, chunksize=1)
+    pool = ProcessPoolExecutor(max_workers=processes)
+    try:
+        with sigint_ignored():  # the workers start here (on submit) and leave Ctrl-C to this process
+            results = pool.map(play_task, jobs, chunksize=1)
+        yield from results
+    except BaseException:
+        # Interrupted (or the consumer stopped): do not wait for the queued games; end the running ones.
+        for process in list(getattr(pool, "_processes", {}).values()):
+            process.terminate()
+        pool.shutdown(wait=False, cancel_futures=True)
+        raise
+    pool.shutdown(wait=True)
 
 
 def _execute_dask(jobs: Sequence[Mapping[str, Any]], workers: int, scheduler: Optional[str]) -> Iterator[GameRecord]:
@@ -519,8 +413,9 @@ def _execute_dask(jobs: Sequence[Mapping[str, Any]], workers: int, scheduler: Op
         # One single-threaded process per worker: the games are CPU-bound Python and C code.
         # silence_logs: Dask's own chatter (a worker's heartbeat racing the shutdown is logged as an
         # error); a failing game still raises here, through its future.
-        cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None,
-                               silence_logs=logging.CRITICAL)
+        with sigint_ignored():  # worker processes leave Ctrl-C to this process
+            cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None,
+                                   silence_logs=logging.CRITICAL)
         client = Client(cluster)
     try:
         futures = client.map(play_task, list(jobs), pure=False)
@@ -625,7 +520,13 @@ def run(game: str, bots: Sequence[Union[str, Mapping[str, Any], BotSpec]], *, ga
                 writer.write(json.dumps(record.to_dict()) + "\n")
                 writer.flush()
             bar.update()
+    except KeyboardInterrupt:
+        where = f"; they are in {out}: the same command resumes" if out is not None else ""
+        raise Interrupted(f"{len(result.records)} of {len(plan)} games played{where}") from None
     finally:
+        close = getattr(records, "close", None)
+        if close is not None:
+            close()  # a generator's pool or cluster is shut down now, not when it is collected
         bar.close()
         if writer is not None:
             writer.close()
@@ -705,6 +606,59 @@ def add_arena_command(sub: Any) -> None:
     parser.add_argument("--json", action="store_true", help="print the summary as JSON")
     parser.add_argument("--no-progress", action="store_true", help="no progress bar")
     parser.set_defaults(func=cmd_arena)
+
+
+def add_replay_command(sub: Any) -> None:
+    """Add ``aiplay replay`` (one game of an arena results file, move by move) to the CLI's subparsers."""
+    parser = sub.add_parser(
+        "replay", help="show one game of an arena results file move by move",
+        description="Replay one game of an `aiplay arena --out FILE` results file: who sat where, every move "
+                    "(chance included) and the result.")
+    parser.add_argument("file", help="the arena's JSON-lines results file")
+    parser.add_argument("--index", type=int, help="the game's index (default: the first game in the file)")
+    parser.add_argument("--show-state", action="store_true", help="print the state after every move")
+    parser.set_defaults(func=cmd_replay)
+
+
+def replay_lines(path: str, index: Optional[int] = None, show_state: bool = False) -> Iterator[str]:
+    """The lines ``aiplay replay`` prints for game ``index`` of the results file ``path``."""
+    header, records, _ = read_results(path)
+    if header is None:
+        raise InvalidOptionError(f"{path} holds no arena results")
+    if not records:
+        raise InvalidOptionError(f"{path} holds no finished game yet")
+    by_index = {r.index: r for r in records}
+    record = records[0] if index is None else by_index.get(index)
+    if record is None:
+        known = sorted(by_index)
+        raise InvalidOptionError(f"{path} has no game of index {index}; its games are {known[0]}..{known[-1]}"
+                                 if known else f"{path} has no indexed games")
+    if record.actions is None:
+        raise InvalidOptionError(f"game {record.index} of {path} was recorded without its moves "
+                                 f"(an older aiplay); play it again to replay it")
+    game = registry.load(header["game"], backend=header.get("backend", "auto"), **header.get("game_options", {}))
+    names = [parse_bot(b).label for b in header["bots"]]
+    yield f"{game.name}, options {game.options}: game {record.index} (deal {record.deal}, match seed {header['seed']})"
+    yield "seats: " + ", ".join(f"{seat}={names[b]}" for seat, b in enumerate(record.seating))
+    state = game.new_initial_state()
+    for number, action in enumerate(record.actions, 1):
+        player = state.current_player()
+        who = "chance" if player == CHANCE else f"player {player} ({names[record.seating[player]]})"
+        yield f"{number:4d}. {who}: {state.action_to_string(action)}"
+        state.apply_action(action)
+        if show_state:
+            yield "      " + str(state).replace("\n", "\n      ")
+    yield f"final state:\n{state}"
+    yield f"returns: {list(state.returns())}"
+    if list(state.returns()) != list(record.returns):
+        yield f"note: the file says returns {record.returns}: it was played by another version of the game"
+
+
+def cmd_replay(args: argparse.Namespace) -> int:
+    """``aiplay replay FILE [--index N]``."""
+    for line in replay_lines(args.file, args.index, args.show_state):
+        print(line)
+    return 0
 
 
 def cmd_arena(args: argparse.Namespace) -> int:

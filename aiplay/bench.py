@@ -31,7 +31,7 @@ import platform
 import random
 import time
 import timeit
-from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
+from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Tuple
 
 import aiplay
 from aiplay.errors import InvalidOptionError
@@ -95,10 +95,32 @@ def clone_ns(state: State, number: int = 20000) -> float:
     return min(timeit.repeat(state.clone, number=number, repeat=5)) / number * 1e9
 
 
+#: Each search figure is timed over at least this long (repeating the search), so that a rate
+#: never comes from a sample of a few nodes in a few microseconds: (quick, full).
+MIN_FIGURE_SECONDS = (0.2, 1.0)
+
+
 def _search_row(what: str, analysis: Any, unit: str, count: float) -> Dict[str, Any]:
     seconds = analysis.counters["seconds"]
     return {"what": what, "unit": unit, "count": count, "seconds": seconds,
             "rate": count / seconds if seconds > 0 else None}
+
+
+def _timed_search(what: str, search: Callable[[], Any], unit: str, count: Callable[[Any], float],
+                  min_seconds: float) -> Dict[str, Any]:
+    """``search()`` repeated until ``min_seconds`` of search time add up; the rate over all the runs."""
+    total_count = total_seconds = 0.0
+    runs = 0
+    while runs == 0 or total_seconds < min_seconds:
+        analysis = search()
+        total_count += count(analysis)
+        total_seconds += analysis.counters["seconds"]
+        runs += 1
+    row = {"what": what, "unit": unit, "count": total_count, "seconds": total_seconds,
+           "rate": total_count / total_seconds if total_seconds > 0 else None}
+    if runs > 1:
+        row["runs"] = runs
+    return row
 
 
 def measure_game(name: str, options: Optional[Mapping[str, Any]] = None, quick: bool = False) -> Dict[str, Any]:
@@ -130,24 +152,27 @@ def measure_game(name: str, options: Optional[Mapping[str, Any]] = None, quick: 
     ismcts_variants: List[Tuple[str, Dict[str, Any]]] = [("random rollouts", {})]
     if presets.get("ismcts"):
         ismcts_variants.append((f"presets {dict(presets['ismcts'])}", dict(presets["ismcts"])))
+    least = MIN_FIGURE_SECONDS[0 if quick else 1]
     for label, extra in ismcts_variants:
-        analysis = ISMCTSBot(iterations=iterations, seed=1, **extra).analyse(state)
-        searches.append(_search_row(f"ISMCTS, {label}", analysis, "iterations", iterations))
+        searches.append(_timed_search(
+            f"ISMCTS, {label}", lambda extra=extra: ISMCTSBot(iterations=iterations, seed=1, **extra).analyse(state),
+            "iterations", lambda a: iterations, least))
     if native.perfect_information:
         mcts_variants: List[Tuple[str, Dict[str, Any]]] = [("random rollouts", {})]
         if presets.get("mcts"):
             mcts_variants.append((f"presets {dict(presets['mcts'])}", dict(presets["mcts"])))
         for label, extra in mcts_variants:
-            analysis = MCTSBot(iterations=iterations, seed=1, **extra).analyse(state)
-            searches.append(_search_row(f"MCTS, {label}", analysis, "iterations", iterations))
+            searches.append(_timed_search(
+                f"MCTS, {label}", lambda extra=extra: MCTSBot(iterations=iterations, seed=1, **extra).analyse(state),
+                "iterations", lambda a: iterations, least))
     hidden: Dict[str, Any] = {} if native.perfect_information else {"allow_hidden_information": True}
     analysis = ExpectimaxBot(seconds=seconds / 3, **hidden).analyse(state)
     searches.append(_search_row(f"expectimax, {seconds / 3:.2g} s (depth {analysis.counters['completed_depth']})",
                                 analysis, "nodes", analysis.counters["nodes"]))
     if native.perfect_information and presets.get("expectimax"):
         extra = dict(presets["expectimax"])
-        analysis = ExpectimaxBot(**extra).analyse(state)
-        searches.append(_search_row(f"expectimax, presets {extra}", analysis, "nodes", analysis.counters["nodes"]))
+        searches.append(_timed_search(f"expectimax, presets {extra}", lambda: ExpectimaxBot(**extra).analyse(state),
+                                      "nodes", lambda a: a.counters["nodes"], least))
     row["search_at_first_decision"] = searches
     return row
 
@@ -229,6 +254,7 @@ def measure(quick: bool = False, games: Optional[Sequence[str]] = None,
         "quick": quick,
         "games": [measure_game(n, configs.get(n, {}), quick) for n in names],
         "openspiel": measure_openspiel(quick) if openspiel else None,
+        "openspiel_skipped": not openspiel,
     }
 
 
@@ -257,8 +283,10 @@ def format_table(data: Mapping[str, Any]) -> str:
                          f"moves per game: random {p['moves_random']:.0f}, policy {p['moves_policy']:.0f}")
         for s in g["search_at_first_decision"]:
             lines.append(f"  {s['what']}: {_n(s['rate'])} {s['unit']}/s ({_n(s['count'])} in {s['seconds']:.2f} s)")
-    if data.get("openspiel") is None:
-        lines.append("OpenSpiel comparison: not run (pip install 'aiplay[compare]' for pyspiel)")
+    if data.get("openspiel_skipped"):
+        lines.append("OpenSpiel comparison: skipped (--no-openspiel)")
+    elif data.get("openspiel") is None:
+        lines.append("OpenSpiel comparison: not run: pyspiel is not installed (pip install 'aiplay[compare]')")
     else:
         lines.append("OpenSpiel comparison (same states, UCT c=2, random rollouts):")
         for r in data["openspiel"]:

@@ -20,13 +20,14 @@ Examples::
 from __future__ import annotations
 
 import argparse
+import os
 import random
 import sys
 import time
 from typing import Any, Dict, List, Optional, Sequence
 
 import aiplay
-from aiplay.arena import add_arena_command
+from aiplay.arena import add_arena_command, add_replay_command
 from aiplay.bench import add_bench_command
 from aiplay.errors import AiplayError, InvalidOptionError
 from aiplay.game import CHANCE, Game, sample_chance_outcome
@@ -35,6 +36,7 @@ from aiplay.protocol import add_serve_command
 from aiplay.registry import game_entry, has_native
 from aiplay.render import add_render_command
 from aiplay.search.level import add_levels_command
+from aiplay.search.spec import BotSpec, parse_bots, strongest_kind
 from aiplay.solve import add_solve_command
 from aiplay.webdemo import add_demo_command
 
@@ -76,19 +78,31 @@ def _build_game(args: argparse.Namespace) -> Game:
 
 
 def _build_bots(args: argparse.Namespace, num_players: int, game: Any = None) -> List[Any]:
-    from aiplay.search import make_bot
+    """One bot per seat from ``--bots`` (the bot-specification syntax of :mod:`aiplay.search.spec`).
 
-    kinds = [k.strip() for k in args.bots.split(",") if k.strip()]
-    if len(kinds) == 1:
-        kinds = kinds * num_players
-    if len(kinds) != num_players:
+    ``--seconds``, ``--iterations`` and ``--depth`` are budgets under a bot's own options
+    (``mcts(iterations=100)`` wins over ``--iterations``).
+    """
+    text = args.bots
+    if text is None:
+        # No --bots: a person at the table meets the game's strongest preset search; a bots-only game
+        # stays the quick random one it always was.
+        if getattr(args, "level", None) is not None:
+            text = "level"  # --level alone: every bot seat plays at that difficulty
+        else:
+            text = strongest_kind(game) if getattr(args, "human", None) is not None else "random"
+    specs = parse_bots(text)
+    if len(specs) == 1:
+        specs = specs * num_players
+    if len(specs) != num_players:
         raise InvalidOptionError(
-            f"--bots names {len(kinds)} bots for {num_players} players; give one per seat or a single one for all")
-    if getattr(args, "level", None) is not None and "level" not in kinds:
+            f"--bots names {len(specs)} bots for {num_players} players; give one per seat or a single one for all")
+    if getattr(args, "level", None) is not None and "level" not in [s.kind for s in specs]:
         raise InvalidOptionError("--level sets the difficulty of 'level' bots: name one in --bots, "
                                  "e.g. --bots level,heuristic --level 3")
     bots = []
-    for seat, kind in enumerate(kinds):
+    for seat, spec in enumerate(specs):
+        kind = spec.kind
         budget: Dict[str, Any] = {}
         if kind == "level":
             # A level is its own budget: --iterations/--depth/--seconds do not apply to it.
@@ -111,8 +125,10 @@ def _build_bots(args: argparse.Namespace, num_players: int, game: Any = None) ->
                     f"information: it would see every hand and the deck. Use ismcts (it searches only what "
                     f"its seat knows), or pass --allow-hidden-information to play it as a cheating baseline")
             budget["allow_hidden_information"] = True
+        if args.plain:
+            spec = BotSpec(spec.kind, spec.options, False, spec.name)
         # Each seat's bot gets its own seed derived from the game seed, so seats never share a stream.
-        bots.append(make_bot(kind, game=None if args.plain else game, seed=args.seed * 1000 + seat + 1, **budget))
+        bots.append(spec.make(game, seed=args.seed * 1000 + seat + 1, **budget))
     return bots
 
 
@@ -201,6 +217,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="aiplay", description="Search-based AI opponents for board games.")
     parser.add_argument("--version", action="version", version=f"aiplay {aiplay.__version__}")
+    parser.add_argument("--debug", action="store_true",
+                        help="show the full traceback of an unexpected error or an interruption")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     sub.required = True
 
@@ -214,9 +232,11 @@ def build_parser() -> argparse.ArgumentParser:
                           description="Play one seeded game between bots and print it move by move.")
     play.add_argument("game", help="game name (see `aiplay games`)")
     play.add_argument("--players", type=int, help="number of players (for games that take it)")
-    play.add_argument("--bots", default="random",
-                      help="comma-separated bots, one per seat or one for all: random, heuristic, mcts, ismcts, expectimax, "
-                           "level")
+    play.add_argument("--bots",
+                      help="comma-separated bots, one per seat or one for all: random, heuristic, mcts, ismcts, "
+                           "expectimax, level, each optionally with options as kind(name=value,...) as in "
+                           "`aiplay arena` (default: random; with --level, level; with --human, the game's "
+                           "strongest search, ismcts or mcts)")
     play.add_argument("--seed", type=int, default=0, help="seed of the game and the bots (default 0)")
     play.add_argument("--iterations", type=int,
                       help="MCTS/ISMCTS budget per move in iterations (the bots' default if unset)")
@@ -242,21 +262,69 @@ def build_parser() -> argparse.ArgumentParser:
     add_solve_command(sub)  # aiplay solve: the endgame solver (aiplay/solve.py)
     add_demo_command(sub)  # aiplay demo: the browser demo (aiplay/webdemo.py, aiplay/demo/)
     add_arena_command(sub)  # aiplay arena: round robins, ratings, Dask (aiplay/arena.py)
+    add_replay_command(sub)  # aiplay replay: one game of an arena's results file (aiplay/arena.py)
     add_bench_command(sub)  # aiplay bench: the speed table (aiplay/bench.py)
     add_render_command(sub)  # aiplay render: a position's SVG picture (aiplay/render.py, aiplay/svg.py)
     add_levels_command(sub)  # aiplay levels: the difficulty levels (aiplay/search/level.py)
     return parser
 
 
+#: Exit status of a command ended by Ctrl-C: 128 + SIGINT, what shells report for it.
+INTERRUPTED = 130
+
+
+def _silence_stdout() -> None:
+    """Point standard output at the null device, so that the interpreter's final flush into a
+    closed pipe raises nothing (the reader has gone: nothing more is worth saying)."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (OSError, ValueError):  # no file descriptor behind sys.stdout (a test's StringIO)
+        pass
+
+
 def main(argv: Optional[Sequence[str]] = None) -> int:
-    """Entry point of the ``aiplay`` console script."""
+    """Entry point of the ``aiplay`` console script.
+
+    One exit policy for every subcommand: a bad argument or input is one
+    ``aiplay: error:`` line and status 2; a reader that closes the pipe
+    (``aiplay ... | head``) ends the command quietly with status 0; Ctrl-C
+    prints one line and returns 130 (a command that has something to keep,
+    the arena's results file or a solve's best answer so far, keeps it before
+    that); any other failure is one line naming the error, status 1, and the
+    traceback only under ``--debug``.
+    """
     parser = build_parser()
     args = parser.parse_args(argv)
+    debug = getattr(args, "debug", False)
     try:
-        return args.func(args)
+        status = args.func(args)
+        sys.stdout.flush()  # a closed pipe shows here, not in the interpreter's last flush
+        return status
     except AiplayError as exc:
+        if debug:
+            raise
         print(f"aiplay: error: {exc}", file=sys.stderr)
         return 2
+    except BrokenPipeError:
+        _silence_stdout()
+        return 0
+    except KeyboardInterrupt as exc:
+        if debug:
+            raise
+        note = getattr(exc, "note", "")
+        try:
+            print(f"aiplay: {args.command} interrupted" + (f": {note}" if note else ""), file=sys.stderr, flush=True)
+        except OSError:
+            pass
+        return INTERRUPTED
+    except Exception as exc:  # noqa: BLE001 - the one place a user is shielded from a traceback
+        if debug:
+            raise
+        print(f"aiplay: internal error: {type(exc).__name__}: {exc} (run again with --debug for the traceback)",
+              file=sys.stderr)
+        return 1
 
 
 if __name__ == "__main__":

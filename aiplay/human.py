@@ -8,7 +8,12 @@ list) or its name (exactly, or in any case), or a command:
     take back your last move and everything played since (the bots' replies,
     chance);
 ``hint``
-    ask this seat's bot (``--bots``) what it would play, with its estimate;
+    ask a real search (the game's strongest preset bot: ISMCTS where
+    information is hidden, MCTS otherwise) what it would play here, with its
+    estimate;
+``list`` or ``?``
+    show every legal move (a long list is shown grouped by kind, with a
+    short menu); ``list WORD`` shows the moves whose names start with WORD;
 ``save FILE`` / ``load FILE``
     write the game record (:class:`~aiplay.match.Match`) to a file, or
     continue a saved game of the same game and options;
@@ -28,17 +33,25 @@ every one of them may see it.
 
 from __future__ import annotations
 
+import difflib
 import random
 import sys
-from typing import Any, List, Optional, Sequence, Set, TextIO
+from typing import Any, Dict, List, Optional, Sequence, Set, TextIO, Tuple
 
 from aiplay.errors import AiplayError, InvalidOptionError
 from aiplay.game import CHANCE, Game
 from aiplay.match import Match, Move
 from aiplay.protocol import render_state
+from aiplay.search.spec import strongest_kind
 
-HELP = ("type a move's number or name; or: undo (take back your last move), hint (ask the bot), "
-        "save FILE, load FILE, moves (show them again), help, quit")
+HELP = ("type a move's number or name; or: undo (take back your last move), hint (ask a search bot), "
+        "list or ? (every move; list WORD: the moves starting with WORD), save FILE, load FILE, "
+        "moves (the position again), help, quit")
+
+#: Up to this many legal moves are listed one a line; more are grouped by their first word.
+FULL_MENU = 24
+#: A group of up to this many moves is listed in the short menu; a larger one is summarised.
+GROUP_SHOWN = 4
 
 
 def parse_seats(text: str, num_players: int) -> Set[int]:
@@ -71,6 +84,7 @@ class HumanGame:
         self.stdin = stdin if stdin is not None else sys.stdin
         self.stdout = stdout if stdout is not None else sys.stdout
         self._shown_turn = -1
+        self._rewound = False
 
     def say(self, text: str = "") -> None:
         self.stdout.write(text + "\n")
@@ -81,6 +95,7 @@ class HumanGame:
         while not self.match.is_terminal():
             match = self.match  # `load` replaces it
             player = match.current_player()
+            lives = self._public_lives()
             if player == CHANCE:
                 move = self.draw_chance()
                 self.say(f"  chance: {self.seen_name(move)}")
@@ -93,6 +108,9 @@ class HumanGame:
                 action = self.bots[player].choose(match.state)
                 move = match.apply(action)
                 self.say(f"  player {player} ({self.bots[player].kind}): {self.seen_name(move)}")
+            if not self._rewound:  # after an `undo` or a `load` the lives changed by no move
+                self.announce_events(lives)
+            self._rewound = False
         self.finish()
         return 0
 
@@ -114,24 +132,96 @@ class HumanGame:
         if upcoming != self._shown_turn:
             self._shown_turn = upcoming
             who = "you" if player in self.humans else "bot"
-            self.say(f"--- turn {upcoming}: player {player} ({who}) ---")
+            # No number: the match counts changes of seat, which is not the turn or round a game's
+            # board shows (Area 1851 counts rounds); the board's own status line says that.
+            self.say(f"--- player {player} ({who}) to play ---")
+
+    def _public_lives(self) -> Optional[List[int]]:
+        """The lives every seat has, as the first human seat's view shows them (None: not a game of lives)."""
+        try:
+            view = self.match.state.view(min(self.humans))
+        except Exception:  # noqa: BLE001 - a game without a view simply announces nothing
+            return None
+        for key in ("life", "lives"):
+            value = view.get(key) if isinstance(view, dict) else None
+            if isinstance(value, list) and all(isinstance(v, int) for v in value):
+                return list(value)
+        return None
+
+    def announce_events(self, before: Optional[List[int]]) -> None:
+        """Say who lost or gained lives with the last move (a placement, an empty Discard Stack...)."""
+        after = self._public_lives()
+        if before is None or after is None or len(before) != len(after):
+            return
+        for p, (old, new) in enumerate(zip(before, after)):
+            if new != old:
+                who = "you" if p in self.humans else f"player {p}"
+                change = f"lost {old - new}" if new < old else f"gained {new - old}"
+                unit = "life" if abs(new - old) == 1 else "lives"
+                self.say(f"  ! {who} {change} {unit} (now {new})")
 
     def show(self, player: int) -> List[int]:
-        """Print the position for ``player`` and the numbered legal moves; returns the actions in that order."""
+        """Print the position for ``player`` and the numbered legal moves; returns the actions in that order.
+
+        A long list is shown as a short menu grouped by each name's first word (``list`` shows it all);
+        the numbers are always places in the full list.
+        """
         text = render_state(self.match.state, player, "text")
         if text:
             self.say(text)
         moves = self.match.legal_moves()
-        self.say(f"player {player}, your move:")
-        for i, (_, name) in enumerate(moves, 1):
-            self.say(f"  {i:3d}. {name}")
+        if len(moves) == 1:
+            self.say(f"player {player}, your only move:")
+        else:
+            self.say(f"player {player}, your move:")
+        if len(moves) <= FULL_MENU:
+            self.list_moves(moves)
+        else:
+            for word, group in self._groups(moves):
+                if len(group) <= GROUP_SHOWN:
+                    self.list_moves(group)
+                else:
+                    first, last = group[0][0], group[-1][0]
+                    examples = ", ".join(name for _, _, name in group[:2])
+                    self.say(f"  {first:3d}-{last}: {len(group)} {word} moves ({examples}, ...; list {word})")
+            self.say(f"  {len(moves)} moves in all: type list (or ?) to see every one")
         return [a for a, _ in moves]
+
+    @staticmethod
+    def _groups(moves: Sequence[Tuple[int, str]]) -> List[Tuple[str, List[Tuple[int, int, str]]]]:
+        """``(first word, [(number, action, name), ...])`` per kind of move, in the order they come."""
+        groups: Dict[str, List[Tuple[int, int, str]]] = {}
+        for number, (action, name) in enumerate(moves, 1):
+            groups.setdefault(name.split(" ", 1)[0].lower(), []).append((number, action, name))
+        return list(groups.items())
+
+    def list_moves(self, moves: Sequence[Any], prefix: str = "") -> None:
+        """Print ``moves`` (``(action, name)`` from the full list, or ``(number, action, name)``) numbered."""
+        numbered = [m if len(m) == 3 else (i, m[0], m[1]) for i, m in enumerate(moves, 1)]
+        shown = [m for m in numbered if m[2].lower().startswith(prefix.lower())]
+        if not shown:
+            raise InvalidOptionError(f"no legal move starts with {prefix!r}; type list to see them all")
+        for number, _, name in shown:
+            self.say(f"  {number:3d}. {name}")
+
+    def flush_typeahead(self) -> None:
+        """Drop what was typed while the bots were thinking, so that it is not taken as the next move."""
+        if self.stdin is not sys.stdin:
+            return
+        try:
+            import termios
+
+            if self.stdin.isatty():
+                termios.tcflush(self.stdin.fileno(), termios.TCIFLUSH)
+        except (ImportError, OSError, ValueError):  # not a terminal (a pipe, a file) or not POSIX
+            pass
 
     def human_move(self, player: int) -> bool:
         """Prompt ``player`` until a move is played; False on ``quit`` or the end of the input."""
         self.announce_turn(player)
         actions = self.show(player)
         while True:
+            self.flush_typeahead()
             self.stdout.write(f"player {player}> ")
             self.stdout.flush()
             line = self.stdin.readline()
@@ -152,6 +242,9 @@ class HumanGame:
                 if command == "moves":
                     actions = self.show(player)
                     continue
+                if command in ("list", "?"):
+                    self.list_moves(self.match.legal_moves(), rest.strip())
+                    continue
                 if command == "hint":
                     self.hint(player)
                     continue
@@ -159,6 +252,7 @@ class HumanGame:
                     undone = self.match.undo_decision(player)
                     self.say(f"undone: {', '.join(self.seen_name(m) for m in reversed(undone))}")
                     self._shown_turn = -1
+                    self._rewound = True
                     return True  # the loop resumes from the restored position
                 if command == "save":
                     self.match.save(self._path(rest))
@@ -166,6 +260,7 @@ class HumanGame:
                     continue
                 if command == "load":
                     self.load(self._path(rest))
+                    self._rewound = True
                     return True
                 move = self.parse_move(text, actions)
             except (AiplayError, OSError) as exc:
@@ -189,13 +284,38 @@ class HumanGame:
             if 1 <= number <= len(actions):
                 return actions[number - 1]
             raise InvalidOptionError(f"no move number {number}: choose 1 to {len(actions)}")
-        return self.match.parse(text)
+        try:
+            return self.match.parse(text)
+        except AiplayError:
+            raise InvalidOptionError(self.unknown_move(text)) from None
+
+    def unknown_move(self, text: str) -> str:
+        """One or two lines for a move name that is not legal: the nearest legal names, not all of them."""
+        names = [name for _, name in self.match.legal_moves()]
+        by_lower = {name.lower(): name for name in names}
+        near = difflib.get_close_matches(text.lower(), list(by_lower), n=3, cutoff=0.5)
+        if not near:  # a first word typed alone: the moves of that kind
+            near = [n for n in by_lower if n.startswith(text.lower())][:3]
+        message = f"{text!r} is not a legal move here"
+        if near:
+            message += "; did you mean: " + " | ".join(by_lower[n] for n in near) + "?"
+        return message + "\n  (type a number, list to see every move, or help)"
+
+    def hint_bot(self, player: int) -> Any:
+        """The search that answers ``hint``: the game's strongest preset bot, never the seat's random one.
+
+        Seeded from the match's position, so that a hint is the same each time it is asked.
+        """
+        from aiplay.search import make_bot
+
+        game = self.match.game
+        return make_bot(strongest_kind(game), game=game, seed=1000 * player + self.match.ply + 1)
 
     def hint(self, player: int) -> None:
-        """The seat's bot's choice, with its estimate and the best-looking alternatives."""
-        bot = self.bots[player]
-        analysis = bot.analyse(self.match.state)
+        """A real search's choice, with its estimate and the best-looking alternatives."""
+        bot = self.hint_bot(player)
         state = self.match.state
+        analysis = bot.analyse(state.clone())
         value = "" if analysis.value is None else f" (estimated value {analysis.value:.3f})"
         self.say(f"hint from {bot.kind}: {state.action_to_string(analysis.action)}{value}")
         ranked = sorted((s for s in analysis.stats if s.visits), key=lambda s: -(s.visits or 0))[:3]

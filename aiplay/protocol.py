@@ -40,6 +40,7 @@ from aiplay.match import Match, Move
 from aiplay.registry import BACKENDS, game_entries, game_entry, load
 from aiplay.search import BOTS, make_bot
 from aiplay.search.base import ActionStats, Analysis, Bot, Budget, most_visited, name_line
+from aiplay.search.spec import parse_bot
 from aiplay.svg import legal_moves_on_svg, svg_module
 from aiplay.search.level import levels_info
 from aiplay.viewdocs import schema_of
@@ -575,8 +576,10 @@ class Server:
             raise NotDecisionNodeError("a chance node: apply or draw a chance outcome first ('chance')")
         level = _field(request, "level", (int,))
         default = "level" if level is not None else "mcts" if game.perfect_information else "ismcts"
-        kind = _field(request, "bot", (str,), default)
-        options = dict(_field(request, "options", (dict,), {}))
+        # "mcts" or "mcts(iterations=100)": the bot syntax of the command line (aiplay.search.spec)
+        spec = parse_bot(_field(request, "bot", (str,), default), files=False)
+        kind = spec.kind
+        options = {**spec.options, **dict(_field(request, "options", (dict,), {}))}
         if level is not None:
             if kind != "level":
                 raise ProtocolError(f"field 'level' chooses a difficulty level: drop 'bot' or give "
@@ -589,7 +592,7 @@ class Server:
         seconds = _field(request, "seconds", (int, float))
         if seconds is not None:
             options["seconds"] = seconds
-        preset = _field(request, "preset", (bool,), True)
+        preset = _field(request, "preset", (bool,), True) and spec.presets
         seed = _field(request, "seed", (int,))
         if seed is None:
             seed = session.seed * 1000 + session.searches
@@ -783,6 +786,13 @@ class Server:
             if session.busy and not session.solving:
                 session.stop()
                 stopped.append(session.game_id)
+            elif session.busy and session.solving:
+                # The solver's cancel flag: the solve ends and replies with its best answer so far
+                # (its result says "interrupted": true and "exact": false).
+                cancel = getattr(getattr(getattr(session, "solve_engine", None), "solver", None), "cancel", None)
+                if cancel is not None:
+                    cancel.request_stop()
+                    stopped.append(session.game_id)
         return {"stopped": stopped}
 
     def _solve(self, request: Dict[str, Any]) -> None:
@@ -817,6 +827,11 @@ class Server:
                                   and not isinstance(seconds, bool) and math.isfinite(seconds) else None)
         state = session.match.state.clone()
         request_id = request.get("id")
+        session.solve_engine = None
+        if options.get("observer") is None:
+            # Deepening even without a budget, so that `stop` has a best answer so far to reply with.
+            options.setdefault("stoppable", True)
+            options["on_engine"] = lambda engine: setattr(session, "solve_engine", engine)
 
         def work() -> None:
             try:

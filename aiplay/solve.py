@@ -66,9 +66,10 @@ import time
 from collections import deque
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Deque, Dict, List, Optional, Sequence, Tuple, Union
+from typing import Any, Callable, Deque, Dict, List, Optional, Sequence, Tuple, Union
 
 from aiplay.errors import InvalidOptionError, InvalidStateError
+from aiplay.exits import Interrupted
 from aiplay.game import CHANCE, TERMINAL, Game, State, check_player
 from aiplay.registry import load
 from aiplay.rng import make_rng
@@ -206,6 +207,10 @@ class Solution:
     determinizations: int = 0
     completed_depth: Optional[int] = None
     notes: List[str] = field(default_factory=list)
+    #: ``[{"action", "name", "values"}]``: every root move's exact value (decision nodes of an exact solve).
+    move_values: Optional[List[Dict[str, Any]]] = None
+    #: True when the solve was stopped (Ctrl-C, the protocol's ``stop``): the answer is the best so far.
+    interrupted: bool = False
 
     def to_dict(self) -> Dict[str, Any]:
         """JSON-ready data (the ``--json`` output of ``aiplay solve``)."""
@@ -218,7 +223,7 @@ class Solution:
             "perfect_information_assumed": self.perfect_information_assumed, "observer": self.observer,
             "standard_error": None if self.standard_error is None else list(self.standard_error),
             "determinizations": self.determinizations, "completed_depth": self.completed_depth,
-            "notes": list(self.notes),
+            "notes": list(self.notes), "move_values": self.move_values, "interrupted": self.interrupted,
         }
 
     def pv_text(self, depth: Optional[int] = None) -> str:
@@ -436,10 +441,17 @@ def _engine(state: State, backend: str, pruning: str, ordering: str, tt_bits: in
     return _ReferenceEngine(state.game, max_plies), state
 
 
-def _run(engine: Any, state: State, budget: _Budget, deepening: bool = True) -> Tuple[_Pass, Optional[int]]:
+#: Called after each completed pass of iterative deepening: ``(depth or None, nodes so far, the pass)``.
+Progress = Callable[[Optional[int], int, "_Pass"], None]
+
+
+def _run(engine: Any, state: State, budget: _Budget, deepening: bool = True, stoppable: bool = False,
+         progress: Optional[Progress] = None) -> Tuple[_Pass, Optional[int], bool]:
     """Solve ``state``: one unlimited pass, or iterative deepening under a budget (if ``deepening``).
 
-    Returns the last completed pass and its depth (None: unlimited).
+    ``stoppable``: deepen even without a budget, so that a stop (the engine's cancel flag) or
+    Ctrl-C between or during passes leaves the last completed pass as the best answer so far.
+    Returns the last completed pass, its depth (None: unlimited) and whether the solve was stopped.
     """
     total_nodes = total_hits = 0
 
@@ -455,24 +467,39 @@ def _run(engine: Any, state: State, budget: _Budget, deepening: bool = True) -> 
         return _Pass(tuple(r["values"]), r["action"], r["complete"], r["exact"], r["capped"],
                      total_nodes, total_hits)
 
-    if budget.unlimited or not deepening:
-        return one(-1), None
+    if not deepening or (budget.unlimited and not stoppable):
+        return one(-1), None, False
     last: Optional[_Pass] = None
     last_depth: Optional[int] = None
-    for depth in DEEPENING + (-1,):
-        if last is not None and budget.spent():
-            break
-        attempt = one(depth)
-        if not attempt.complete:
-            if last is None:  # not even depth 1 within the budget: report it unfinished
-                last, last_depth = attempt, depth
-            break
-        last, last_depth = attempt, (None if depth < 0 else depth)
-        if attempt.exact:
-            break
+    stopped = False
+    try:
+        for depth in DEEPENING + (-1,):
+            if last is not None and (budget.spent() or _stop_requested(engine)):
+                stopped = _stop_requested(engine)
+                break
+            attempt = one(depth)
+            if not attempt.complete:
+                if last is None:  # not even depth 1 within the budget: report it unfinished
+                    last, last_depth = attempt, depth
+                stopped = _stop_requested(engine)
+                break
+            last, last_depth = attempt, (None if depth < 0 else depth)
+            if attempt.exact:
+                break
+            if progress is not None:
+                progress(last_depth, total_nodes, attempt)
+    except KeyboardInterrupt:  # Ctrl-C, in a pass or between two: the last completed pass is the answer
+        if last is None:
+            raise
+        stopped = True
     assert last is not None
     last.nodes, last.tt_hits = total_nodes, total_hits
-    return last, last_depth
+    return last, last_depth, stopped
+
+
+def _stop_requested(engine: Any) -> bool:
+    cancel = getattr(getattr(engine, "solver", None), "cancel", None)
+    return bool(getattr(cancel, "stopping", False))
 
 
 def player_of(state: State) -> int:
@@ -543,7 +570,9 @@ def solve(state: State, *, seconds: Optional[float] = None, nodes: Optional[int]
           observer: Optional[int] = None, seed: int = 0, determinizations: int = DETERMINIZATIONS,
           backend: str = "auto", pruning: str = "star2", ordering: str = "table",
           pv_nodes: int = PV_NODES, tt_bits: int = 20, max_plies: int = MAX_PLIES,
-          deepening: bool = True, bounds: bool = True) -> Solution:
+          deepening: bool = True, bounds: bool = True, move_values: bool = False,
+          stoppable: bool = False, progress: Optional[Progress] = None,
+          on_engine: Optional[Callable[[Any], None]] = None) -> Solution:
     """Solve ``state`` (not modified); see the module docstring.
 
     ``seconds``/``nodes`` bound the whole solve (PV construction excluded);
@@ -563,6 +592,14 @@ def solve(state: State, *, seconds: Optional[float] = None, nodes: Optional[int]
     bounds that a kernel may prove (Sunken City does once the end is
     triggered); like the other tuning options it changes the work, never the
     value.
+
+    ``move_values``: also solve every legal move of a decision node exactly
+    (``Solution.move_values``; skipped when the root is not solved exactly).
+    ``stoppable``: deepen even without a budget, so that Ctrl-C, or a stop
+    through the engine's cancel flag (``on_engine`` receives the engine; its
+    ``solver.cancel.request_stop()`` ends the solve), returns the best answer
+    so far with ``interrupted=True`` and ``exact=False``. ``progress`` is
+    called after each completed deepening pass with ``(depth, nodes, pass)``.
     """
     if not isinstance(state, State):
         raise InvalidOptionError(f"solve needs an aiplay State, got {type(state).__name__}")
@@ -584,7 +621,9 @@ def solve(state: State, *, seconds: Optional[float] = None, nodes: Optional[int]
         return _solve_observed(state, observer, seed, determinizations, budget, backend, pruning, ordering,
                                tt_bits, max_plies, lo, hi, bounds)
     engine, state = _engine(state, backend, pruning, ordering, tt_bits, max_plies, bounds)
-    result, depth = _run(engine, state, budget, deepening)
+    if on_engine is not None:
+        on_engine(engine)
+    result, depth, stopped = _run(engine, state, budget, deepening, stoppable, progress)
     if not result.complete:  # no pass finished: the static evaluation is all there is
         result.values = tuple(state.heuristic_values()) if player_of(state) != TERMINAL else tuple(state.returns())
     elapsed = time.perf_counter() - budget.start
@@ -592,9 +631,13 @@ def solve(state: State, *, seconds: Optional[float] = None, nodes: Optional[int]
     notes: List[str] = []
     if result.capped:
         notes.append(f"a line is longer than max_plies={max_plies}: it was cut there, so the value is not exact")
+    if stopped:
+        where = "before the first pass ended" if not result.complete else f"after a depth-{depth} pass"
+        notes.append(f"stopped {where}: the best answer so far, not exact")
+        result.exact = False
     if not result.complete:
         notes.append("the budget ran out before the first pass ended: the value is the static evaluation")
-    elif not result.exact and depth is not None:
+    elif not result.exact and depth is not None and not stopped:
         notes.append(f"budget spent: value of a depth-{depth} search, the static evaluation scoring its leaves")
     pv: Optional[PVNode]
     if player == TERMINAL or not result.complete:
@@ -607,12 +650,28 @@ def solve(state: State, *, seconds: Optional[float] = None, nodes: Optional[int]
             pv.action, pv.name = result.action, state.action_to_string(result.action)
             pv.next = PVNode("open", player, pv.values)
     best = result.action if player >= 0 and result.complete else None
+    values_of_moves: Optional[List[Dict[str, Any]]] = None
+    if move_values and result.exact and player >= 0:
+        values_of_moves = []
+        try:
+            for action in state.legal_actions():  # the table holds much of each child from the root's solve
+                child = state.clone()
+                child.apply_action(action)
+                r = engine.solve(child, -1, -1.0, -1)
+                result.nodes += r["nodes"]
+                values_of_moves.append({"action": action, "name": state.action_to_string(action),
+                                        "values": list(_clamp(r["values"], lo, hi))})
+        except KeyboardInterrupt:
+            stopped = True
+            notes.append(f"stopped while valuing the moves: {len(values_of_moves)} of "
+                         f"{len(state.legal_actions())} valued (the root's value is exact)")
     return Solution(
         game=game.name, player=player, values=_clamp(result.values, lo, hi), exact=result.exact,
         best_action=best, best_action_name=None if best is None else state.action_to_string(best),
         pv=pv, bounds=None if result.exact else [(lo, hi)] * game.num_players,
         nodes=result.nodes, seconds=elapsed, tt_hits=result.tt_hits, engine=engine.name,
-        perfect_information_assumed=not game.perfect_information, completed_depth=depth, notes=notes)
+        perfect_information_assumed=not game.perfect_information, completed_depth=depth, notes=notes,
+        move_values=values_of_moves, interrupted=stopped)
 
 
 def _solve_observed(state: State, observer: int, seed: int, count: int, budget: _Budget, backend: str,
@@ -635,7 +694,7 @@ def _solve_observed(state: State, observer: int, seed: int, count: int, budget: 
         secs = budget.seconds_left()
         share = _Budget(None if secs is None else secs / left,
                         None if budget.nodes_left is None else max(1, budget.nodes_left // left))
-        result, _ = _run(engine, world, share)
+        result, _, _ = _run(engine, world, share)
         if budget.nodes_left is not None:
             budget.nodes_left -= result.nodes
         nodes += result.nodes
@@ -702,6 +761,12 @@ def load_position(path: Union[str, Path], backend: str = "auto") -> Tuple[State,
     if not isinstance(doc, dict):
         raise InvalidStateError("<document>", f"{path} must hold a JSON object")
     extra: Dict[str, Any] = {}
+    if doc.get("format") == "aiplay-match" or ("moves" in doc and "start" in doc and "state" not in doc):
+        # A saved game (the human seat's `save`, Match.save): its current position.
+        from aiplay.match import Match  # the record format belongs to Match
+
+        match = Match.from_record(doc, backend=backend)
+        return match.state, {"description": f"{path}: the position after {match.ply} moves of a saved game"}
     if "position" in doc:
         extra = {k: v for k, v in doc.items() if k != "position"}
         doc = doc["position"]
@@ -713,6 +778,8 @@ def load_position(path: Union[str, Path], backend: str = "auto") -> Tuple[State,
     if not isinstance(doc["options"], dict):
         raise InvalidStateError("options", "must be a JSON object")
     game = load(doc["game"], backend=backend, **doc["options"])
+    # Options left out take their defaults: the document is read with the game's full options.
+    doc = {**doc, "options": dict(game.options)}
     return game.state_from_json(json.dumps(doc)), extra
 
 
@@ -765,25 +832,55 @@ def add_solve_command(sub: Any) -> None:
     parser.add_argument("--seed", type=int, default=0, help="seed of the determinizations (default 0)")
     parser.add_argument("--backend", default="auto", choices=["auto", "native", "reference"],
                         help="engine (default: native when built)")
-    parser.add_argument("--json", action="store_true", help="print the solution as JSON")
+    parser.add_argument("--json", action="store_true",
+                        help="print the solution as JSON, with the exact value of every move at the root")
+    parser.add_argument("--quiet", action="store_true", help="no progress lines on standard error")
+    parser.add_argument("--moves", action="store_true", help="also print the exact value of every move")
     parser.set_defaults(func=cmd_solve)
 
 
 def cmd_solve(args: argparse.Namespace) -> int:
-    """``aiplay solve``: load the position, solve it, print the answer."""
+    """``aiplay solve``: load the position, solve it, print the answer.
+
+    Progress goes to standard error after each deepening pass. Ctrl-C prints
+    the best answer so far (marked not exact) and then ends with status 130.
+    """
     if args.depth is not None and args.depth < 0:
         raise InvalidOptionError(f"--depth {args.depth} is invalid; it accepts an integer >= 0")
     state, extra = load_position(args.position, backend=args.backend)
-    solution = solve(state, seconds=args.seconds, nodes=args.nodes, observer=args.observer, seed=args.seed,
-                     backend=args.backend)
+    observer = args.observer
+    if observer is not None and state.game.perfect_information:
+        print(f"notice: {state.game.name} has no hidden information: --observer is ignored (one world to solve)",
+              file=sys.stderr)
+        observer = None
+
+    def progress(depth: Optional[int], nodes: int, done: Any) -> None:
+        if args.quiet:
+            return
+        best = "" if done.action is None or state.current_player() < 0 else \
+            f", best so far {state.action_to_string(done.action)}"
+        reached = "exact" if depth is None or done.exact else f"depth {depth}"
+        print(f"solve: {reached}, {nodes:,} nodes, value {_fmt_values(done.values)}{best}", file=sys.stderr,
+              flush=True)
+
+    solution = solve(state, seconds=args.seconds, nodes=args.nodes, observer=observer, seed=args.seed,
+                     backend=args.backend, move_values=args.json or args.moves, stoppable=observer is None,
+                     progress=progress)
     if args.json:
         print(json.dumps(solution.to_dict(), indent=1))
-        return 0
-    if extra.get("description"):
-        print(extra["description"])
-    print(solution.summary())
-    print("principal variation:")
-    print(solution.pv_text(args.depth))
+    else:
+        if extra.get("description"):
+            print(extra["description"])
+        print(solution.summary())
+        if solution.move_values:
+            print("moves:")
+            for row in solution.move_values:
+                print(f"  {row['name']}: {_fmt_values(row['values'])}")
+        print("principal variation:")
+        print(solution.pv_text(args.depth))
+    if solution.interrupted:
+        sys.stdout.flush()
+        raise Interrupted("the best answer so far is printed above (not exact)")
     return 0
 
 

@@ -46,8 +46,20 @@ def test_the_text_table_names_each_figure(quick):
     assert text.startswith("aiplay bench --quick: Python")
     for needle in ("pig", "random playouts/s: native", "clone(): native", "ISMCTS, random rollouts:",
                    "MCTS, random rollouts:", "nodes/s", "policy playouts/s native",
-                   "OpenSpiel comparison: not run"):
+                   "OpenSpiel comparison: skipped (--no-openspiel)"):
         assert needle in text
+    assert "not installed" not in text  # skipped on request, whether or not pyspiel is there
+    missing = bench.format_table({**quick, "openspiel_skipped": False, "openspiel": None})
+    assert "pyspiel is not installed" in missing
+
+
+def test_every_search_figure_is_timed_long_enough(quick):
+    least = bench.MIN_FIGURE_SECONDS[0]
+    for g in quick["games"]:
+        for s in g["search_at_first_decision"]:
+            if not s["what"].startswith("expectimax, ") or "presets" in s["what"]:
+                # the fixed-size searches are repeated until their time adds up (a time-budgeted one is not)
+                assert s["seconds"] >= least, s
 
 
 def test_openspiel_comparison_runs_when_pyspiel_is_installed():

@@ -32,11 +32,11 @@ def test_a_whole_sunken_city_game_with_a_human_seat_fed_on_stdin(tmp_path):
     assert done.returncode == 0, done.stderr
     assert "seats: 0=you, 1=random, 2=random" in out
     assert "player 0, your move:" in out and "    1. card raise" in out
-    assert "hint from random:" in out
+    assert "hint from mcts:" in out  # a real search, not the seat's random bot
     assert "undone: " in out
     assert f"saved to {record}" in out and f"loaded {record}: 1 moves played" in out
-    assert "error: illegal action 'bogus move'" in out and "error: no move number 99" in out
-    assert "--- turn 1: player 0 (you) ---" in out and "player 1 (random)" in out
+    assert "error: 'bogus move' is not a legal move here" in out and "error: no move number 99" in out
+    assert "--- player 0 (you) to play ---" in out and "player 1 (random)" in out
     # The game reached its end: returns, scores and the result are printed.
     assert "returns: [" in out and "scores: [" in out and "result: " in out
     saved = json.loads(record.read_text())
@@ -86,3 +86,108 @@ def test_end_of_input_leaves_the_game_cleanly():
     done = _run_cli(["play", "pig", "--human", "0,1", "--seed", "2"], ["1", "1"])
     assert done.returncode == 0
     assert "game left unfinished" in done.stdout
+
+
+def test_without_bots_a_human_meets_the_strongest_preset_search():
+    done = _run_cli(["play", "sunken_city", "--players", "3", "--human", "0", "--seed", "1"], ["quit"])
+    assert done.returncode == 0, done.stderr
+    assert "seats: 0=you, 1=mcts, 2=mcts" in done.stdout
+    done = _run_cli(["play", "leduc_poker", "--human", "1", "--seed", "1"], ["quit"])
+    assert "seats: 0=ismcts, 1=you" in done.stdout  # hidden information: the seat-honest search
+
+
+def _table_with_many_moves(typed: str):
+    """A Sunken City table whose seat 0 is at a position with more moves than the full menu shows."""
+    from aiplay.human import FULL_MENU
+    from aiplay.match import Match
+    import random as _random
+
+    game = aiplay.load("sunken_city", players=2)
+    rng = _random.Random(5)
+    for _ in range(200):
+        match = Match(game, seed=_random.Random(1))
+        while not match.is_terminal() and not (match.current_player() == 0
+                                               and len(match.legal_moves()) > FULL_MENU):
+            if match.state.is_chance_node():
+                match.play_chance()
+            else:
+                match.apply(rng.choice(match.state.legal_actions()))
+        if not match.is_terminal():
+            break
+    out = io.StringIO()
+    bots = [make_bot("random", seed=1), make_bot("random", seed=2)]
+    table = HumanGame(game, bots, {0}, seed=4, stdin=io.StringIO(typed), stdout=out)
+    table.match = match
+    return table, out
+
+
+def test_a_long_move_list_is_a_short_grouped_menu_and_list_shows_every_move():
+    table, out = _table_with_many_moves("list\nquit\n")
+    moves = table.match.legal_moves()
+    table.run()
+    text = out.getvalue()
+    menu = text.split("your move:\n", 1)[1].split("player 0> ", 1)[0]
+    assert len(menu.splitlines()) < len(moves)
+    assert "type list (or ?) to see every one" in menu
+    listed = text.split("player 0> ", 1)[1]
+    for number, (_, name) in enumerate(moves, 1):
+        assert f"{number:3d}. {name}" in listed
+
+
+def test_a_mistyped_move_gets_the_nearest_names_in_two_lines():
+    table, out = _table_with_many_moves("")
+    name = table.match.legal_moves()[-1][1]
+    typo = name[:-1] + ("x" if name[-1] != "x" else "y")
+    table.stdin = io.StringIO(typo + "\nquit\n")
+    table.run()
+    text = out.getvalue()
+    error = text.split("player 0> ", 1)[1].split("player 0> ", 1)[0]
+    assert error.startswith("error: ") and "did you mean: " in error and name in error
+    assert len(error.strip().splitlines()) <= 2
+
+
+def test_lives_lost_are_announced_and_the_set_up_has_no_player_minus_one():
+    import re
+
+    game = aiplay.load("groom_lake")
+    bots = [make_bot("random", seed=s) for s in range(game.num_players)]
+    out = io.StringIO()
+    table = HumanGame(game, bots, {0}, seed=7, stdin=io.StringIO("1\n" * 5000), stdout=out)
+    start = list(table.match.state.view(0)["life"])
+    table.run()
+    text = out.getvalue()
+    assert "turn of player -1" not in text and "set-up, before the first turn" in text
+    end = list(table.match.state.view(0)["life"])
+    announced = 0
+    for change, amount in re.findall(r"  ! (?:you|player \d) (lost|gained) (\d+) li", text):
+        announced += int(amount) if change == "lost" else -int(amount)
+    assert sum(start) - sum(end) > 0  # a whole game loses lives: the test below is not vacuous
+    assert announced == sum(start) - sum(end)
+
+
+@pytest.mark.parametrize("name", ["sunken_city", "area51", "area1851", "groom_lake"])
+def test_the_board_is_shown_before_every_move_of_a_human_seat(name):
+    """A human seat's screen through many moves of each board game: its board, then its prompt, every time."""
+    from aiplay.protocol import render_state
+
+    game = aiplay.load(name)
+    bots = [make_bot("random", seed=s) for s in range(game.num_players)]
+    out = io.StringIO()
+    table = HumanGame(game, bots, {0}, seed=11, stdin=io.StringIO("1\n" * 40), stdout=out)
+    table.run()
+    text = out.getvalue()
+    # Replay the game: at each of seat 0's decisions, its board must come next on the screen, then the prompt.
+    state = game.new_initial_state()
+    at = 0
+    decisions = 0
+    for move in table.match.history:
+        if move.player == 0:
+            board = render_state(state, 0, "text")
+            found = text.find(board, at)
+            assert found >= 0, f"{name}: the board before move {move.ply} is not on the screen"
+            prompt = text.find("player 0> ", found)
+            assert prompt > found
+            at = prompt
+            decisions += 1
+        state.apply_action(move.action)
+    assert decisions == 40 or table.match.is_terminal()

@@ -405,7 +405,14 @@ def test_shipped_positions_exist_for_the_board_games():
     assert {"sunken_city", "area51", "pig", "kuhn_poker", "leduc_poker"} <= games
 
 
-@pytest.mark.parametrize("path", [pytest.param(p, id=f"{p.parent.parent.name}/{p.name}") for p in example_positions()])
+def _position_param(path):
+    # A position that shows the solver at work (0.1 s to 10 s, "slow": true) is marked slow,
+    # so that a short CI run can leave it out with -m "not slow".
+    marks = [pytest.mark.slow] if json.loads(path.read_text()).get("slow") else []
+    return pytest.param(path, id=f"{path.parent.parent.name}/{path.name}", marks=marks)
+
+
+@pytest.mark.parametrize("path", [_position_param(p) for p in example_positions()])
 def test_cli_solves_each_shipped_position_to_its_stored_value(path):
     stored = json.loads(path.read_text())
     code, text = _run_cli(["solve", str(path), "--json"])

@@ -26,8 +26,9 @@ def render(state: Any, viewer: Optional[int] = None) -> str:
     n = state.n
     player = state.current_player()
     status = {-4: "game over", -1: "chance"}.get(player, f"player {player} to act")
-    lines = [f"Groom Lake, {n} players, step {state.step}, turn of player {state.turn} "
-             f"({state.ap} actions left): {status}"]
+    # Before the first turn (roles, deal, set-up) no one's turn has begun: say so, not "player -1".
+    turn = "set-up, before the first turn" if state.turn < 0 else f"turn of player {state.turn} ({state.ap} actions left)"
+    lines = [f"Groom Lake, {n} players, step {state.step}, {turn}: {status}"]
     if state.step == "over":
         lines.append(f"winners: {state.winners()}")
     for p in range(n):

@@ -1,0 +1,66 @@
+"""One bot-specification syntax for play, arena and the protocol (issue 25): aiplay/search/spec.py."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from aiplay.errors import InvalidOptionError
+from aiplay.protocol import Server
+from aiplay.search.spec import BotSpec, parse_bot, parse_bots
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def test_the_forms_of_a_bot_specification(tmp_path: Path) -> None:
+    assert parse_bot("mcts") == BotSpec("mcts", {})
+    assert parse_bot("mcts(iterations=100, rollout=policy)") == BotSpec("mcts", {"iterations": 100,
+                                                                                  "rollout": "policy"})
+    assert parse_bot('{"kind": "ismcts", "iterations": 5, "presets": false}') == BotSpec("ismcts", {"iterations": 5},
+                                                                                         False)
+    config = tmp_path / "bot.json"
+    config.write_text('{"kind": "random", "name": "r"}')
+    assert parse_bot(f"@{config}") == BotSpec("random", {}, True, "r")
+    with pytest.raises(InvalidOptionError, match="only on the command line"):
+        parse_bot(f"@{config}", files=False)
+    assert [s.kind for s in parse_bots("mcts(iterations=10,uct_c=2),random")] == ["mcts", "random"]
+    with pytest.raises(InvalidOptionError):
+        parse_bot("mcts(iterations)")
+
+
+def test_play_accepts_the_arena_syntax() -> None:
+    done = subprocess.run([sys.executable, "-m", "aiplay", "play", "pig", "--bots", "mcts(iterations=50),random",
+                           "--seed", "1", "--quiet"], cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert "seats: 0=mcts, 1=random" in done.stdout
+    bad = subprocess.run([sys.executable, "-m", "aiplay", "play", "pig", "--bots", "mcts(bogus=1)"], cwd=ROOT,
+                         capture_output=True, text=True, timeout=300)
+    assert bad.returncode == 2 and "unknown option 'bogus'" in bad.stderr
+
+
+def test_the_protocol_go_accepts_the_same_syntax() -> None:
+    replies = []
+    server = Server(replies.append)
+
+    def ask(request: dict) -> dict:
+        server.handle_line(json.dumps(request))
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline:
+            final = [r for r in list(replies) if r.get("id") == request["id"] and r.get("type") != "info"]
+            if final:
+                return final[0]
+            time.sleep(0.01)
+        raise AssertionError(f"no reply to {request}")
+
+    ask({"id": 0, "cmd": "new", "game": "pig", "seed": 1})
+    searched = ask({"id": 1, "cmd": "go", "bot": "mcts(iterations=40)", "seed": 2})
+    refused = ask({"id": 2, "cmd": "go", "bot": "@/etc/passwd"})
+    server.shutdown()
+    assert searched["ok"] is True, searched
+    assert searched["analysis"]["counters"]["iterations"] == 40
+    assert refused["ok"] is False and "only on the command line" in refused["error"]
