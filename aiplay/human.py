@@ -142,8 +142,15 @@ class HumanGame:
             view = self.match.state.view(min(self.humans))
         except Exception:  # noqa: BLE001 - a game without a view simply announces nothing
             return None
+        if not isinstance(view, dict):
+            return None
+        seats = view.get("seats")
         for key in ("life", "lives"):
-            value = view.get(key) if isinstance(view, dict) else None
+            # The documented views keep per-seat facts in "seats" (docs/views/).
+            if isinstance(seats, list) and seats and all(isinstance(e, dict) and isinstance(e.get(key), int)
+                                                         for e in seats):
+                return [e[key] for e in seats]
+            value = view.get(key)
             if isinstance(value, list) and all(isinstance(v, int) for v in value):
                 return list(value)
         return None

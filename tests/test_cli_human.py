@@ -153,11 +153,11 @@ def test_lives_lost_are_announced_and_the_set_up_has_no_player_minus_one():
     bots = [make_bot("random", seed=s) for s in range(game.num_players)]
     out = io.StringIO()
     table = HumanGame(game, bots, {0}, seed=7, stdin=io.StringIO("1\n" * 5000), stdout=out)
-    start = list(table.match.state.view(0)["life"])
+    start = [seat["life"] for seat in table.match.state.view(0)["seats"]]
     table.run()
     text = out.getvalue()
     assert "turn of player -1" not in text and "set-up, before the first turn" in text
-    end = list(table.match.state.view(0)["life"])
+    end = [seat["life"] for seat in table.match.state.view(0)["seats"]]
     announced = 0
     for change, amount in re.findall(r"  ! (?:you|player \d) (lost|gained) (\d+) li", text):
         announced += int(amount) if change == "lost" else -int(amount)
