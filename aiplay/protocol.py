@@ -59,6 +59,8 @@ DEFAULT_INFO_SECONDS = 0.1
 DEFAULT_SOLVE_SECONDS = 10.0
 #: How long ``quit`` waits for a running solve that has a node budget only, in seconds.
 SOLVE_QUIT_WAIT = 60.0
+#: The longest ``solve`` the protocol runs, in seconds (``stop`` cannot end one: its budget does).
+MAX_SOLVE_SECONDS = 600.0
 #: Keys every reply carries; a command's data never overrides them.
 RESERVED = ("id", "type", "cmd", "ok")
 
@@ -953,9 +955,15 @@ class Server:
                 if key in options and options[key] is not None and options[key] != value:
                     raise InvalidOptionError(f"field {key!r} and options.{key} differ; give one")
                 options[key] = value
-        if options.get("seconds") is None and options.get("nodes") is None:
-            # stop cannot interrupt a solve: without a budget of its own it gets this one.
-            options["seconds"] = DEFAULT_SOLVE_SECONDS
+        # stop cannot interrupt a solve: its own time budget ends it, so it always has one, and a bounded one
+        # (the protocol fuzzer found that "seconds": 2**63 held a search slot for good).
+        seconds = options.get("seconds")
+        if seconds is None:
+            options["seconds"] = DEFAULT_SOLVE_SECONDS if options.get("nodes") is None else MAX_SOLVE_SECONDS
+        elif (isinstance(seconds, bool) or not isinstance(seconds, (int, float)) or not math.isfinite(seconds)
+              or not 0 < seconds <= MAX_SOLVE_SECONDS):
+            raise InvalidOptionError(f"option seconds={_short(seconds)} of solve is invalid; it accepts a number "
+                                     f"above 0 and at most {MAX_SOLVE_SECONDS:g} (stop cannot end a solve)")
         viewer = self._viewer(request, session)
         if not self._sees_everything(viewer, session.match.game):
             # Solving the true position would read every hand: a seat's client solves over its worlds.

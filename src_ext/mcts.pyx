@@ -77,6 +77,10 @@ cdef inline double now_seconds() noexcept nogil:
     return ts.tv_sec + ts.tv_nsec * 1e-9
 
 
+#: Bytes of one tree node (the memory check multiplies max_nodes by it).
+NODE_BYTES = sizeof(Node)
+
+
 cdef class TreeSearch:
     """One search tree (or one per player for MO-ISMCTS) over a kernel.
 
