@@ -61,7 +61,7 @@ cdef enum:
     FLAG_UPPER = 2     # the true value is <= the stored one
     EXTRA_LEVELS = 64  # recursion levels beyond 2*depth for runs of chance nodes
     MAX_LEVELS = 1000000  # the most recursion levels ExpectimaxSearch allocates
-    POLL_TICKS = 1024  # work units (nodes, leaf playout moves) between two stop/deadline checks
+    POLL_TICKS = 64  # work units (nodes, leaf playout moves) between two stop/deadline checks (a clock read)
 
 PRUNING = {"none": PRUNE_NONE, "star1": PRUNE_STAR1, "star2": PRUNE_STAR2}
 

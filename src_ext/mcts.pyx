@@ -549,7 +549,7 @@ cdef class TreeSearch:
         det_rng.s = seed ^ <uint64_t>0xD1B54A32D192ED03  # a separate stream for determinizations
         self.max_depth_seen = 0
         self.steps = 1  # the root
-        poll_at = 1024
+        poll_at = 256
         started = now_seconds()
         deadline = started + seconds
         with nogil:
@@ -562,12 +562,12 @@ cdef class TreeSearch:
                     break
                 if seconds >= 0 and now_seconds() >= deadline:
                     break
-                # Every 16 iterations or 1024 steps (long rollouts): a stop or a signal is seen
+                # Every 16 iterations or 256 steps (long rollouts): a stop or a signal is seen
                 # within milliseconds.
                 if ((done & 15) == 0 or self.steps >= poll_at) and cancel.should_stop():
                     break
                 if self.steps >= poll_at:
-                    poll_at = self.steps + 1024
+                    poll_at = self.steps + 256
         elapsed = now_seconds() - started
         pending = cancel.take_pending()
         if pending is not None:
