@@ -139,7 +139,7 @@ def protocol_preset_latency(kind: str, name: str) -> float:
     server = Server(emit)
     options = dict(PRESET_GAMES[name])
     server.handle_line(json.dumps({"id": "new", "cmd": "new", "game": name, "seed": 1, "auto_chance": True,
-                                   "players": options.pop("players")}))
+                                   "players": options.pop("players"), "viewer": "all"}))
     finals.get(timeout=60)
     fields: Dict[str, Any] = {"bot": kind, "seconds": 60}
     if kind == "expectimax":
