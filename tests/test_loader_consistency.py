@@ -122,3 +122,12 @@ def test_area1851_a_seat_that_has_not_acted_matches_its_snapshot():
     bad["players"][2]["score"] += 1
     bad["snap"]["players"][2]["score"] += 0  # the snapshot keeps the old score: seat 2 has not acted
     refused("area1851", {"players": 3}, bad, "state.players[2]")
+
+
+def test_area1851_direction_must_be_an_integer_on_both_engines():
+    """Found by fuzz_long (case 8222): "direction": 1.0 loaded on the reference engine, not on the native one."""
+    data = reached("area1851", {"players": 2}, 4, lambda d: True)
+    for value in (1.0, -1.0, True):
+        bad = copy.deepcopy(data)
+        bad["direction"] = value
+        refused("area1851", {"players": 2}, bad, "state.direction")

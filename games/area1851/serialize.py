@@ -210,7 +210,8 @@ def load_state(game: Any, data: Mapping[str, Any]) -> Area1851State:
     flags = _fields(d["flags"], "state.flags", FLAG_NAMES)
     st.flags = {k: _int(flags[k], f"state.flags.{k}", 0, 1) for k in FLAG_NAMES}
     st.direction = d["direction"]
-    if st.direction not in (1, -1) or isinstance(st.direction, bool):
+    # An int, not 1.0: the native loader refuses a float, so the engines would disagree (fuzz_long, issue 27).
+    if type(st.direction) is not int or st.direction not in (1, -1):
         raise _err("state.direction", f"must be 1 (left) or -1 (right), got {st.direction!r}")
     queue = _list(d["queue"], "state.queue", max_len=8 * n + 8)
     st.queue = []
