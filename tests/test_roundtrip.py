@@ -30,7 +30,7 @@ import pytest
 
 import aiplay
 from aiplay import InvalidStateError
-from aiplay.fuzzing import check_knowledge
+from aiplay.testing.fuzzing import check_knowledge
 from aiplay.game import Game, State, sample_chance_outcome
 from aiplay.registry import has_native
 
