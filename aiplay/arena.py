@@ -52,6 +52,7 @@ from typing import Any, Callable, Dict, Iterable, Iterator, List, Mapping, Optio
 from aiplay import registry
 from aiplay.errors import InvalidOptionError
 from aiplay.exits import Interrupted, sigint_ignored
+from aiplay.jsonio import parse_json
 from aiplay.game import CHANCE, Game
 from aiplay.game import sample_chance_outcome
 from aiplay.ratings import Rating, bradley_terry, pairwise_counts
@@ -361,10 +362,8 @@ def read_results(path: str) -> Tuple[Optional[Dict[str, Any]], List[GameRecord],
     for raw in data.splitlines(keepends=True):
         if not raw.endswith(b"\n"):
             break  # cut short: dropped, rewritten by this run
-        try:
-            line = json.loads(raw)
-        except ValueError:
-            raise InvalidOptionError(f"results file {path}: line {raw[:80]!r} is not JSON") from None
+        line = parse_json(raw, lambda message: InvalidOptionError(f"results file {path}: {message}"),
+                          f"line {raw[:80]!r}")
         if header is None:
             if not isinstance(line, dict) or line.get("aiplay_arena") != RESULTS_FORMAT:
                 raise InvalidOptionError(f"results file {path} is not an aiplay arena file "

@@ -80,11 +80,16 @@ class NativeGame(Game):
         return self
 
     def new_initial_state(self) -> NativeState:
-        return NativeState.create(self.kernel, self)
+        state = NativeState.create(self.kernel, self)
+        # The reference engine's own start: names and views need no reload of the position.
+        state.set_reference(self.reference.new_initial_state())
+        return state
 
     def state_from_dict(self, data: Mapping[str, Any]) -> NativeState:
         checked = self.reference.state_from_dict(data)  # raises InvalidStateError
-        return self.from_reference(checked)
+        state = self.from_reference(checked)
+        state.set_reference(checked)  # validated just now, and ours alone: the cache of names and views
+        return state
 
     def from_reference(self, state: State) -> NativeState:
         """The native copy of a reference-engine state of the same game."""

@@ -31,7 +31,7 @@ import sys
 import threading
 import time
 from dataclasses import asdict
-from typing import Any, Callable, Dict, List, Mapping, Optional, TextIO, Tuple
+from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, TextIO, Tuple
 
 import aiplay
 from aiplay.errors import AiplayError, IllegalActionError, InvalidOptionError, NotDecisionNodeError
@@ -59,8 +59,20 @@ DEFAULT_INFO_SECONDS = 0.1
 DEFAULT_SOLVE_SECONDS = 10.0
 #: How long ``quit`` waits for a running solve that has a node budget only, in seconds.
 SOLVE_QUIT_WAIT = 60.0
+#: The longest ``solve`` the protocol runs, in seconds (``stop`` cannot end one: its budget does).
+MAX_SOLVE_SECONDS = 600.0
 #: Keys every reply carries; a command's data never overrides them.
 RESERVED = ("id", "type", "cmd", "ok")
+
+#: Default server-wide caps (``aiplay serve --max-games/--max-searches/--max-connections``).
+DEFAULT_MAX_GAMES = 64
+DEFAULT_MAX_SEARCHES = 4
+DEFAULT_MAX_CONNECTIONS = 16
+#: The largest value a cap accepts.
+MAX_CAP = 100_000
+#: Commands that open a game, and commands that start a search (each checked against a cap).
+OPENING = ("new", "load")
+SEARCHING = ("go", "analyse", "solve")
 
 Emit = Callable[[Dict[str, Any]], None]
 
@@ -73,6 +85,33 @@ def _reject_constant(name: str) -> Any:
     raise ValueError(f"{name} is not a JSON number")
 
 
+def _finite_float(text: str) -> float:
+    """A JSON number as a float; one too large for a double (``1e400``) is refused, never ``inf``."""
+    value = float(text)
+    if not math.isfinite(value):
+        raise ValueError(f"number {text[:40]} is out of range (larger than a double)")
+    return value
+
+
+def _strict(value: Any) -> Any:
+    """``value`` with every non-finite float replaced by None: a reply is strict JSON (docs/protocol.md)."""
+    if isinstance(value, float):
+        return value if math.isfinite(value) else None
+    if isinstance(value, dict):
+        return {k: _strict(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_strict(v) for v in value]
+    return value
+
+
+def encode_reply(obj: Mapping[str, Any]) -> str:
+    """One reply as strict JSON text (no ``NaN``/``Infinity``, which ``JSON.parse`` rejects)."""
+    try:
+        return json.dumps(obj, separators=(",", ":"), allow_nan=False)
+    except ValueError:  # a non-finite number somewhere (a standard error of one sample...): sent as null
+        return json.dumps(_strict(obj), separators=(",", ":"), allow_nan=False)
+
+
 def parse_request(line: str) -> Dict[str, Any]:
     """One request line as an object; :class:`ProtocolError` naming what is wrong."""
     if len(line) > MAX_LINE:
@@ -80,7 +119,7 @@ def parse_request(line: str) -> Dict[str, Any]:
     if not line.strip():
         raise ProtocolError("empty line: a request is one JSON object with a 'cmd' field")
     try:
-        request = json.loads(line, parse_constant=_reject_constant)
+        request = json.loads(line, parse_constant=_reject_constant, parse_float=_finite_float)
     except RecursionError:
         raise ProtocolError("malformed JSON: nested too deeply") from None
     except ValueError as exc:
@@ -105,6 +144,14 @@ def _field(request: Mapping[str, Any], key: str, kinds: Tuple[type, ...], defaul
     if isinstance(value, float) and not math.isfinite(value):
         raise ProtocolError(f"field {key!r} must be finite")
     return value
+
+
+def _option_field(options: Mapping[str, Any], key: str, kinds: Tuple[type, ...]) -> Any:
+    """``options[key]`` checked like a request field (:class:`InvalidOptionError` naming ``options.key``)."""
+    try:
+        return _field(options, key, kinds)
+    except ProtocolError as exc:
+        raise InvalidOptionError(str(exc).replace(f"field {key!r}", f"options.{key}", 1)) from None
 
 
 def _kind_names(kinds: Tuple[type, ...]) -> str:
@@ -208,6 +255,71 @@ def _capabilities(name: str) -> Dict[str, Any]:
     }
 
 
+class ServerLimits:
+    """Server-wide caps shared by every client (connection) of one server.
+
+    ``max_games`` open games, ``max_searches`` searches running at once
+    (``go``, ``analyse``, ``solve``) and ``max_connections`` WebSocket clients,
+    counted over all the clients together: one client, or many, cannot exhaust
+    the machine. A request past a cap gets an error reply naming the cap.
+    """
+
+    def __init__(self, max_games: int = DEFAULT_MAX_GAMES, max_searches: int = DEFAULT_MAX_SEARCHES,
+                 max_connections: int = DEFAULT_MAX_CONNECTIONS):
+        for name, value in (("max_games", max_games), ("max_searches", max_searches),
+                            ("max_connections", max_connections)):
+            if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= MAX_CAP:
+                raise InvalidOptionError(f"option {name}={value!r} is invalid; it accepts an integer from 1 to {MAX_CAP}")
+        self.max_games = max_games
+        self.max_searches = max_searches
+        self.max_connections = max_connections
+        self.lock = threading.Lock()  # held while a game is opened or a search started: the check and the act are one
+        self._servers: List["Server"] = []
+        self.connections = 0
+
+    def attach(self, server: "Server") -> None:
+        """Count ``server``'s games and searches from now on."""
+        with self.lock:
+            self._servers.append(server)
+
+    def detach(self, server: "Server") -> None:
+        """Stop counting ``server`` (its client is gone)."""
+        with self.lock:
+            if server in self._servers:
+                self._servers.remove(server)
+
+    def open_games(self) -> int:
+        """Games open over every client."""
+        return sum(len(server.sessions) for server in list(self._servers))
+
+    def running_searches(self) -> int:
+        """Searches running over every client."""
+        return sum(1 for server in list(self._servers) for session in list(server.sessions.values())
+                   if session.busy)
+
+    def check(self, cmd: str) -> None:
+        """Raise :class:`ProtocolError` when ``cmd`` would pass a cap (call with :attr:`lock` held)."""
+        if cmd in OPENING and self.open_games() >= self.max_games:
+            raise ProtocolError(f"too many open games: this server allows {self.max_games} at once "
+                                "(aiplay serve --max-games); close one first")
+        if cmd in SEARCHING and self.running_searches() >= self.max_searches:
+            raise ProtocolError(f"too many searches: this server runs {self.max_searches} at once "
+                                "(aiplay serve --max-searches); stop one or wait for its reply")
+
+    def connect(self) -> bool:
+        """Count a new connection; False (not counted) when the cap is reached."""
+        with self.lock:
+            if self.connections >= self.max_connections:
+                return False
+            self.connections += 1
+            return True
+
+    def disconnect(self) -> None:
+        """A counted connection ended."""
+        with self.lock:
+            self.connections = max(0, self.connections - 1)
+
+
 class Session:
     """One open game of a client: a :class:`~aiplay.match.Match` and its running search, if any."""
 
@@ -266,7 +378,9 @@ class Server:
     (the server serialises the calls).
     """
 
-    def __init__(self, emit: Emit):
+    def __init__(self, emit: Emit, limits: Optional[ServerLimits] = None):
+        self.limits = limits if limits is not None else ServerLimits()
+        self.limits.attach(self)
         self._emit = emit
         self._emit_lock = threading.Lock()
         self._lock = threading.RLock()  # guards the sessions against worker threads
@@ -322,10 +436,19 @@ class Server:
             if handler is None:
                 raise ProtocolError(f"unknown command {_short(cmd)}; commands are: {', '.join(self._commands)}")
             with self._lock:  # one command at a time against the workers' final moves
-                data = handler(request)
+                if cmd in OPENING or cmd in SEARCHING:
+                    with self.limits.lock:  # a server-wide cap: checked and taken at once
+                        self.limits.check(cmd)
+                        data = handler(request)
+                else:
+                    data = handler(request)
             if data is not None:  # None: a worker thread replies later (go, analyse, solve)
                 self.reply(request_id, cmd, data)
-        except (AiplayError, ValueError, TypeError, KeyError, IndexError, OverflowError, RecursionError) as exc:
+        except AiplayError as exc:
+            self.fail(request_id, cmd, exc)
+        except (ValueError, TypeError, KeyError, IndexError, OverflowError, RecursionError) as exc:
+            # Not an AiplayError: a check is missing somewhere (the protocol fuzzer looks for these).
+            # The client still gets its reply, and the original type names the gap.
             self.fail(request_id, cmd, exc)
         except Exception as exc:  # the server never dies: an unexpected failure is reported, not raised
             self.fail(request_id, cmd, RuntimeError(f"internal error: {type(exc).__name__}: {exc}"))
@@ -585,6 +708,12 @@ class Server:
                 raise ProtocolError(f"field 'level' chooses a difficulty level: drop 'bot' or give "
                                     f"\"bot\": \"level\", not {kind!r}")
             options["level"] = level
+
+
+        for key in ("game", "kind"):
+            if key in options:  # make_bot's own parameters: they would collide with the session's
+                raise InvalidOptionError(
+                    f"options.{key} is not a bot option: the game is the open game's, the bot is field 'bot'")
         for key in ("iterations", "nodes", "depth"):
             value = _field(request, key, (int,))
             if value is not None:
@@ -594,9 +723,18 @@ class Server:
             options["seconds"] = seconds
         preset = _field(request, "preset", (bool,), True) and spec.presets
         seed = _field(request, "seed", (int,))
+        if "seed" in options:  # the bot's seed option, the same as field 'seed'
+            seed_option = _option_field(options, "seed", (int,))
+            options.pop("seed")
+            if seed is not None and seed_option is not None and seed != seed_option:
+                raise InvalidOptionError(f"field 'seed' ({seed}) and options.seed ({seed_option}) differ; give one")
+            seed = seed if seed is not None else seed_option
         if seed is None:
             seed = session.seed * 1000 + session.searches
-        bot = make_bot(kind, game=game if preset else None, seed=seed, **options)
+        try:
+            bot = make_bot(kind, game=game if preset else None, seed=seed, **options)
+        except TypeError as exc:  # a value no check names (a bot's constructor took it for a keyword clash)
+            raise InvalidOptionError(f"bot {kind!r}: invalid options: {exc}") from None
         budget = getattr(bot, "budget", None) or Budget(iterations=1)
         session.searches += 1
         return bot, budget
@@ -806,14 +944,26 @@ class Server:
         if not callable(solve):
             raise ProtocolError("solver not available: aiplay.solve has no solve()")
         options = dict(_field(request, "options", (dict,), {}))
+        accepted = _keyword_names(solve)
+        for key in options:
+            if key not in accepted:
+                raise InvalidOptionError(f"unknown solve option {_short(key)}; its options are: {', '.join(accepted)}")
         for key, kinds in (("seconds", (int, float)), ("nodes", (int,)), ("observer", (int,)), ("seed", (int,)),
                            ("determinizations", (int,))):
             value = _field(request, key, kinds)
             if value is not None:
+                if key in options and options[key] is not None and options[key] != value:
+                    raise InvalidOptionError(f"field {key!r} and options.{key} differ; give one")
                 options[key] = value
-        if options.get("seconds") is None and options.get("nodes") is None:
-            # stop cannot interrupt a solve: without a budget of its own it gets this one.
-            options["seconds"] = DEFAULT_SOLVE_SECONDS
+        # stop cannot interrupt a solve: its own time budget ends it, so it always has one, and a bounded one
+        # (the protocol fuzzer found that "seconds": 2**63 held a search slot for good).
+        seconds = options.get("seconds")
+        if seconds is None:
+            options["seconds"] = DEFAULT_SOLVE_SECONDS if options.get("nodes") is None else MAX_SOLVE_SECONDS
+        elif (isinstance(seconds, bool) or not isinstance(seconds, (int, float)) or not math.isfinite(seconds)
+              or not 0 < seconds <= MAX_SOLVE_SECONDS):
+            raise InvalidOptionError(f"option seconds={_short(seconds)} of solve is invalid; it accepts a number "
+                                     f"above 0 and at most {MAX_SOLVE_SECONDS:g} (stop cannot end a solve)")
         viewer = self._viewer(request, session)
         if not self._sees_everything(viewer, session.match.game):
             # Solving the true position would read every hand: a seat's client solves over its worlds.
@@ -880,6 +1030,16 @@ class Server:
                 deadline = session.solve_deadline
                 wait = timeout + (SOLVE_QUIT_WAIT if deadline is None else max(0.0, deadline - time.monotonic()))
             thread.join(wait)
+        self.limits.detach(self)
+
+
+def _keyword_names(fn: Callable[..., Any]) -> List[str]:
+    """The keyword-only parameters of ``fn`` (a solver's options)."""
+    try:
+        params = inspect.signature(fn).parameters.values()
+    except (TypeError, ValueError):
+        return []
+    return [p.name for p in params if p.kind is p.KEYWORD_ONLY]
 
 
 def _jsonable(value: Any) -> Any:
@@ -896,17 +1056,18 @@ def _jsonable(value: Any) -> Any:
         return repr(value)
 
 
-def serve_stdio(stdin: Optional[TextIO] = None, stdout: Optional[TextIO] = None) -> int:
-    """Serve the protocol over standard input and output until ``quit`` or end of input."""
+def serve_stdio(stdin: Optional[TextIO] = None, stdout: Optional[TextIO] = None,
+                limits: Optional[ServerLimits] = None) -> int:
+    """Serve the protocol over standard input and output until ``quit`` or end of input (caps: ``limits``)."""
     out = stdout if stdout is not None else sys.stdout
     source = stdin if stdin is not None else sys.stdin
     binary = getattr(source, "buffer", None)
 
     def emit(obj: Dict[str, Any]) -> None:
-        out.write(json.dumps(obj, separators=(",", ":")) + "\n")
+        out.write(encode_reply(obj) + "\n")
         out.flush()
 
-    server = Server(emit)
+    server = Server(emit, limits)
     while True:
         if binary is not None:
             raw = binary.readline()
@@ -923,13 +1084,48 @@ def serve_stdio(stdin: Optional[TextIO] = None, stdout: Optional[TextIO] = None)
     return 0
 
 
+def allowed_origins(host: str, port: int, extra: Sequence[str] = ()) -> List[str]:
+    """The ``Origin`` values a WebSocket server on ``host:port`` accepts: its own pages', plus ``extra``.
+
+    A browser sends the origin of the page that opens a WebSocket; only the
+    server's own page (``http://127.0.0.1:PORT``, ``http://localhost:PORT``,
+    ``http://HOST:PORT``) may drive the engine by default, so a web site the
+    user visits cannot. ``extra`` (``--allow-origin``) widens the list
+    deliberately; ``"*"`` accepts every origin.
+    """
+    hosts = ["127.0.0.1", "localhost", "[::1]"]
+    if host and host not in ("0.0.0.0", "::", ""):
+        hosts.append(f"[{host}]" if ":" in host and not host.startswith("[") else host)
+    own = [f"http://{h}:{port}" for h in dict.fromkeys(hosts)]
+    return own + [o for o in extra if o not in own]
+
+
+def origin_refusal(origin: Optional[str], allowed: Sequence[str]) -> Optional[str]:
+    """Why a WebSocket handshake with this ``Origin`` header is refused; None when it is accepted.
+
+    No ``Origin`` at all: a local program, not a web page (browsers always
+    send one), accepted. ``null`` (a sandboxed page, a ``file:`` URL) and any
+    other site are refused unless listed in ``allowed``.
+    """
+    if origin is None or "*" in allowed:
+        return None
+    if origin.rstrip("/") in allowed:
+        return None
+    return (f"origin {origin!r} may not use this engine: only its own page ({allowed[0]}) and "
+            f"local programs may; start the server with --allow-origin {origin} to allow it")
+
+
 def serve_websocket(port: int, host: str = "127.0.0.1", static_dir: Optional[str] = None,
-                    ready: Optional[Callable[[int], None]] = None) -> int:
+                    ready: Optional[Callable[[int], None]] = None, allow_origins: Sequence[str] = (),
+                    limits: Optional[ServerLimits] = None) -> int:
     """Serve the protocol over WebSocket at ``ws://host:port/`` (one message per request or reply).
 
     With ``static_dir``, plain HTTP requests get that folder's files (the
     browser demo), and the page's WebSocket connects to the same port.
     ``ready(port)`` is called once listening (port 0 picks a free one).
+    Handshakes from another web page are refused with HTTP 403 (see
+    :func:`allowed_origins`; ``allow_origins`` widens it), and past
+    ``limits.max_connections`` clients with HTTP 503.
     Needs the optional ``websockets`` package (``pip install aiplay[serve]``).
     """
     try:
@@ -943,16 +1139,23 @@ def serve_websocket(port: int, host: str = "127.0.0.1", static_dir: Optional[str
     import mimetypes
     from pathlib import Path
 
+    extra = [_check_origin(o) for o in allow_origins]
+    shared = limits if limits is not None else ServerLimits()
     root = Path(static_dir).resolve() if static_dir is not None else None
+    origins: List[str] = []  # filled once the port is known (port 0 picks one)
 
     def handler(connection: Any) -> None:
+        if not shared.connect():  # a race past process_request's check: refuse here too
+            connection.close(1013, f"too many connections (the limit is {shared.max_connections})")
+            return
+
         def emit(obj: Dict[str, Any]) -> None:
             try:
-                connection.send(json.dumps(obj, separators=(",", ":")))
+                connection.send(encode_reply(obj))
             except Exception:  # the client went away: nothing to tell it any more
                 pass
 
-        server = Server(emit)
+        server = Server(emit, shared)
         try:
             for message in connection:
                 if isinstance(message, bytes):
@@ -963,9 +1166,16 @@ def serve_websocket(port: int, host: str = "127.0.0.1", static_dir: Optional[str
             pass
         finally:
             server.shutdown()
+            shared.disconnect()
 
     def process_request(connection: Any, request: Any) -> Any:
         if request.headers.get("Upgrade", "").lower() == "websocket":
+            refusal = origin_refusal(request.headers.get("Origin"), origins)
+            if refusal is not None:
+                return connection.respond(403, refusal + "\n")
+            if shared.connections >= shared.max_connections:
+                return connection.respond(503, f"too many connections: this server accepts "
+                                               f"{shared.max_connections} at once (--max-connections)\n")
             return None
         if root is None:
             return connection.respond(426, "This is the aiplay engine protocol over WebSocket.\n")
@@ -981,6 +1191,7 @@ def serve_websocket(port: int, host: str = "127.0.0.1", static_dir: Optional[str
 
     with serve(handler, host, port, process_request=process_request, max_size=MAX_LINE) as server:
         actual = server.socket.getsockname()[1]
+        origins.extend(allowed_origins(host, actual, extra))
         if ready is not None:
             ready(actual)
         try:
@@ -988,6 +1199,21 @@ def serve_websocket(port: int, host: str = "127.0.0.1", static_dir: Optional[str
         except KeyboardInterrupt:
             pass
     return 0
+
+
+def _check_origin(text: Any) -> str:
+    """An ``--allow-origin`` value: ``scheme://host[:port]``, ``null`` or ``*``."""
+    if not isinstance(text, str) or not text:
+        raise InvalidOptionError(f"--allow-origin {text!r} is invalid; it accepts an origin such as "
+                                 "http://localhost:3000, or null, or *")
+    text = text.rstrip("/")
+    if text in ("null", "*"):
+        return text
+    scheme, sep, rest = text.partition("://")
+    if not sep or scheme not in ("http", "https") or not rest or "/" in rest:
+        raise InvalidOptionError(f"--allow-origin {text!r} is invalid; it accepts an origin such as "
+                                 "http://localhost:3000 (scheme and host, no path), or null, or *")
+    return text
 
 
 def add_serve_command(sub: Any) -> None:
@@ -999,21 +1225,42 @@ def add_serve_command(sub: Any) -> None:
     serve.add_argument("--websocket", type=int, metavar="PORT",
                        help="serve over WebSocket on this port instead of stdio (needs aiplay[serve]; 0: any free port)")
     serve.add_argument("--host", default="127.0.0.1", help="WebSocket address to listen on (default 127.0.0.1)")
+    add_origin_argument(serve)
+    serve.add_argument("--max-games", type=int, default=DEFAULT_MAX_GAMES, metavar="N",
+                       help=f"open games at once, over all clients (default {DEFAULT_MAX_GAMES})")
+    serve.add_argument("--max-searches", type=int, default=DEFAULT_MAX_SEARCHES, metavar="N",
+                       help=f"searches (go, analyse, solve) running at once, over all clients "
+                            f"(default {DEFAULT_MAX_SEARCHES})")
+    serve.add_argument("--max-connections", type=int, default=DEFAULT_MAX_CONNECTIONS, metavar="N",
+                       help=f"WebSocket clients at once (default {DEFAULT_MAX_CONNECTIONS})")
     serve.set_defaults(func=cmd_serve)
+
+
+def add_origin_argument(parser: Any) -> None:
+    """``--allow-origin`` (repeatable), shared by ``aiplay serve`` and ``aiplay demo``."""
+    parser.add_argument("--allow-origin", action="append", default=[], metavar="ORIGIN",
+                        help="also accept WebSocket clients from the web page of this origin (e.g. "
+                             "http://localhost:3000; 'null', or '*' for any); repeatable. By default only the "
+                             "server's own page and local programs may connect")
 
 
 def cmd_serve(args: Any) -> int:
     """``aiplay serve``: stdio, or WebSocket with ``--websocket PORT``."""
+    limits = ServerLimits(args.max_games, args.max_searches, args.max_connections)
+    origins = [_check_origin(o) for o in args.allow_origin]
     if args.websocket is None:
-        return serve_stdio()
+        if origins:
+            raise InvalidOptionError("--allow-origin applies to --websocket only")
+        return serve_stdio(limits=limits)
     if not 0 <= args.websocket <= 65535:
         raise InvalidOptionError(f"--websocket {args.websocket} is not a port (0..65535)")
 
     def ready(port: int) -> None:
         print(f"aiplay: serving the engine protocol at ws://{args.host}:{port}/", file=sys.stderr, flush=True)
 
-    return serve_websocket(args.websocket, args.host, ready=ready)
+    return serve_websocket(args.websocket, args.host, ready=ready, allow_origins=origins, limits=limits)
 
 
-__all__ = ["ENGINE_NAME", "PROTOCOL_VERSION", "ProtocolError", "Server", "Session", "add_serve_command",
-           "cmd_serve", "parse_request", "render_state", "serve_stdio", "serve_websocket"]
+__all__ = ["ENGINE_NAME", "PROTOCOL_VERSION", "ProtocolError", "Server", "ServerLimits", "Session",
+           "add_origin_argument", "add_serve_command", "allowed_origins", "cmd_serve", "encode_reply",
+           "origin_refusal", "parse_request", "render_state", "serve_stdio", "serve_websocket"]

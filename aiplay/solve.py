@@ -71,6 +71,8 @@ from typing import Any, Callable, Deque, Dict, List, Optional, Sequence, Tuple, 
 from aiplay.errors import InvalidOptionError, InvalidStateError
 from aiplay.exits import Interrupted
 from aiplay.game import CHANCE, TERMINAL, Game, State, check_player
+from aiplay.jsonio import read_json_file
+from aiplay.limits import check_count, check_tt_bits
 from aiplay.registry import load
 from aiplay.rng import make_rng
 
@@ -613,6 +615,7 @@ def solve(state: State, *, seconds: Optional[float] = None, nodes: Optional[int]
             f"option determinizations={determinizations!r} is invalid; it accepts an integer >= 2")
     if isinstance(pv_nodes, bool) or not isinstance(pv_nodes, int) or pv_nodes < 1:
         raise InvalidOptionError(f"option pv_nodes={pv_nodes!r} is invalid; it accepts an integer >= 1")
+    _check_tuning(seed, backend, pruning, ordering, tt_bits, max_plies, deepening, bounds)
     game = state.game
     lo, hi = float(game.min_utility), float(game.max_utility)
     budget = _Budget(seconds, nodes)
@@ -672,6 +675,32 @@ def solve(state: State, *, seconds: Optional[float] = None, nodes: Optional[int]
         nodes=result.nodes, seconds=elapsed, tt_hits=result.tt_hits, engine=engine.name,
         perfect_information_assumed=not game.perfect_information, completed_depth=depth, notes=notes,
         move_values=values_of_moves, interrupted=stopped)
+
+
+#: The pruning and ordering options of the native search (the reference engine ignores them).
+PRUNINGS = ("star2", "star1", "none")
+ORDERINGS = ("table", "heuristic", "none")
+#: The longest line a solve follows, in plies (the native solver keeps scratch per ply).
+MAX_MAX_PLIES = 1_000_000
+
+
+def _check_tuning(seed: Any, backend: Any, pruning: Any, ordering: Any, tt_bits: Any, max_plies: Any,
+                  deepening: Any, bounds: Any) -> None:
+    """Raise :class:`InvalidOptionError` naming the first bad tuning option (whichever engine runs)."""
+    if isinstance(seed, bool) or not isinstance(seed, int):
+        raise InvalidOptionError(f"option seed={seed!r} is invalid; it accepts an integer")
+    if backend not in ("auto", "native", "reference"):
+        raise InvalidOptionError(f"option backend={backend!r} is invalid; it accepts 'auto', 'native' or 'reference'")
+    if pruning not in PRUNINGS:
+        raise InvalidOptionError(f"option pruning={pruning!r} is invalid; it accepts one of {list(PRUNINGS)}")
+    if ordering not in ORDERINGS:
+        raise InvalidOptionError(f"option ordering={ordering!r} is invalid; it accepts one of {list(ORDERINGS)}")
+    # The range here; the native solver also checks the table against the machine's memory.
+    check_tt_bits(tt_bits, 0)
+    check_count("max_plies", max_plies, 8, MAX_MAX_PLIES)
+    for name, value in (("deepening", deepening), ("bounds", bounds)):
+        if not isinstance(value, bool):
+            raise InvalidOptionError(f"option {name}={value!r} is invalid; it accepts true or false")
 
 
 def _solve_observed(state: State, observer: int, seed: int, count: int, budget: _Budget, backend: str,
@@ -750,14 +779,8 @@ def load_position(path: Union[str, Path], backend: str = "auto") -> Tuple[State,
     (``value``, ``description``... ; empty for a bare document).
     """
     path = Path(path)
-    try:
-        text = path.read_text()
-    except OSError as exc:
-        raise InvalidStateError("<file>", f"cannot read {path}: {exc.strerror or exc}") from None
-    try:
-        doc = json.loads(text)
-    except ValueError as exc:
-        raise InvalidStateError("<document>", f"{path} is not valid JSON: {exc}") from None
+    # The guarded loader: a file of 5,000 nested brackets, NaN or 1e400 is an InvalidStateError, never a traceback.
+    doc = read_json_file(path, lambda message: InvalidStateError("<document>", message))
     if not isinstance(doc, dict):
         raise InvalidStateError("<document>", f"{path} must hold a JSON object")
     extra: Dict[str, Any] = {}

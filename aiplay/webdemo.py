@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from aiplay.errors import InvalidOptionError
-from aiplay.protocol import serve_websocket
+from aiplay.protocol import add_origin_argument, serve_websocket
 
 #: The folder of the page's files.
 STATIC_DIR = Path(__file__).resolve().parent / "demo"
@@ -41,6 +41,7 @@ def add_demo_command(sub: Any) -> None:
     demo.add_argument("--port", type=int, default=8765, help="port to serve on (default 8765; 0: any free port)")
     demo.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
     demo.add_argument("--no-browser", action="store_true", help="print the address but do not open a browser")
+    add_origin_argument(demo)  # only the demo's own page may drive the engine, unless widened here
     demo.set_defaults(func=cmd_demo)
 
 
@@ -55,6 +56,7 @@ def cmd_demo(args: Any) -> int:
         if not args.no_browser:
             webbrowser.open(url)
 
-    return serve_websocket(args.port, args.host, static_dir=str(STATIC_DIR), ready=ready)
+    return serve_websocket(args.port, args.host, static_dir=str(STATIC_DIR), ready=ready,
+                           allow_origins=getattr(args, "allow_origin", None) or ())
 
 

@@ -7,11 +7,15 @@ The issue's target is about 50 ms.
 
     python benchmarks/cancel_latency.py            # 5 repetitions per bot
     python benchmarks/cancel_latency.py --quick    # 1 repetition (CI smoke run)
+    python benchmarks/cancel_latency.py --presets  # every bot kind x board game, with the game's presets,
+                                                   # through the API (bot.stop()) and the protocol (stop)
 """
 
 from __future__ import annotations
 
 import argparse
+import json
+import queue
 import random
 import signal
 import statistics
@@ -19,6 +23,7 @@ import subprocess
 import sys
 import threading
 import time
+from typing import Any, Dict, List, Tuple
 
 import aiplay
 from aiplay.search import ExpectimaxBot, ISMCTSBot, MCTSBot
@@ -85,12 +90,97 @@ def sigint_latency(case: str) -> float:
     return float(out.strip()) - sent
 
 
+#: The board games whose presets are measured (issue 27: every bot kind with its game's presets).
+PRESET_GAMES = {"sunken_city": {"players": 3}, "area51": {"players": 4}, "area1851": {"players": 3},
+                "groom_lake": {"players": 5}}
+
+
+def preset_bot(kind: str, game: aiplay.Game) -> Any:
+    """The bot ``kind`` with ``game``'s presets and a one-minute budget (reading hidden cards where it must)."""
+    from aiplay.search import make_bot
+    options: Dict[str, Any] = {"seed": 1}
+    if kind in ("mcts", "ismcts", "expectimax"):
+        options["seconds"] = 60
+    if kind == "expectimax":
+        options["depth"] = 200  # deepen until stopped (a preset depth of 2 ends before the stop)
+    if kind in ("mcts", "expectimax") and not game.perfect_information:
+        options["allow_hidden_information"] = True
+    return make_bot(kind, game=game, **options)
+
+
+def api_preset_latency(kind: str, name: str) -> float:
+    """Seconds from bot.stop() (another thread) to the end of the search, the game's presets in force."""
+    game = aiplay.load(name, **PRESET_GAMES[name])
+    state = aiplay.skip_chance(game.new_initial_state(), random.Random(1))
+    bot = preset_bot(kind, game)
+    asked: List[float] = []
+
+    def stop() -> None:
+        asked.append(time.perf_counter())
+        bot.stop()
+
+    timer = threading.Timer(0.5, stop)
+    timer.start()
+    bot.analyse(state)
+    ended = time.perf_counter()
+    timer.join()
+    return max(0.0, ended - asked[0]) if asked else 0.0  # a bot that ended before the stop: 0
+
+
+def protocol_preset_latency(kind: str, name: str) -> float:
+    """Seconds from a protocol ``stop`` to the search's ``bestmove`` (an in-process server, presets on)."""
+    from aiplay.protocol import Server
+    finals: "queue.Queue[Tuple[float, Dict[str, Any]]]" = queue.Queue()
+
+    def emit(obj: Dict[str, Any]) -> None:
+        if obj.get("type") in ("bestmove", "reply"):
+            finals.put((time.perf_counter(), obj))
+
+    server = Server(emit)
+    options = dict(PRESET_GAMES[name])
+    server.handle_line(json.dumps({"id": "new", "cmd": "new", "game": name, "seed": 1, "auto_chance": True,
+                                   "players": options.pop("players"), "viewer": "all"}))
+    finals.get(timeout=60)
+    fields: Dict[str, Any] = {"bot": kind, "seconds": 60}
+    if kind == "expectimax":
+        fields["depth"] = 200
+    if kind in ("mcts", "expectimax") and name != "sunken_city":
+        fields["options"] = {"allow_hidden_information": True}
+    server.handle_line(json.dumps({"id": "go", "cmd": "go", **fields}))
+    time.sleep(0.5)
+    asked = time.perf_counter()
+    server.handle_line(json.dumps({"id": "stop", "cmd": "stop"}))
+    while True:
+        at, obj = finals.get(timeout=60)
+        if obj.get("id") == "go":
+            assert obj.get("ok"), obj
+            server.shutdown()
+            return max(0.0, at - asked)
+
+
+def presets_table(repeat: int) -> None:
+    """Stop latency of every bot kind on every board game, presets on, through the API and the protocol."""
+    from aiplay.search import BOTS
+    print(f"{'bot':11} {'game':12} {'API stop ms (median, max)':>27} {'protocol stop ms (median, max)':>32}")
+    for name in PRESET_GAMES:
+        for kind in sorted(BOTS):
+            api = [api_preset_latency(kind, name) * 1000 for _ in range(repeat)]
+            proto = [protocol_preset_latency(kind, name) * 1000 for _ in range(repeat)]
+            print(f"{kind:11} {name:12} {statistics.median(api):13.1f} {max(api):12.1f} "
+                  f"{statistics.median(proto):15.1f} {max(proto):15.1f}", flush=True)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=5)
     parser.add_argument("--quick", action="store_true", help="one repetition")
+    parser.add_argument("--presets", action="store_true",
+                        help="every bot kind on every board game with the game's presets, API and protocol")
     args = parser.parse_args()
     repeat = 1 if args.quick else args.repeat
+    if args.presets:
+        presets_table(repeat)
+        return
     print(f"{'search':36} {'stop() ms (median, max)':>26} {'SIGINT ms (median, max)':>26}")
     for case in CASES:
         stops = [stop_latency(case) * 1000 for _ in range(repeat)]

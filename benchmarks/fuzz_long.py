@@ -19,7 +19,11 @@ debug build) or overruns the per-case timeout (a hang), the parent knows the
 exact case, writes a reproducer, starts a fresh worker and goes on with the
 rest of the batch. Exceptions other than :class:`aiplay.AiplayError` (and
 broken properties, :class:`aiplay.testing.fuzzing.FuzzFailure`) are reproducers too,
-one file per distinct error. Exit status: 0 when there was no crash, hang or
+one file per distinct error. An accepted document is played on with every
+successor reloaded on every engine, and every seat's knowledge checked
+(:func:`aiplay.testing.fuzzing.check_reloads`, :func:`aiplay.testing.fuzzing.check_knowledge`):
+the ``unloadable`` column counts successors that no longer load (they are
+among ``other`` too). Exit status: 0 when there was no crash, hang or
 other exception, 1 otherwise.
 """
 
@@ -40,7 +44,7 @@ from typing import Any, Dict, List, Optional, Tuple
 
 from aiplay.testing import fuzzing
 
-COLUMNS = ("cases", "accepted", "rejected", "other", "crashes", "hangs")
+COLUMNS = ("cases", "accepted", "rejected", "other", "unloadable", "crashes", "hangs")
 # Shared per-worker slots: the case index in progress, then counts within the current batch.
 SLOT_INDEX, SLOT_DONE, SLOT_ACCEPTED, SLOT_REJECTED, SLOT_OTHER = range(5)
 
@@ -220,6 +224,9 @@ class Runner:
     def handle(self, w: Worker, message: Tuple) -> None:
         if message[0] == "error":
             _, game, options, index, exc_type, text, tb = message
+            if exc_type == "FuzzFailure" and "does not load again" in text:
+                # The successor-reload property (issue 27): an accepted position led to one the loader refuses.
+                self.game_totals(game).counts["unloadable"] += 1
             # One reproducer per bug, not per value: a broken property by its message's
             # start, an exception by its type and the deepest frame it came from.
             if exc_type == "FuzzFailure":
@@ -299,14 +306,14 @@ def build_tasks(args: argparse.Namespace) -> List[Task]:
 
 def summary(runner: Runner) -> str:
     """The per-game table: counts and cases per second per worker."""
-    lines = [f"{'game':<14}" + "".join(f"{c:>10}" for c in COLUMNS) + f"{'cases/s':>10}"]
+    lines = [f"{'game':<14}" + "".join(f"{c:>11}" for c in COLUMNS) + f"{'cases/s':>10}"]
     grand = {c: 0 for c in COLUMNS}
     for game, t in runner.totals.items():
         rate = t.counts["cases"] / t.seconds if t.seconds else 0.0
-        lines.append(f"{game:<14}" + "".join(f"{t.counts[c]:>10}" for c in COLUMNS) + f"{rate:>10.0f}")
+        lines.append(f"{game:<14}" + "".join(f"{t.counts[c]:>11}" for c in COLUMNS) + f"{rate:>10.0f}")
         for c in COLUMNS:
             grand[c] += t.counts[c]
-    lines.append(f"{'all':<14}" + "".join(f"{grand[c]:>10}" for c in COLUMNS))
+    lines.append(f"{'all':<14}" + "".join(f"{grand[c]:>11}" for c in COLUMNS))
     lines.append("(cases/s: per worker process, from the time its batches took)")
     return "\n".join(lines)
 

@@ -43,6 +43,14 @@ from aiplay._ext.cancel cimport Cancellation
 from aiplay._ext.kernel cimport K_CHANCE, K_MAX_PLAYERS, K_TERMINAL, Kernel, NativeState, Rng
 
 from aiplay.errors import BotBusyError, InvalidOptionError, NotDecisionNodeError
+from aiplay.limits import check_count, check_tt_bits
+
+#: The largest leaf playout, in moves (a C int; far beyond any game's length).
+MAX_LEAF_PLAYOUT = 1_000_000
+#: The deepest ExpectimaxSearch.run (its recursion scratch is 2 levels per depth).
+MAX_SEARCH_DEPTH = 100_000
+#: The longest line the solver follows, in plies (its recursion scratch is sized by it).
+MAX_SOLVER_PLIES = 1_000_000
 
 cdef enum:
     PRUNE_NONE = 0
@@ -52,6 +60,8 @@ cdef enum:
     FLAG_LOWER = 1     # the true value is >= the stored one
     FLAG_UPPER = 2     # the true value is <= the stored one
     EXTRA_LEVELS = 64  # recursion levels beyond 2*depth for runs of chance nodes
+    MAX_LEVELS = 1000000  # the most recursion levels ExpectimaxSearch allocates
+    POLL_TICKS = 64  # work units (nodes, leaf playout moves) between two stop/deadline checks (a clock read)
 
 PRUNING = {"none": PRUNE_NONE, "star1": PRUNE_STAR1, "star2": PRUNE_STAR2}
 
@@ -101,6 +111,8 @@ cdef class ExpectimaxSearch:
     cdef long node_limit
     cdef double deadline
     cdef bint aborted
+    cdef long ticks                 # work done (nodes + leaf playout moves), for polling
+    cdef long poll_at               # ticks of the next stop/deadline check
     cdef bint hit_limit             # set when a leaf was cut by the depth limit
     cdef bint budget_on             # off during depth 1, which always completes
     cdef int max_level              # deepest ply visited (chance counted)
@@ -113,13 +125,13 @@ cdef class ExpectimaxSearch:
     cdef readonly Cancellation cancel
 
     def __init__(self, Kernel kernel, str pruning="star2", bint paranoid=False, bint use_tt=True,
-                 int tt_bits=18, int leaf_playout=0, Cancellation cancel=None, int chance_run=-1):
+                 object tt_bits=18, object leaf_playout=0, Cancellation cancel=None, int chance_run=-1):
+        cdef size_t entries
         if pruning not in PRUNING:
             raise InvalidOptionError(f"pruning={pruning!r} is invalid; it accepts one of {sorted(PRUNING)}")
-        if not 4 <= tt_bits <= 30:
-            raise InvalidOptionError(f"tt_bits={tt_bits} is invalid; it accepts an integer from 4 to 30")
-        if leaf_playout < 0:
-            raise InvalidOptionError(f"leaf_playout={leaf_playout} is invalid; it accepts an integer >= 0")
+        # Checked before any allocation, in size_t: 2**29 entries x 8 players once wrapped a C int to 0.
+        tt_bits = check_tt_bits(tt_bits, sizeof(TTEntry) + <size_t>kernel.num_players * sizeof(double))
+        leaf_playout = check_count("leaf_playout", leaf_playout, 0, MAX_LEAF_PLAYOUT)
         if leaf_playout > 0 and not kernel.has_policy:
             raise InvalidOptionError(
                 f"leaf_playout needs a playout policy, and {type(kernel).__name__} has none")
@@ -130,7 +142,7 @@ cdef class ExpectimaxSearch:
         self.leaf_playout = leaf_playout
         self.chance_run = chance_run
         self.leaf_state = malloc(kernel.state_size)
-        self.leaf_actions = <int*>malloc(kernel.max_legal * sizeof(int))
+        self.leaf_actions = <int*>malloc(<size_t>kernel.max_legal * sizeof(int))
         if self.leaf_state == NULL or self.leaf_actions == NULL:
             raise MemoryError()
         self.n = kernel.num_players
@@ -143,9 +155,10 @@ cdef class ExpectimaxSearch:
         self.lo = kernel.min_utility
         self.hi = kernel.max_utility
         self.levels = 0
-        self.tt = <TTEntry*>calloc(1 << tt_bits, sizeof(TTEntry))
-        self.tt_values = <double*>malloc((1 << tt_bits) * self.n * sizeof(double))
-        self.tt_mask = (1 << tt_bits) - 1
+        entries = (<size_t>1) << <int>tt_bits
+        self.tt = <TTEntry*>calloc(entries, sizeof(TTEntry))
+        self.tt_values = <double*>malloc(entries * <size_t>self.n * sizeof(double))
+        self.tt_mask = entries - 1
         self.generation = 1
         if self.tt == NULL or self.tt_values == NULL:
             raise MemoryError()
@@ -167,6 +180,8 @@ cdef class ExpectimaxSearch:
         cdef Kernel k = self.kernel
         if levels <= self.levels:
             return
+        if levels < 1 or levels > MAX_LEVELS:  # bounded by MAX_DEPTH; the products below stay far from size_t's edge
+            raise MemoryError()
         self._free_levels()
         self.states = <char*>malloc(<size_t>levels * k.state_size)
         self.actions = <int*>malloc(<size_t>levels * k.max_legal * sizeof(int))
@@ -195,6 +210,7 @@ cdef class ExpectimaxSearch:
         self.kernel.clone_into(s, w)
         rng.s = self.kernel.state_hash(s) ^ <uint64_t>0x5DEECE66D
         for moves in range(self.leaf_playout):
+            self.ticks += 1  # a playout move is work too: _count_node polls by it
             player = self.kernel.current_player(w)
             if player == K_TERMINAL:
                 self.kernel.returns(w, out)
@@ -221,24 +237,31 @@ cdef class ExpectimaxSearch:
     # -- budget ------------------------------------------------------------
     cdef inline bint _count_node(self) noexcept nogil:
         """Count a node; True when the budget ran out (the iteration is then abandoned)."""
+        cdef bint poll
         self.nodes += 1
-        if self._cancelled():
-            return True
+        self.ticks += 1
+        # The clock and the stop flag are read every POLL_TICKS units of work, not nodes:
+        # with leaf playouts one node can cost a hundred moves (issue 27: 66 ms to stop).
+        poll = self.ticks >= self.poll_at
+        if poll:
+            self.poll_at = self.ticks + POLL_TICKS
+            if self._cancelled():
+                return True
         if not self.budget_on:
             return False
         if self.node_limit >= 0 and self.nodes > self.node_limit:
             self.aborted = True
-        elif self.deadline >= 0 and (self.nodes & 1023) == 0 and now_seconds() >= self.deadline:
+        elif poll and self.deadline >= 0 and now_seconds() >= self.deadline:
             self.aborted = True
         return self.aborted
 
     cdef inline bint _cancelled(self) noexcept nogil:
-        """Every 1024 nodes: True when the search must end now (stop request, or Ctrl-C).
+        """True when the search must end now (stop request, or Ctrl-C); polled by _count_node.
 
         A stop request keeps the first depth, which a move needs; an interrupt
         ends even that (the caller raises instead of answering).
         """
-        if (self.nodes & 1023) != 0 or not self.cancel.should_stop():
+        if not self.cancel.should_stop():
             return False
         if self.budget_on or self.cancel.interrupted:
             self.aborted = True
@@ -599,7 +622,7 @@ cdef class ExpectimaxSearch:
         exact[0] = not limited
         return True
 
-    def run(self, NativeState root, int max_depth, double seconds=-1.0, long nodes=-1):
+    def run(self, NativeState root, object max_depth, double seconds=-1.0, long nodes=-1):
         """Iterative deepening from depth 1 to ``max_depth`` within the budget.
 
         Returns a dict with the root player's value of every legal action at
@@ -616,8 +639,9 @@ cdef class ExpectimaxSearch:
         if self.kernel.current_player(root.data) < 0:
             raise NotDecisionNodeError(
                 "search needs a state where a player is to move (not chance, not terminal)")
-        if max_depth < 1:
-            raise InvalidOptionError(f"max_depth={max_depth} is invalid; it accepts an integer >= 1")
+        max_depth = check_count("max_depth", max_depth, 1, MAX_SEARCH_DEPTH)
+        if seconds != seconds:  # NaN would never reach the deadline
+            raise InvalidOptionError("seconds=nan is invalid; it accepts a number (negative: no limit)")
         # Checked and set with the GIL held, so two threads cannot both pass.
         if self.busy:
             raise BotBusyError("this native search is already running in another thread")
@@ -636,14 +660,16 @@ cdef class ExpectimaxSearch:
         self._ensure_levels(2 * max_depth + EXTRA_LEVELS)
         self.root_player = player
         k.clone_into(root.data, self._state(0))
-        cdef int* acts = <int*>malloc(k.max_legal * sizeof(int))
-        cdef double* values = <double*>malloc(k.max_legal * sizeof(double))
-        cdef double* done_values = <double*>malloc(k.max_legal * sizeof(double))
+        cdef int* acts = <int*>malloc(<size_t>k.max_legal * sizeof(int))
+        cdef double* values = <double*>malloc(<size_t>k.max_legal * sizeof(double))
+        cdef double* done_values = <double*>malloc(<size_t>k.max_legal * sizeof(double))
         if acts == NULL or values == NULL or done_values == NULL:
             free(acts); free(values); free(done_values)
             raise MemoryError()
         n = k.legal_actions(root.data, acts)
         self.nodes = 0
+        self.ticks = 0
+        self.poll_at = 0  # poll at the first node (a stop may already be asked)
         self.tt_hits = 0
         self.max_level = 0
         self.aborted = False
@@ -846,15 +872,17 @@ cdef class Solver:
     cdef readonly Cancellation cancel
 
     def __init__(self, Kernel kernel, bint constant_sum, str pruning="star2", str ordering="table",
-                 int tt_bits=20, int max_plies=4096, Cancellation cancel=None, bint bounds=True):
+                 object tt_bits=20, object max_plies=4096, Cancellation cancel=None, bint bounds=True):
+        cdef size_t entries, L, m
         if pruning not in PRUNING:
             raise InvalidOptionError(f"pruning={pruning!r} is invalid; it accepts one of {sorted(PRUNING)}")
         if ordering not in ORDERINGS:
             raise InvalidOptionError(f"ordering={ordering!r} is invalid; it accepts one of {sorted(ORDERINGS)}")
-        if not 4 <= tt_bits <= 30:
-            raise InvalidOptionError(f"tt_bits={tt_bits} is invalid; it accepts an integer from 4 to 30")
-        if not 8 <= max_plies <= 1_000_000:
-            raise InvalidOptionError(f"max_plies={max_plies} is invalid; it accepts an integer from 8 to 1000000")
+        tt_bits = check_tt_bits(tt_bits, sizeof(SolveEntry) + <size_t>kernel.num_players * sizeof(double))
+        # The scratch of every level: a state, four action-sized arrays and four value vectors.
+        max_plies = check_count("max_plies", max_plies, 8, MAX_SOLVER_PLIES,
+                                kernel.state_size + <size_t>kernel.max_legal * (2 * sizeof(int) + 2 * sizeof(double))
+                                + 4 * K_MAX_PLAYERS * sizeof(double))
         self.kernel = kernel
         self.n = kernel.num_players
         self.constant_sum = constant_sum
@@ -865,7 +893,8 @@ cdef class Solver:
         self.use_bounds = bounds
         self.cancel = cancel if cancel is not None else Cancellation()
         self.levels = max_plies + 2
-        cdef size_t L = <size_t>self.levels, m = <size_t>kernel.max_legal
+        L = <size_t>self.levels
+        m = <size_t>kernel.max_legal
         self.states = <char*>malloc(L * kernel.state_size)
         self.actions = <int*>malloc(L * m * sizeof(int))
         self.outcomes = <int*>malloc(L * m * sizeof(int))
@@ -877,9 +906,10 @@ cdef class Solver:
         self.nhi = <double*>malloc(L * K_MAX_PLAYERS * sizeof(double))
         self.n_actions = kernel.num_distinct_actions
         self.history = <unsigned int*>calloc(<size_t>self.n * self.n_actions, sizeof(unsigned int))
-        self.tt = <SolveEntry*>calloc(1 << tt_bits, sizeof(SolveEntry))
-        self.tt_values = <double*>malloc((<size_t>1 << tt_bits) * self.n * sizeof(double))
-        self.tt_mask = (1 << tt_bits) - 1
+        entries = (<size_t>1) << <int>tt_bits
+        self.tt = <SolveEntry*>calloc(entries, sizeof(SolveEntry))
+        self.tt_values = <double*>malloc(entries * <size_t>self.n * sizeof(double))
+        self.tt_mask = entries - 1
         self.generation = 1
         if (self.states == NULL or self.actions == NULL or self.outcomes == NULL or self.probs == NULL
                 or self.keys == NULL or self.res == NULL or self.acc == NULL or self.bnd == NULL or self.nhi == NULL

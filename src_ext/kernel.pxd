@@ -136,7 +136,13 @@ cdef class NativeState:
     cdef readonly object game
     cdef void* data
     # The same position in the reference engine, built on demand for text and
-    # views, dropped whenever the state changes (apply_action).
+    # views. It is never modified once built (clones share it): apply_action
+    # records its moves in _reference_moves, and the next reader replays them on
+    # a copy; _reference_hash (the kernel's state_hash after those moves) shows
+    # that nothing else changed the C state meanwhile.
     cdef object _reference_cache
+    cdef list _reference_moves
+    cdef uint64_t _reference_hash
 
     cdef NativeState _new_sibling(self)
+    cdef void _record_move(self, int action) except *

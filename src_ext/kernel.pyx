@@ -12,7 +12,10 @@ from cpython.mem cimport PyMem_Free, PyMem_Malloc
 from libc.stdint cimport uint64_t
 from libc.string cimport memcpy, memset
 
-from aiplay.errors import DeterminizationError, IllegalActionError, InvalidOptionError, NotDecisionNodeError
+from aiplay.errors import AiplayError, DeterminizationError, IllegalActionError, InvalidOptionError, NotDecisionNodeError
+
+#: Moves kept for replay on a cached reference state; past it the cache is dropped (see NativeState._reference).
+MAX_REFERENCE_MOVES = 256
 from aiplay.game import as_action, check_player, check_rng, state_to_json, string_to_action
 
 
@@ -272,7 +275,8 @@ cdef class NativeState:
             for i in range(n):
                 if k._scratch_actions[i] == a:
                     k.apply(self.data, a)
-                    self._reference_cache = None
+                    if self._reference_cache is not None:
+                        self._record_move(a)
                     return
         raise IllegalActionError(action, self.legal_actions())
 
@@ -280,6 +284,10 @@ cdef class NativeState:
         """An independent copy (one memcpy)."""
         cdef NativeState other = self._new_sibling()
         self.kernel.clone_into(self.data, other.data)
+        if self._reference_cache is not None:  # shared: a cached reference state is never modified
+            other._reference_cache = self._reference_cache
+            other._reference_moves = list(self._reference_moves)
+            other._reference_hash = self._reference_hash
         return other
 
     def __copy__(self):
@@ -326,6 +334,7 @@ cdef class NativeState:
         cdef int seat = self._check_player(observer)
         r.s = check_rng(rng).getrandbits(64)
         cdef NativeState other = self.clone()
+        other._reference_cache = None  # another world: its reference state is built when asked for
         if not self.kernel.determinize(other.data, seat, &r):
             # Never hand back the position itself: it would show the hidden cards.
             raise DeterminizationError(f"no world consistent with seat {seat}'s knowledge could be sampled")
@@ -344,11 +353,51 @@ cdef class NativeState:
         return self.game.reference.state_from_dict(self.kernel.to_dict(self))
 
     def _reference(self):
-        # Shared, read-only: callers here only read it. Building it validates a
-        # whole position, far too slow to repeat for every action's name.
-        if self._reference_cache is None:
-            self._reference_cache = self.to_reference()
+        """The reference engine's copy of this position, shared and read-only (callers here only read it).
+
+        Loading it from the kernel's dict validates a whole position (17 ms
+        for a long Area 1851 game), far too slow for every action's name. So
+        it is loaded once, and kept in step afterwards by replaying this
+        state's moves on a copy (microseconds a move; the two engines agree
+        move for move). A state whose C data changed any other way (its hash
+        no longer matches) is loaded again.
+        """
+        cdef uint64_t key = self.kernel.state_hash(self.data)
+        cached = self._reference_cache
+        if cached is not None and key == self._reference_hash:
+            if not self._reference_moves:
+                return cached
+            try:
+                fresh = cached.clone()
+                for a in self._reference_moves:
+                    fresh.apply_action(a)
+            except AiplayError:  # cannot happen while the engines agree; then load it the slow way
+                pass
+            else:
+                self._reference_cache = fresh
+                self._reference_moves = []
+                return fresh
+        self.set_reference(self.to_reference())
         return self._reference_cache
+
+    def set_reference(self, reference):
+        """Adopt ``reference`` (the same position in the reference engine, not modified afterwards) as the cache.
+
+        For the engine's own constructors (``new_initial_state``, a loaded
+        document), which hold that state already.
+        """
+        self._reference_cache = reference
+        self._reference_moves = []
+        self._reference_hash = self.kernel.state_hash(self.data)
+
+    cdef void _record_move(self, int action) except *:
+        # Past MAX_REFERENCE_MOVES moves a replay costs about what a load does: drop the cache.
+        if len(self._reference_moves) >= MAX_REFERENCE_MOVES:
+            self._reference_cache = None
+            self._reference_moves = None
+            return
+        self._reference_moves.append(action)
+        self._reference_hash = self.kernel.state_hash(self.data)
 
     def action_to_string(self, action, viewer=None):
         """The reference engine's name of ``action`` in this state (as ``viewer`` sees it, when given)."""

@@ -40,6 +40,10 @@ from aiplay._ext.kernel cimport (
 )
 
 from aiplay.errors import BotBusyError, InvalidOptionError, NotDecisionNodeError
+from aiplay.limits import check_count
+
+#: The largest node cap: node indices are C ints (the machine's memory usually binds first).
+MAX_NODES = 2 ** 31 - 1
 
 cdef enum:
     MODE_MCTS = 0
@@ -71,6 +75,10 @@ cdef inline double now_seconds() noexcept nogil:
     cdef timespec ts
     clock_gettime(CLOCK_MONOTONIC, &ts)
     return ts.tv_sec + ts.tv_nsec * 1e-9
+
+
+#: Bytes of one tree node (the memory check multiplies max_nodes by it).
+NODE_BYTES = sizeof(Node)
 
 
 cdef class TreeSearch:
@@ -111,17 +119,19 @@ cdef class TreeSearch:
     cdef bint busy               # a run() is in progress (one search at a time)
     cdef readonly Cancellation cancel
 
-    def __init__(self, Kernel kernel, str mode="mcts", double uct_c=2.0, int max_nodes=1_000_000,
+    def __init__(self, Kernel kernel, str mode="mcts", double uct_c=2.0, object max_nodes=1_000_000,
                  str rollout="random", double rollout_epsilon=0.0, int rollout_cutoff=-1,
                  Cancellation cancel=None):
         if mode not in MODES:
             raise InvalidOptionError(f"mode {mode!r} is invalid; it accepts one of {sorted(MODES)}")
         num_trees = kernel.num_players if MODES[mode] == MODE_MO_ISMCTS else 1
         # Every tree needs its root and room for at least one child.
-        if max_nodes < num_trees + 1:
+        if not isinstance(max_nodes, bool) and isinstance(max_nodes, int) and max_nodes < num_trees + 1:
             raise InvalidOptionError(
                 f"max_nodes={max_nodes} is too small: {mode} with {kernel.num_players} players keeps "
                 f"{num_trees} tree(s) and needs at least {num_trees + 1} nodes")
+        # The cap is checked against the machine's memory before the first node exists.
+        max_nodes = check_count("max_nodes", max_nodes, num_trees + 1, MAX_NODES, sizeof(Node))
         if rollout not in ROLLOUTS:
             raise InvalidOptionError(f"rollout {rollout!r} is invalid; it accepts one of {list(ROLLOUTS)}")
         if not 0.0 <= rollout_epsilon <= 1.0:
@@ -143,17 +153,17 @@ cdef class TreeSearch:
         # Grow the node array on demand up to the cap, so small searches stay small.
         # libc allocation (not PyMem): the node array grows inside nogil loops.
         self._allocated = min(max_nodes, 4096)
-        self.nodes = <Node*>malloc(self._allocated * sizeof(Node))
+        self.nodes = <Node*>malloc(<size_t>self._allocated * sizeof(Node))
         self.state = malloc(kernel.state_size)
         self.root_state = malloc(kernel.state_size)
-        self.actions = <int*>malloc(kernel.max_legal * sizeof(int))
-        self.stamp = <int*>malloc(kernel.num_distinct_actions * sizeof(int))
-        self.child_of = <int*>malloc(kernel.num_distinct_actions * sizeof(int))
-        self.paths = <int*>malloc(self.num_trees * MAX_TREE_DEPTH * sizeof(int))
+        self.actions = <int*>malloc(<size_t>kernel.max_legal * sizeof(int))
+        self.stamp = <int*>malloc(<size_t>kernel.num_distinct_actions * sizeof(int))
+        self.child_of = <int*>malloc(<size_t>kernel.num_distinct_actions * sizeof(int))
+        self.paths = <int*>malloc(<size_t>self.num_trees * MAX_TREE_DEPTH * sizeof(int))
         if (self.nodes == NULL or self.state == NULL or self.root_state == NULL or self.actions == NULL
                 or self.stamp == NULL or self.child_of == NULL or self.paths == NULL):
             raise MemoryError()
-        memset(self.stamp, 0, kernel.num_distinct_actions * sizeof(int))
+        memset(self.stamp, 0, <size_t>kernel.num_distinct_actions * sizeof(int))
         self.tick = 0
         self.size = 0
         self.has_tree = False
@@ -171,19 +181,21 @@ cdef class TreeSearch:
     cdef int _new_node(self, int parent, uint64_t key, int action, int mover) noexcept nogil:
         """Append a child of ``parent``; NO_NODE when the memory cap is reached."""
         cdef Node* grown
-        cdef int n, idx
+        cdef int idx
+        cdef size_t n
         if self.size >= self.capacity:
             return NO_NODE
         if self.size >= self._allocated:
-            n = self._allocated * 2
-            if n > self.capacity:
-                n = self.capacity
+            # In size_t: doubling an int past 2**30 nodes would wrap.
+            n = <size_t>self._allocated * 2
+            if n > <size_t>self.capacity:
+                n = <size_t>self.capacity
             grown = <Node*>realloc(self.nodes, n * sizeof(Node))
             if grown == NULL:
                 self.capacity = self.size  # out of memory: behave as if the cap was reached
                 return NO_NODE
             self.nodes = grown
-            self._allocated = n
+            self._allocated = <int>n
         idx = self.size
         self.size += 1
         self.nodes[idx].key = key
@@ -361,6 +373,11 @@ cdef class TreeSearch:
             if self.cutoff >= 0 and rollout_moves >= self.cutoff:
                 self.kernel.evaluate(s, values)
                 break
+            if (rollout_moves & 63) == 63 and self.cancel.stop_requested:
+                # A stop ends a long rollout at once (a whole Sunken City game of policy moves took
+                # 60+ ms on a loaded machine), scored as a cutoff is: by the static evaluation.
+                self.kernel.evaluate(s, values)
+                break
             if player == K_CHANCE:
                 self.kernel.apply(s, self.kernel.sample_chance(s, rng))
             else:
@@ -393,7 +410,7 @@ cdef class TreeSearch:
         """The most visited node of ``tree`` whose owner information and next player match."""
         cdef int best = NO_NODE
         # Nodes of all trees share the array, so walk from this tree's root.
-        cdef int* stack = <int*>malloc(self.size * sizeof(int))  # a DFS stack never exceeds the node count
+        cdef int* stack = <int*>malloc(<size_t>self.size * sizeof(int))  # a DFS stack never exceeds the node count
         cdef int top = 0, node, c
         if stack == NULL:
             return NO_NODE
@@ -416,12 +433,12 @@ cdef class TreeSearch:
 
     cdef int _compact(self, int* new_roots) except -1:
         """Keep only the subtrees under ``new_roots`` (one per tree); renumber them."""
-        cdef Node* fresh = <Node*>malloc(self._allocated * sizeof(Node))
+        cdef Node* fresh = <Node*>malloc(<size_t>self._allocated * sizeof(Node))
         cdef int* remap
         cdef int i, t, count = 0, head = 0, node, c, prev
         if fresh == NULL:
             raise MemoryError()
-        remap = <int*>malloc(self.size * sizeof(int))
+        remap = <int*>malloc(<size_t>self.size * sizeof(int))
         if remap == NULL:
             free(fresh)
             raise MemoryError()
@@ -504,6 +521,7 @@ cdef class TreeSearch:
         cdef int new_roots[K_MAX_PLAYERS]
         cdef bint reused = False
         cdef long done = 0
+        cdef long poll_at
         cdef double started, deadline
         cdef Rng rng, det_rng
         cdef double values[K_MAX_PLAYERS]
@@ -536,6 +554,7 @@ cdef class TreeSearch:
         det_rng.s = seed ^ <uint64_t>0xD1B54A32D192ED03  # a separate stream for determinizations
         self.max_depth_seen = 0
         self.steps = 1  # the root
+        poll_at = 256
         started = now_seconds()
         deadline = started + seconds
         with nogil:
@@ -548,9 +567,12 @@ cdef class TreeSearch:
                     break
                 if seconds >= 0 and now_seconds() >= deadline:
                     break
-                # Every 16 iterations: a stop or a signal is seen within milliseconds.
-                if (done & 15) == 0 and cancel.should_stop():
+                # Every 16 iterations or 256 steps (long rollouts): a stop or a signal is seen
+                # within milliseconds.
+                if ((done & 15) == 0 or self.steps >= poll_at) and cancel.should_stop():
                     break
+                if self.steps >= poll_at:
+                    poll_at = self.steps + 256
         elapsed = now_seconds() - started
         pending = cancel.take_pending()
         if pending is not None:

@@ -19,6 +19,10 @@ from pathlib import Path
 import pytest
 
 
+def _refuse_constant(name):
+    raise ValueError(f"{name} in an engine reply: not strict JSON")
+
+
 class Engine:
     """A client of `python -m aiplay serve`: send requests, read replies by id."""
 
@@ -34,7 +38,8 @@ class Engine:
 
     def _read(self):
         for line in self.proc.stdout:
-            self.lines.put(json.loads(line))  # every engine line must be one JSON object
+            # Every engine line must be one strict JSON object: NaN or Infinity would break JSON.parse.
+            self.lines.put(json.loads(line, parse_constant=_refuse_constant))
         self.lines.put({"type": "eof"})
 
     def send_raw(self, text):

@@ -1,6 +1,10 @@
 """Protocol fuzzing: random and malformed lines to `aiplay serve`; every line gets one reply, the server
 stays up, and a request that fails changes no game.
 
+Searches get `options` drawn from the real option names with wrong values; lines carry duplicated keys
+and number tokens that are not finite JSON numbers (1e400, NaN). Every reply must be strict JSON
+(test_protocol.Engine parses it so) and every error an AiplayError (its `error_type`).
+
 The count is ``AIPLAY_PROTOCOL_FUZZ_LINES`` (default 10,000, the issue's count: about 25 s on
 one idle core). Like tests/test_protocol.py, this client does
 not import aiplay.
@@ -26,6 +30,22 @@ FIELDS = ["game_id", "game", "players", "options", "seed", "backend", "auto_chan
           "seat", "player", "render", "record", "bot", "iterations", "seconds", "nodes", "depth", "preset",
           "play", "info_every", "info_seconds", "x"]
 SEARCHES = ("go", "analyse", "solve")
+#: The real option names of the bots and the solver (and make_bot's own parameters), drawn as `options`
+#: keys with wrong values (issue 27: {"seed": 5}, {"game": ...}, {"kind": ...} and {"bogus": 1} were TypeErrors).
+OPTION_NAMES = ["iterations", "seconds", "nodes", "depth", "seed", "uct_c", "rollout", "rollout_epsilon",
+                "rollout_cutoff", "backend", "variant", "workers", "reuse_tree", "max_nodes",
+                "allow_hidden_information", "leaf_playout", "pruning", "paranoid", "use_tt", "tt_bits", "max_plies",
+                "ordering", "deepening", "bounds", "pv_nodes", "determinizations", "observer", "game", "kind",
+                "state", "bogus"]
+#: Wrong (or borderline) values for them; none reserves memory: tt_bits and max_nodes stay out of range.
+WRONG_VALUES = [-1, 0, 3, 29, 40, 2 ** 31, 2 ** 63, 10 ** 30, -0.5, 1.5, 1e308, "", "x", "20", True, False, None,
+                [], [1], {}, {"a": 1}]
+#: Number tokens that are not JSON numbers, or not finite ones: every reply must still be strict JSON.
+NON_FINITE = ["1e400", "-1e400", "NaN", "Infinity", "-Infinity", "1E999"]
+#: The error types a reply may name: all aiplay.AiplayError subclasses (docs/protocol.md).
+AIPLAY_ERRORS = {"ProtocolError", "InvalidOptionError", "InvalidStateError", "IllegalActionError",
+                 "InvalidPlayerError", "NotDecisionNodeError", "UnknownGameError", "DeterminizationError",
+                 "BotBusyError"}
 
 
 def _random_value(rng, depth=0):
@@ -44,6 +64,10 @@ def _random_value(rng, depth=0):
     if r < 0.9 and depth < 3:
         return {rng.choice(FIELDS): _random_value(rng, depth + 1) for _ in range(rng.randint(0, 4))}
     return rng.choice(["g1", "g2", "g999", "roll", "stop", "mcts", "random", "ismcts", "text", "svg"])
+
+
+def cmd_of(request):
+    return request.get("cmd")
 
 
 class Fuzzer:
@@ -95,6 +119,11 @@ class Fuzzer:
             request["game"] = rng.choice(self.names)
             if rng.random() < 0.8:  # hidden-information games open only for a viewer
                 request["viewer"] = rng.choice(["all", 0, 1, -1, "x", None])
+        if cmd in SEARCHES and rng.random() < 0.6:  # real option names, wrong values
+            request["options"] = {rng.choice(OPTION_NAMES): rng.choice(WRONG_VALUES)
+                                  for _ in range(rng.randint(1, 3))}
+            if rng.random() < 0.3:
+                request["bot"] = rng.choice(["mcts", "ismcts", "expectimax", "heuristic", "random"])
         if cmd == "apply" and rng.random() < 0.5 and tracked:
             legal = self.engine.ok("legal", game_id=request["game_id"])["actions"]
             if legal:
@@ -109,8 +138,21 @@ class Fuzzer:
             return "".join(rng.choice(string.printable[:-5] + "{}[]\":,\\") for _ in range(rng.randint(0, 60)))
         if r < 0.15:  # a JSON value that is not an object
             return json.dumps(_random_value(rng))
-        text = json.dumps(self.request())
-        if r < 0.3:  # truncated or corrupted JSON
+        request = self.request()
+        text = json.dumps(request)
+        if r < 0.22 and len(request) > 1:  # a duplicated key, the copy with another value (JSON keeps the last)
+            # (Not a solve's budget: stop cannot end a solve, so a long one would only slow the run.)
+            keys = [k for k in request if k != "cmd" and not (cmd_of(request) == "solve" and k in ("seconds", "nodes"))]
+            key = rng.choice(keys or ["id"])
+            extra = json.dumps({key: rng.choice(WRONG_VALUES + [request.get(key)])})[1:-1]
+            return text[:-1] + ", " + extra + "}"
+        if r < 0.3:  # a number token that is not a finite JSON number, in place of a value
+            key = rng.choice(["id", "seconds", "iterations", "seed", "count", "action", "info_seconds"])
+            token = rng.choice(NON_FINITE)
+            if rng.random() < 0.5 and request.get("options"):
+                return text[:-1] + f', "options": {{"{rng.choice(OPTION_NAMES)}": {token}}}}}'
+            return text[:-1] + f', "{key}": {token}}}'
+        if r < 0.38:  # truncated or corrupted JSON
             cut = rng.randint(0, max(0, len(text) - 1))
             text = text[:cut] + rng.choice(["", "}", "\"", "\\", ",", "{", "NaN", "\x7f"]) + text[cut + 1:]
         return text
@@ -153,6 +195,7 @@ def test_fuzz_every_line_gets_a_reply_and_failures_change_nothing():
     try:
         fuzz = Fuzzer(engine, rng)
         counts = {"ok": 0, "error": 0}
+        failures = {}
         for i in range(LINES):
             text = fuzz.line()
             reply = fuzz.send(text)
@@ -165,6 +208,9 @@ def test_fuzz_every_line_gets_a_reply_and_failures_change_nothing():
             else:
                 counts["error"] += 1
                 assert isinstance(reply.get("error"), str) and reply["error"], (text, reply)
+                # Every error is an AiplayError with a readable reason, never a TypeError or KeyError.
+                assert reply.get("error_type") in AIPLAY_ERRORS, (text, reply)
+                failures[reply["error_type"]] = failures.get(reply["error_type"], 0) + 1
                 changed = fuzz.unchanged()
                 assert changed is None, f"line {i} {text!r} failed ({reply['error']}) but changed game {changed}"
         # Still up, nothing pending: the next request gets its own reply.
@@ -172,6 +218,6 @@ def test_fuzz_every_line_gets_a_reply_and_failures_change_nothing():
         assert sorted(g["game_id"] for g in engine.ok("games")["open"]) == sorted(fuzz.games)
         assert engine.proc.poll() is None
         assert counts["error"] > LINES // 2 and counts["ok"] > LINES // 20, counts
-        print(f"protocol fuzz: {LINES} lines, {counts}")
+        print(f"protocol fuzz: {LINES} lines, {counts}, errors by type {failures}")
     finally:
         engine.close()

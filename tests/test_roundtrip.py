@@ -9,8 +9,11 @@
   flags flipped, items dropped or duplicated, wrong types, fields dropped or
   swapped in from another reachable state) are either accepted by both
   engines or rejected by both with an :class:`aiplay.InvalidStateError`; an
-  accepted one loads to the same document on both, and a few random moves
-  from it reach only states that reload too.
+  accepted one loads to the same document on both, every seat's knowledge
+  fits it (no violation; a world sampled for the seat looks the same to it),
+  and random play from it reaches only states that reload on both engines
+  (the successor-reload property of issue 27: a loader that accepts a
+  position must accept every position it leads to).
 
 Area 51's games are long (over a thousand moves), so it gets fewer games,
 every k-th state and fewer mutations; the small games get every state.
@@ -27,6 +30,7 @@ import pytest
 
 import aiplay
 from aiplay import InvalidStateError
+from aiplay.testing.fuzzing import check_knowledge
 from aiplay.game import Game, State, sample_chance_outcome
 from aiplay.registry import has_native
 
@@ -41,9 +45,12 @@ CHECKS_PER_GAME, GAME_MOVES, MIN_GAMES, MAX_GAMES = 50, 2_000, 2, 40
 MUTATION_MOVES, MIN_MUTATIONS, MAX_MUTATIONS = 40_000, 100, 400
 #: Random moves played from an accepted mutated document, each reached state reloaded.
 PLAY_ON = 12
-#: Then up to this many moves on the fast engine, every RELOAD_EVERY-th state reloaded.
+#: Games whose determinization still fails on some accepted mutated documents (open, issue 27: Area 51's
+#: sampler finds no world for a document whose records pass knowledge_violations, e.g. every `known`
+#: record zeroed by a crossover while `soft` records remain). Their successors are still reloaded below.
+KNOWLEDGE_OPEN = ("area51",)
+#: Then up to this many moves on the fast engine, every successor's document reloaded on both engines.
 LATER_MOVES = 400
-RELOAD_EVERY = 4
 
 
 def cases() -> List[Tuple[str, dict]]:
@@ -221,6 +228,9 @@ def test_mutated_documents_load_on_both_engines_or_neither(case):
         if states is None:
             continue
         accepted += 1
+        if name not in KNOWLEDGE_OPEN:
+            for state in states:
+                check_knowledge(state, random.Random(accepted), f"{state.game.backend}: ")
         for _ in range(PLAY_ON):
             check_round_trip(games, states)
             lead = states[0]
@@ -230,17 +240,23 @@ def test_mutated_documents_load_on_both_engines_or_neither(case):
                       else rng.choice(lead.legal_actions()))
             for s in states:
                 s.apply_action(action)
-        # Then on to the end on the fastest engine, reloading now and then: a
-        # bad position often shows only later (Sunken City's card raising no
-        # piece with its raise still open gave raise_left -1 a few moves on).
+        # Then on to the end on the fastest engine, every successor reloaded on
+        # both engines: a bad position often shows only later (Sunken City's
+        # card raising no piece with its raise still open gave raise_left -1 a
+        # few moves on; a Groom Lake known card raised during the deal, 38).
         fast = states[-1]
         for step in range(LATER_MOVES):
             if fast.is_terminal():
                 break
             fast.apply_action(sample_chance_outcome(fast, rng) if fast.is_chance_node()
                               else rng.choice(fast.legal_actions()))
-            if step % RELOAD_EVERY == 0:
-                games[0].state_from_json(fast.to_json())
+            doc = fast.to_json()
+            for game in games:
+                try:
+                    game.state_from_json(doc)
+                except InvalidStateError as exc:
+                    raise AssertionError(f"{game.backend}: the successor {step + 1} moves after the accepted "
+                                         f"mutated document does not load ({exc}); the document: {text}") from exc
     # Some edits keep a legal position (a flag that may be either way, a
     # crossover that fits), so the accepted branch is exercised too.
     assert accepted > 0

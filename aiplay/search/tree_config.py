@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from typing import Any, List, Optional
 
 from aiplay.errors import InvalidOptionError
+from aiplay.limits import check_memory
 from aiplay.registry import BACKENDS
 from aiplay.search.base import MAX_C_INT, Budget, check_bool, check_nonnegative_float, check_positive_int
 from aiplay.search.rollout import Rollout
@@ -37,6 +38,8 @@ DEFAULT_ITERATIONS = 1000
 DEFAULT_UCT_C = 2.0
 #: Default memory cap of a native tree, in nodes (about 56 bytes each).
 DEFAULT_MAX_NODES = 2_000_000
+#: Bytes of one native tree node, rounded up (``src_ext/mcts.pyx`` checks the exact size again).
+NODE_BYTES = 64
 #: The most threads one bot may search with (far beyond any machine's sensible use).
 MAX_WORKERS = 256
 #: The ISMCTS variants: single-observer (both paths) and multiple-observer (native only).
@@ -80,6 +83,9 @@ class TreeSearchConfig:
             budget = Budget(iterations=DEFAULT_ITERATIONS)
         if variant not in VARIANTS:
             raise InvalidOptionError(f"option variant={variant!r} is invalid; it accepts 'so' or 'mo'")
+        max_nodes = check_positive_int("max_nodes", max_nodes, maximum=MAX_C_INT)
+        if max_nodes is not None:  # the native tree grows up to it: refused at once if the machine lacks the memory
+            check_memory("max_nodes", max_nodes, max_nodes * NODE_BYTES)
         return cls(
             budget=budget,
             uct_c=check_nonnegative_float("uct_c", uct_c),
@@ -88,7 +94,7 @@ class TreeSearchConfig:
             variant=variant,
             workers=check_positive_int("workers", workers, maximum=MAX_WORKERS),
             reuse_tree=None if reuse_tree is None else check_bool("reuse_tree", reuse_tree),
-            max_nodes=check_positive_int("max_nodes", max_nodes, maximum=MAX_C_INT),
+            max_nodes=max_nodes,
         )
 
     @property

@@ -582,10 +582,52 @@ def check_state(state: State, label: str = "") -> None:
             raise FuzzFailure(f"{label}information_state_key({p}) = {key!r}, not a 64-bit key")
 
 
-def play_on(states: Dict[str, State], rng: random.Random, max_steps: int, check_every: int = 0) -> None:
-    """Play the same random moves on every engine's state, checking that they agree at each step."""
+def check_reloads(state: State, label: str = "") -> None:
+    """``state`` (reached by legal play from an accepted document) loads again on its own engine.
+
+    The invariant behind every loader check (issue 27): a loader that accepts
+    a position must accept all its successors, else the engine fails mid-game.
+    """
+    try:
+        state.game.state_from_json(state.to_json())
+    except InvalidStateError as exc:
+        raise FuzzFailure(f"{label}an accepted position's successor does not load again: {exc}") from exc
+
+
+def check_knowledge(state: State, rng: random.Random, label: str = "") -> None:
+    """Every seat's knowledge fits the position: no violation, a world can be sampled, and it looks the same.
+
+    For a hidden-information game only: ``knowledge_violations(p)`` is empty,
+    ``determinize(p)`` succeeds, and the world's ``view(p)`` is ``view(p)``.
+    """
+    game = state.game
+    if game.perfect_information or state.is_terminal():
+        return
+    for p in range(game.num_players):
+        violations = state.knowledge_violations(p)
+        if violations:
+            raise FuzzFailure(f"{label}seat {p}'s knowledge records contradict an accepted position: {violations[:3]}")
+        try:
+            world = state.determinize(p, rng)
+        except AiplayError as exc:
+            raise FuzzFailure(f"{label}determinize({p}) of an accepted position raised "
+                              f"{type(exc).__name__}: {exc}") from exc
+        if world.view(p) != state.view(p):
+            raise FuzzFailure(f"{label}determinize({p}) gave a world whose view({p}) differs")
+
+
+def play_on(states: Dict[str, State], rng: random.Random, max_steps: int, check_every: int = 0,
+            reload_every: int = 0) -> None:
+    """Play the same random moves on every engine's state, checking that they agree at each step.
+
+    ``check_every``: :func:`check_state` every that many moves; ``reload_every``:
+    :func:`check_reloads` on every engine every that many moves (1: every successor).
+    """
     first = next(iter(states.values()))
     for step in range(max_steps):
+        if reload_every and step and step % reload_every == 0:
+            for b, s in states.items():
+                check_reloads(s, f"{b} after {step} moves: ")
         players = {b: s.current_player() for b, s in states.items()}
         legals = {b: s.legal_actions() for b, s in states.items()}
         if len(set(players.values())) > 1 or len({tuple(v) for v in legals.values()}) > 1:
@@ -614,7 +656,9 @@ def run_json_case(case: Case) -> str:
         raise FuzzFailure(f"engines load the document differently: {texts}")
     for b, s in results.items():
         check_state(s, f"{b}: ")
-    play_on(results, random.Random(case.play_seed), case.max_steps, check_every=max(1, case.max_steps // 4))
+        check_knowledge(s, random.Random(case.play_seed), f"{b}: ")
+    play_on(results, random.Random(case.play_seed), case.max_steps, check_every=max(1, case.max_steps // 4),
+            reload_every=1)
     return "accepted"
 
 

@@ -13,9 +13,10 @@ simultaneous phases; and the knowledge records hold (every state reached by play
 from __future__ import annotations
 
 import operator
+import random
 from typing import Any, Dict, List, Mapping
 
-from aiplay.errors import InvalidStateError
+from aiplay.errors import DeterminizationError, InvalidStateError
 from aiplay.game import reject_unknown_fields
 
 from .cards import (
@@ -23,6 +24,7 @@ from .cards import (
     E_SOLAR, E_STRIKE, FEAT_COUNTS, MAX_FACE, MAX_GADGETS, MIN_FACE, NUM_EVENTS, NUM_FEAT_TYPES,
     NUM_LOCATIONS, NUM_TINKER_TYPES, RANDOM_EVENTS, TINKER, TINKER_COUNTS,
 )
+from .knowledge import determinize_state
 from .player import PLAYER_FIELDS, Player, Snapshot
 from .rules import (
     CTX_KEYS, FLAG_NAMES, OVER, PHASES, QUEUE_KINDS, SETUP_DEAL, SIM_PHASES, STEPS, Area1851State, event_at,
@@ -208,7 +210,8 @@ def load_state(game: Any, data: Mapping[str, Any]) -> Area1851State:
     flags = _fields(d["flags"], "state.flags", FLAG_NAMES)
     st.flags = {k: _int(flags[k], f"state.flags.{k}", 0, 1) for k in FLAG_NAMES}
     st.direction = d["direction"]
-    if st.direction not in (1, -1) or isinstance(st.direction, bool):
+    # An int, not 1.0: the native loader refuses a float, so the engines would disagree (fuzz_long, issue 27).
+    if type(st.direction) is not int or st.direction not in (1, -1):
         raise _err("state.direction", f"must be 1 (left) or -1 (right), got {st.direction!r}")
     queue = _list(d["queue"], "state.queue", max_len=8 * n + 8)
     st.queue = []
@@ -276,6 +279,8 @@ def load_state(game: Any, data: Mapping[str, Any]) -> Area1851State:
         if sum(sum(p.down) + len(p.up) for p in splayers) + fsize != sum(FEAT_COUNTS):
             raise _err("state.snap.feat_size", "the snapshot must hold all 33 feats")
         st.snap = Snapshot(splayers, sdisc, dsize, fsize)
+    if st.snap is not None:
+        _check_snapshot(st)
     if sim and not st.actor_done:
         _check_step(st)
     if sim and not st.queue and not st.actor_done:
@@ -285,7 +290,46 @@ def load_state(game: Any, data: Mapping[str, Any]) -> Area1851State:
             raise _err("state.step", f"step {step!r} does not fit the position") from None
         if not legal:
             raise _err("state.step", "the actor has no legal decision")
+    _check_knowledge(st)
     return st
+
+
+def _check_snapshot(st: Area1851State) -> None:
+    """The phase-start snapshot agrees with the players (issue 27: consistency, not only ranges).
+
+    Seats decide one after another in a simultaneous phase, in seat order: a
+    seat after the actor has not acted yet, so its block is still its
+    snapshot's; and nobody keeps a card at a phase's start. Both were
+    accepted on ranges alone: a non-zero ``kept`` made ``determinize(p)`` give
+    a world whose ``view(p)`` differs, and two swapped player blocks made it
+    raise.
+    """
+    assert st.snap is not None
+    for q, block in enumerate(st.snap.players):
+        if any(block.kept):
+            raise _err(f"state.snap.players[{q}].kept", "nobody has kept a card at a phase's start: must be all 0")
+    for q in range(st.actor + 1, len(st.players)):
+        now, then = st.players[q].to_dict(), st.snap.players[q].to_dict()
+        # Except the records others keep about q (known[x]): hidden from q, a world sampled for q redraws
+        # them in the block and in the snapshot independently.
+        now.pop("known")
+        then.pop("known")
+        if now != then:
+            raise _err(f"state.players[{q}]", f"seat {q} has not acted in this phase (the actor is seat "
+                                              f"{st.actor}), so its block is its snapshot's, state.snap.players[{q}]")
+
+
+def _check_knowledge(st: Area1851State) -> None:
+    """Every seat's records fit the cards it cannot see: a world can be dealt for each observer.
+
+    The deal's feasibility does not depend on the draws (the records' cards
+    first, then the sizes), so one fixed generator decides it.
+    """
+    for o in range(len(st.players)):
+        try:
+            determinize_state(st, o, random.Random(0))
+        except DeterminizationError as exc:
+            raise _err("state.players", f"the records contradict the cards seat {o} cannot see: {exc}") from None
 
 
 #: Turn flags set by an event of the turn (and only then).

@@ -27,7 +27,7 @@ from .components import (
     SCOUT_DRAW, SECOND_DEAL, TILES, TYPE_COUNTS, has_hunter,
 )
 from .knowledge import knowledge_violations
-from .rules import ACTIONS_PER_TURN, NO_RESULT, S_OVER, STEPS, TEAM_ESCAPES, RulesState
+from .rules import ACTIONS_PER_TURN, NO_RESULT, S_OVER, S_ROLES, STEPS, TEAM_ESCAPES, RulesState
 
 FIELDS = ("alien_card", "ap", "ballots", "count", "cur", "dealt", "deck", "deck_known", "discard", "half_agreed",
           "half_called", "hands", "handout", "held", "inv_cards", "known", "kept", "life", "map", "pool",
@@ -224,6 +224,7 @@ def state_from_dict(game: Game, data: Mapping[str, Any], cls: type) -> RulesStat
         _list(st, f"stats[{p}]", 2)
         s.stats.append([_int(st[0], f"stats[{p}][0]", 0, BIG), _int(st[1], f"stats[{p}][1]", 0, BIG)])
     _check_context(s, game)
+    _check_setup(s, game)
     problems = knowledge_violations(s, 0) + [v for o in range(1, n) for v in knowledge_violations(s, o)
                                              if not v.startswith(("known", "hands", "held"))]
     if problems:
@@ -236,6 +237,40 @@ def state_from_dict(game: Game, data: Mapping[str, Any], cls: type) -> RulesStat
     if s.step != S_OVER and not s.legal_actions():
         raise _err("step", "the position offers no move")
     return s
+
+
+def _check_setup(s: RulesState, game: Game) -> None:
+    """Before the first turn, the records of play are still empty (issue 27: consistency, not only ranges).
+
+    A record that only play can fill (a card known in a hand, a death, the
+    Refresh stack, a tile drawn) was accepted during the set-up by range
+    checks alone, and the positions it led to no longer loaded: a ``known``
+    count raised by one during the deal made a position 38 moves later
+    unloadable.
+    """
+    if not s.in_setup():
+        return
+    n = game.num_players
+    start = game.start_life  # type: ignore[attr-defined]
+    for p in range(n):
+        if s.life[p] != start:
+            raise _err(f"life[{p}]", f"nobody loses life before the first turn: {start} during the set-up")
+        if any(s.known[p]):
+            raise _err(f"known[{p}]", "no card is taken face up before the first turn: must be all 0 during the set-up")
+        if any(s.refresh_known[p]):
+            raise _err(f"refresh_known[{p}]", "nothing goes to the Refresh stack before the first turn")
+        if s.pool_known[p]:
+            raise _err(f"pool_known[{p}]", "no tile is discarded before the first turn")
+        if any(s.stats[p]):
+            raise _err(f"stats[{p}]", "no play is counted before the first turn")
+        if s.revealed[p]:
+            raise _err(f"revealed[{p}]", "no role is revealed before the first turn")
+        if s.step == S_ROLES and any(s.deck_known[p]):
+            raise _err(f"deck_known[{p}]", "no card goes back to the deck before the cards are dealt")
+    if any(s.refresh):
+        raise _err("refresh", "the Refresh stack is empty before the first turn")
+    if s.pool or s.held:
+        raise _err("pool" if s.pool else "held", "no tile is drawn before the first turn")
 
 
 def _check_context(s: RulesState, game: Game) -> None:

@@ -1,0 +1,43 @@
+"""Stop ends a search that runs with its game's presets, leaf playouts included (issue 27).
+
+Native expectimax with Sunken City's ``leaf_playout=60`` polled the stop flag every 1024 nodes, each
+node a 60-move playout (13-66 ms to stop). The latency itself is a benchmark
+(``benchmarks/cancel_latency.py --presets``, recorded in benchmarks/RESULTS.md); this test asserts
+only that the search stops, long before its budget, with a move.
+"""
+
+from __future__ import annotations
+
+import random
+import threading
+
+import pytest
+
+import aiplay
+from aiplay.search import make_bot
+
+pytest.importorskip("aiplay._ext.expectimax")
+
+CASES = [("expectimax", "sunken_city", {"players": 3}, {"depth": 200}),
+         ("mcts", "sunken_city", {"players": 3}, {}),
+         ("ismcts", "area51", {"players": 4}, {}),
+         ("ismcts", "groom_lake", {"players": 5}, {}),
+         ("mcts", "area1851", {"players": 3}, {"allow_hidden_information": True})]
+
+
+@pytest.mark.parametrize("kind, name, options, extra", CASES, ids=[f"{c[0]}-{c[1]}" for c in CASES])
+def test_a_search_with_the_games_presets_stops_when_asked(kind, name, options, extra):
+    game = aiplay.load(name, **options)
+    state = aiplay.skip_chance(game.new_initial_state(), random.Random(1))
+    bot = make_bot(kind, game=game, seed=1, seconds=600, **extra)
+    if kind == "expectimax":
+        assert bot.leaf_playout == 60  # the preset under test
+    result = {}
+    thread = threading.Thread(target=lambda: result.setdefault("analysis", bot.analyse(state)))
+    thread.start()
+    thread.join(0.3)
+    assert thread.is_alive(), "the search ended by itself: nothing to stop"
+    bot.stop()
+    thread.join(60)  # far inside the 600 s budget: only a search that polls the flag gets here
+    assert not thread.is_alive(), "the search did not stop"
+    assert result["analysis"].action in state.legal_actions()
