@@ -84,8 +84,14 @@ class Move:
     redacted: Tuple[Optional[str], ...] = field(default=(), compare=False, repr=False)
 
     def as_seen_by(self, viewer: Optional[int]) -> "Move":
-        """This move as seat ``viewer`` saw it (``None``: as it is, everything shown)."""
-        if viewer is None or viewer >= len(self.redacted) or self.redacted[viewer] is None:
+        """This move as seat ``viewer`` saw it (``None``: as it is, everything shown).
+
+        Moves of a perfect-information game carry no redactions and look the
+        same to every seat; otherwise ``viewer`` must be one of the game's seats.
+        """
+        if self.redacted and viewer is not None:
+            check_player(viewer, len(self.redacted))
+        if viewer is None or not self.redacted or self.redacted[viewer] is None:
             return self if not self.redacted else replace(self, redacted=())
         return Move(self.ply, self.player, None, self.redacted[viewer] or "", self.turn)
 
