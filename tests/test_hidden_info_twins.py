@@ -147,12 +147,16 @@ def test_tree_reuse_rerooted_by_what_the_searcher_saw(name, options, backend, va
         state = game.new_initial_state()
         # Find two decision states of one player, a few moves apart, in one game.
         seen: Dict[int, aiplay.State] = {}
-        while not state.is_terminal() and pairs < 6:
+        # Six pairs at least, more until one search reused its tree (forced moves, answered
+        # without a search, are skipped, so the pairs can lie further apart).
+        while not state.is_terminal() and not (pairs >= 6 and (reused or pairs >= 30)):
             if state.is_chance_node():
                 state.apply_action(sample_chance_outcome(state, rng))
                 continue
             player = state.current_player()
-            if player in seen:
+            if len(state.legal_actions()) == 1:
+                pass  # a forced move is answered without a search: nothing to reuse
+            elif player in seen:
                 first, second = seen.pop(player), state.clone()
                 other = twin(second, player, seed=attempt)
                 if other.to_json() != second.to_json():
@@ -167,7 +171,7 @@ def test_tree_reuse_rerooted_by_what_the_searcher_saw(name, options, backend, va
             else:
                 seen[player] = state.clone()
             state.apply_action(rng.choice(state.legal_actions()))
-        if pairs >= 6:
+        if pairs >= 6 and (reused or pairs >= 30):
             break
     assert pairs >= 6
     # Some second searches must really have reused the tree, or nothing was tested.
