@@ -25,6 +25,7 @@ For every registered game (the board games with the options of their
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import os
 import platform
@@ -106,6 +107,16 @@ def _search_row(what: str, analysis: Any, unit: str, count: float) -> Dict[str, 
             "rate": count / seconds if seconds > 0 else None}
 
 
+def _analyse(kind: Any, iterations: int, extra: Dict[str, Any], state: Any) -> Any:
+    """One seeded search of ``iterations`` by a new bot of class ``kind`` with options ``extra``."""
+    return kind(iterations=iterations, seed=1, **extra).analyse(state)
+
+
+def _constant(value: float) -> Callable[[Any], float]:
+    """A counter that gives ``value`` whatever the analysis (a fixed iteration budget)."""
+    return lambda analysis: value
+
+
 def _timed_search(what: str, search: Callable[[], Any], unit: str, count: Callable[[Any], float],
                   min_seconds: float) -> Dict[str, Any]:
     """``search()`` repeated until ``min_seconds`` of search time add up; the rate over all the runs."""
@@ -155,16 +166,16 @@ def measure_game(name: str, options: Optional[Mapping[str, Any]] = None, quick: 
     least = MIN_FIGURE_SECONDS[0 if quick else 1]
     for label, extra in ismcts_variants:
         searches.append(_timed_search(
-            f"ISMCTS, {label}", lambda extra=extra: ISMCTSBot(iterations=iterations, seed=1, **extra).analyse(state),
-            "iterations", lambda a: iterations, least))
+            f"ISMCTS, {label}", functools.partial(_analyse, ISMCTSBot, iterations, extra, state),
+            "iterations", _constant(iterations), least))
     if native.perfect_information:
         mcts_variants: List[Tuple[str, Dict[str, Any]]] = [("random rollouts", {})]
         if presets.get("mcts"):
             mcts_variants.append((f"presets {dict(presets['mcts'])}", dict(presets["mcts"])))
         for label, extra in mcts_variants:
             searches.append(_timed_search(
-                f"MCTS, {label}", lambda extra=extra: MCTSBot(iterations=iterations, seed=1, **extra).analyse(state),
-                "iterations", lambda a: iterations, least))
+                f"MCTS, {label}", functools.partial(_analyse, MCTSBot, iterations, extra, state),
+                "iterations", _constant(iterations), least))
     hidden: Dict[str, Any] = {} if native.perfect_information else {"allow_hidden_information": True}
     analysis = ExpectimaxBot(seconds=seconds / 3, **hidden).analyse(state)
     searches.append(_search_row(f"expectimax, {seconds / 3:.2g} s (depth {analysis.counters['completed_depth']})",

@@ -340,6 +340,8 @@ class Session:
         self.search_private = False
         #: When the running solve's time budget ends (time.monotonic()), None without one.
         self.solve_deadline: Optional[float] = None
+        #: The running solve's engine (its solver has the cancel flag that ``stop`` sets), if any.
+        self.solve_engine: Any = None
 
     @property
     def busy(self) -> bool:

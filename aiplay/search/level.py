@@ -82,9 +82,11 @@ def choose_among(stats: List[ActionStats], temperature: float, width: int, rng: 
     visited = [s for s in stats if (s.visits or 0) > 0]
     if not visited:  # the search learned nothing (cannot happen with >= 1 iteration): first move
         return stats[0]
-    order = sorted(range(len(visited)), key=lambda i: (-(visited[i].visits or 0),
-                                                        -(visited[i].value if visited[i].value is not None
-                                                          else -math.inf), i))
+    def rank(i: int) -> Tuple[int, float, int]:
+        value = visited[i].value
+        return (-(visited[i].visits or 0), -(value if value is not None else -math.inf), i)
+
+    order = sorted(range(len(visited)), key=rank)
     candidates = [visited[i] for i in order[:max(1, width)]]
     if temperature <= 0 or len(candidates) == 1:
         return candidates[0]
