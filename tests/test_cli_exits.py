@@ -168,3 +168,57 @@ def test_keys_typed_while_the_bots_think_are_dropped_at_a_terminal() -> None:
         os.close(master)
     assert b"game left unfinished" in screen
     assert b"'bogus' is not a legal move" not in screen
+
+
+def _server(*args: str) -> subprocess.Popen:
+    # A child of a non-interactive shell may inherit SIGINT ignored: restore the default, as a terminal has it.
+    return subprocess.Popen([sys.executable, "-m", "aiplay", *args], cwd=ROOT, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+
+
+def _port_of(line: bytes) -> int:
+    return int(line.decode().strip().rstrip("/").rsplit(":", 1)[1].split(" ")[0].rstrip("/"))
+
+
+def test_ctrl_c_stops_the_websocket_server_with_one_line_while_a_search_runs() -> None:
+    pytest.importorskip("websockets")
+    from websockets.sync.client import connect
+
+    proc = _server("serve", "--websocket", "0")
+    try:
+        ready = proc.stderr.readline()
+        assert b"serving the engine protocol at ws://" in ready, ready
+        port = _port_of(ready)
+        with connect(f"ws://127.0.0.1:{port}/") as client:
+            client.send(json.dumps({"id": 0, "cmd": "new", "game": "pig", "seed": 1}))
+            assert json.loads(client.recv(timeout=60))["ok"] is True
+            client.send(json.dumps({"id": 1, "cmd": "go", "bot": "mcts", "seconds": 60}))
+            time.sleep(0.5)  # the search is running: Ctrl-C must not wait for it
+            rc, out, err = _interrupt(proc)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert rc == 130, err
+    assert "Traceback" not in err
+    assert err.strip().splitlines() == [f"aiplay: serve interrupted: stopped serving on port {port}"], err
+
+
+def test_ctrl_c_stops_the_demo_with_one_line() -> None:
+    pytest.importorskip("websockets")
+    import urllib.request
+
+    proc = _server("demo", "--port", "0", "--no-browser")
+    try:
+        ready = proc.stdout.readline()
+        assert b"aiplay demo: open http://" in ready, ready
+        url = ready.decode().split("open ", 1)[1].split(" ", 1)[0]
+        with urllib.request.urlopen(url, timeout=60) as page:  # the server is up and serving its page
+            assert page.status == 200
+        rc, out, err = _interrupt(proc)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    port = int(url.rstrip("/").rsplit(":", 1)[1])
+    assert rc == 130, err
+    assert "Traceback" not in err
+    assert err.strip().splitlines() == [f"aiplay: demo interrupted: stopped serving on port {port}"], err
