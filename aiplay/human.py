@@ -34,6 +34,7 @@ every one of them may see it.
 from __future__ import annotations
 
 import difflib
+import importlib
 import random
 import sys
 from typing import Any, Dict, List, Optional, Sequence, Set, TextIO, Tuple
@@ -208,8 +209,22 @@ class HumanGame:
         shown = [m for m in numbered if m[2].lower().startswith(prefix.lower())]
         if not shown:
             raise InvalidOptionError(f"no legal move starts with {prefix!r}; type list to see them all")
-        for number, _, name in shown:
-            self.say(f"  {number:3d}. {name}")
+        for number, action, name in shown:
+            label = self.describe(action)
+            self.say(f"  {number:3d}. {name}" + (f"  ({label})" if label else ""))
+
+    def describe(self, action: int) -> Optional[str]:
+        """What ``action`` refers to, said beside its name (Area 1851: ``gadget 0`` is which card), when
+        the game's package offers ``describe_action(state, action, viewer)``; read from the human seat's view."""
+        state = self.match.state
+        player = state.current_player()
+        if player not in self.humans:
+            return None
+        to_reference = getattr(state, "to_reference", None)
+        ref = to_reference() if callable(to_reference) else state  # renderers live in the reference engine
+        package = importlib.import_module(type(ref).__module__.rsplit(".", 1)[0])
+        fn = getattr(package, "describe_action", None)
+        return fn(ref, action, player) if callable(fn) else None
 
     def flush_typeahead(self) -> None:
         """Drop what was typed while the bots were thinking, so that it is not taken as the next move."""
@@ -273,8 +288,9 @@ class HumanGame:
             except (AiplayError, OSError) as exc:
                 self.say(f"error: {exc}")
                 continue
+            label = self.describe(move)  # before the move: a delivered gadget is gone after it
             record = self.match.apply(move)
-            self.say(f"  player {player} (you): {record.name}")
+            self.say(f"  player {player} (you): {record.name}" + (f" ({label})" if label else ""))
             return True
 
     @staticmethod
