@@ -97,6 +97,7 @@ class HumanGame:
             match = self.match  # `load` replaces it
             player = match.current_player()
             lives = self._public_lives()
+            hands = self._own_hands()
             if player == CHANCE:
                 move = self.draw_chance()
                 self.say(f"  chance: {self.seen_name(move)}")
@@ -111,6 +112,8 @@ class HumanGame:
                 self.say(f"  player {player} ({self.bots[player].kind}): {self.seen_name(move)}")
             if not self._rewound:  # after an `undo` or a `load` the lives changed by no move
                 self.announce_events(lives)
+                if player not in self.humans:  # a seat's own move says what it did with its cards
+                    self.announce_hand_changes(hands, chance=player == CHANCE)
             self._rewound = False
         self.finish()
         return 0
@@ -167,6 +170,41 @@ class HumanGame:
                 change = f"lost {old - new}" if new < old else f"gained {new - old}"
                 unit = "life" if abs(new - old) == 1 else "lives"
                 self.say(f"  ! {who} {change} {unit} (now {new})")
+
+    def _own_hands(self) -> Dict[int, Dict[str, int]]:
+        """Each human seat's hand by card name, from its own view (empty for a game whose view has none)."""
+        hands: Dict[int, Dict[str, int]] = {}
+        for seat in self.humans:
+            try:
+                view = self.match.state.view(seat)
+            except Exception:  # noqa: BLE001 - a game without a view simply announces nothing
+                return {}
+            seats = view.get("seats") if isinstance(view, dict) else None
+            entry = seats[seat] if isinstance(seats, list) and len(seats) > seat else None
+            hand = entry.get("hand") if isinstance(entry, dict) else None
+            if isinstance(hand, dict):
+                hands[seat] = {str(k): int(v) for k, v in hand.items()}
+        return hands
+
+    def announce_hand_changes(self, before: Dict[int, Dict[str, int]], chance: bool) -> None:
+        """Say which of a human seat's own cards left its hand (or came into it) through a move it did not
+        make: Groom Lake's cards put face down on the Refresh stack when its last life is lost, Area 1851's
+        cards passed at the rotation. A card drawn at a chance move is named by that move already."""
+        after = self._own_hands()
+        for seat in sorted(before):
+            if seat not in after:
+                continue
+            old, new = before[seat], after[seat]
+            lost = {k: old[k] - new.get(k, 0) for k in old if old[k] > new.get(k, 0)}
+            got = {} if chance else {k: new[k] - old.get(k, 0) for k in new if new[k] > old.get(k, 0)}
+            # With several human seats at one terminal, a seat's cards are counted, not named (the others read it too).
+            named = len(self.humans) == 1
+            who = "your" if named else f"player {seat}'s"
+            for cards, verb in ((lost, "left"), (got, "came into")):
+                if cards:
+                    text = (", ".join(f"{c}x {k}" if c > 1 else k for k, c in cards.items()) if named
+                            else f"{sum(cards.values())} card{'s' if sum(cards.values()) > 1 else ''}")
+                    self.say(f"  ! {text} {verb} {who} hand")
 
     def show(self, player: int) -> List[int]:
         """Print the position for ``player`` and the numbered legal moves; returns the actions in that order.

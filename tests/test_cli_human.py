@@ -262,3 +262,44 @@ def test_area1851_menu_and_log_name_the_gadget_behind_its_number():
     text = out.getvalue()
     assert f"{number:3d}. gadget 0  ({gadgets[0]['gadget']} [" in text  # the menu
     assert f"player 0 (you): gadget 0 ({gadgets[0]['gadget']} [" in text  # the move log
+
+
+def _own_hand(state, seat):
+    return dict(state.view(seat)["seats"][seat]["hand"])
+
+
+@pytest.mark.parametrize("name,moves", [("area1851", 60), ("groom_lake", 400)])
+def test_own_cards_leaving_the_hand_through_others_moves_are_announced(name, moves):
+    """Cards that leave a human seat's hand (or come into it) by a move it did not make are named, once each."""
+    game = aiplay.load(name)
+    bots = [make_bot("random", seed=s) for s in range(game.num_players)]
+    out = io.StringIO()
+    table = HumanGame(game, bots, {0}, seed=7, stdin=io.StringIO("1\n" * moves), stdout=out)
+    table.run()
+    text = out.getvalue()
+    expected = 0
+    state = game.new_initial_state()
+    for move in table.match.history:
+        before = _own_hand(state, 0)
+        state.apply_action(move.action)
+        if move.player != 0 and any(before[k] > _own_hand(state, 0).get(k, 0) for k in before):
+            expected += 1
+    assert text.count("left your hand") == expected
+    if name == "area1851":
+        assert expected > 0  # the rotation passes cards on: the check above is not vacuous
+
+
+def test_groom_lake_status_names_the_cards_one_put_on_the_refresh_stack():
+    from aiplay.protocol import render_state
+
+    game = aiplay.load("groom_lake")
+    bots = [make_bot("random", seed=s) for s in range(game.num_players)]
+    out = io.StringIO()
+    table = HumanGame(game, bots, {0}, seed=7, stdin=io.StringIO("1\n" * 60), stdout=out)
+    table.run()
+    text = out.getvalue()
+    refreshed = [m.name.split(" ", 1)[1] for m in table.match.history if m.player == 0 and m.name.startswith("refresh ")]
+    assert refreshed, "seat 0 refreshed no card in 60 moves"
+    assert f"(yours: {refreshed[0]})" in text
+    assert "hand limit: you hold" in text or "end of your turn: you took the top of the Discard Stack" in text
+    # (What another seat's screen shows is checked between twin games by tests/test_seat_transcripts.py.)
