@@ -57,6 +57,15 @@ def test_closed_pipe_ends_quietly_with_status_0() -> None:
     assert "Traceback" not in done.stderr and "BrokenPipe" not in done.stderr, done.stderr
 
 
+def test_a_solve_into_a_closed_pipe_ends_quietly_with_status_0() -> None:
+    # The issue's `aiplay solve ... --json | head -c 300`: a JSON answer far larger than a pipe's buffer.
+    shell = (f"{sys.executable} -m aiplay solve games/pig/positions/race_to_20.json --json --quiet | head -c 300 "
+             f">/dev/null; echo \"rc=${{PIPESTATUS[0]}}\"")
+    done = subprocess.run(["bash", "-c", shell], cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert done.stdout.strip() == "rc=0"
+    assert "Traceback" not in done.stderr and "BrokenPipe" not in done.stderr, done.stderr
+
+
 def test_ctrl_c_at_the_human_prompt_prints_one_line() -> None:
     proc = _aiplay("play", "pig", "--human", "0", "--bots", "random", "--seed", "2", stdin=subprocess.PIPE)
     seen = _read_until(proc, b"player 0> ")
