@@ -115,7 +115,10 @@ def test_ctrl_c_in_the_arena_keeps_the_results_file(tmp_path: Path) -> None:
     lines = err.strip().splitlines()
     assert len(lines) == 1 and "resumes" in lines[0], err
     records = _lines(out)  # every line complete JSON: nothing half written
-    assert records[0]["aiplay_arena"] == 1 and len(records) >= 4
+    # The header and the games written before the interrupt are kept (at least the 3 lines seen then;
+    # on a loaded machine the interrupt can come before the next game is written).
+    assert records[0]["aiplay_arena"] == 1 and len(records) >= 3
+    assert all("returns" in r for r in records[1:])
 
 
 def test_ctrl_c_in_a_dask_arena_prints_one_line(tmp_path: Path) -> None:
