@@ -115,3 +115,7 @@ def test_a_whole_human_game_at_a_terminal_shows_the_board_before_every_move(name
     assert "returns: [" in end and "result: " in end, end
     assert "Traceback" not in term.text()
     assert decisions > 0
+    # The banners name whose turn it is without a count of their own, which would differ from the board's
+    # turn or round (Area 1851 counted seat changes as "turn 4" while its board said turn 1).
+    banners = [line for line in term.text().splitlines() if line.startswith("--- player ")]
+    assert banners and not any("turn" in line for line in banners)
