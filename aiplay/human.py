@@ -34,6 +34,7 @@ every one of them may see it.
 from __future__ import annotations
 
 import difflib
+import importlib
 import random
 import sys
 from typing import Any, Dict, List, Optional, Sequence, Set, TextIO, Tuple
@@ -96,6 +97,7 @@ class HumanGame:
             match = self.match  # `load` replaces it
             player = match.current_player()
             lives = self._public_lives()
+            hands = self._own_hands()
             if player == CHANCE:
                 move = self.draw_chance()
                 self.say(f"  chance: {self.seen_name(move)}")
@@ -110,6 +112,8 @@ class HumanGame:
                 self.say(f"  player {player} ({self.bots[player].kind}): {self.seen_name(move)}")
             if not self._rewound:  # after an `undo` or a `load` the lives changed by no move
                 self.announce_events(lives)
+                if player not in self.humans:  # a seat's own move says what it did with its cards
+                    self.announce_hand_changes(hands, chance=player == CHANCE)
             self._rewound = False
         self.finish()
         return 0
@@ -167,6 +171,41 @@ class HumanGame:
                 unit = "life" if abs(new - old) == 1 else "lives"
                 self.say(f"  ! {who} {change} {unit} (now {new})")
 
+    def _own_hands(self) -> Dict[int, Dict[str, int]]:
+        """Each human seat's hand by card name, from its own view (empty for a game whose view has none)."""
+        hands: Dict[int, Dict[str, int]] = {}
+        for seat in self.humans:
+            try:
+                view = self.match.state.view(seat)
+            except Exception:  # noqa: BLE001 - a game without a view simply announces nothing
+                return {}
+            seats = view.get("seats") if isinstance(view, dict) else None
+            entry = seats[seat] if isinstance(seats, list) and len(seats) > seat else None
+            hand = entry.get("hand") if isinstance(entry, dict) else None
+            if isinstance(hand, dict):
+                hands[seat] = {str(k): int(v) for k, v in hand.items()}
+        return hands
+
+    def announce_hand_changes(self, before: Dict[int, Dict[str, int]], chance: bool) -> None:
+        """Say which of a human seat's own cards left its hand (or came into it) through a move it did not
+        make: Groom Lake's cards put face down on the Refresh stack when its last life is lost, Area 1851's
+        cards passed at the rotation. A card drawn at a chance move is named by that move already."""
+        after = self._own_hands()
+        for seat in sorted(before):
+            if seat not in after:
+                continue
+            old, new = before[seat], after[seat]
+            lost = {k: old[k] - new.get(k, 0) for k in old if old[k] > new.get(k, 0)}
+            got = {} if chance else {k: new[k] - old.get(k, 0) for k in new if new[k] > old.get(k, 0)}
+            # With several human seats at one terminal, a seat's cards are counted, not named (the others read it too).
+            named = len(self.humans) == 1
+            who = "your" if named else f"player {seat}'s"
+            for cards, verb in ((lost, "left"), (got, "came into")):
+                if cards:
+                    text = (", ".join(f"{c}x {k}" if c > 1 else k for k, c in cards.items()) if named
+                            else f"{sum(cards.values())} card{'s' if sum(cards.values()) > 1 else ''}")
+                    self.say(f"  ! {text} {verb} {who} hand")
+
     def show(self, player: int) -> List[int]:
         """Print the position for ``player`` and the numbered legal moves; returns the actions in that order.
 
@@ -208,8 +247,22 @@ class HumanGame:
         shown = [m for m in numbered if m[2].lower().startswith(prefix.lower())]
         if not shown:
             raise InvalidOptionError(f"no legal move starts with {prefix!r}; type list to see them all")
-        for number, _, name in shown:
-            self.say(f"  {number:3d}. {name}")
+        for number, action, name in shown:
+            label = self.describe(action)
+            self.say(f"  {number:3d}. {name}" + (f"  ({label})" if label else ""))
+
+    def describe(self, action: int) -> Optional[str]:
+        """What ``action`` refers to, said beside its name (Area 1851: ``gadget 0`` is which card), when
+        the game's package offers ``describe_action(state, action, viewer)``; read from the human seat's view."""
+        state = self.match.state
+        player = state.current_player()
+        if player not in self.humans:
+            return None
+        to_reference = getattr(state, "to_reference", None)
+        ref = to_reference() if callable(to_reference) else state  # renderers live in the reference engine
+        package = importlib.import_module(type(ref).__module__.rsplit(".", 1)[0])
+        fn = getattr(package, "describe_action", None)
+        return fn(ref, action, player) if callable(fn) else None
 
     def flush_typeahead(self) -> None:
         """Drop what was typed while the bots were thinking, so that it is not taken as the next move."""
@@ -273,8 +326,9 @@ class HumanGame:
             except (AiplayError, OSError) as exc:
                 self.say(f"error: {exc}")
                 continue
+            label = self.describe(move)  # before the move: a delivered gadget is gone after it
             record = self.match.apply(move)
-            self.say(f"  player {player} (you): {record.name}")
+            self.say(f"  player {player} (you): {record.name}" + (f" ({label})" if label else ""))
             return True
 
     @staticmethod

@@ -35,6 +35,7 @@ from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, TextI
 
 import aiplay
 from aiplay.errors import AiplayError, IllegalActionError, InvalidOptionError, NotDecisionNodeError
+from aiplay.exits import Interrupted
 from aiplay.game import CHANCE, TERMINAL, Game, State, seen_action
 from aiplay.match import Match, Move
 from aiplay.registry import BACKENDS, game_entries, game_entry, load
@@ -1125,6 +1126,9 @@ def serve_websocket(port: int, host: str = "127.0.0.1", static_dir: Optional[str
     With ``static_dir``, plain HTTP requests get that folder's files (the
     browser demo), and the page's WebSocket connects to the same port.
     ``ready(port)`` is called once listening (port 0 picks a free one).
+    Ctrl-C stops the server (connections closed, their games ended) and
+    raises :class:`aiplay.exits.Interrupted`, which the CLI turns into one
+    line and status 130.
     Handshakes from another web page are refused with HTTP 403 (see
     :func:`allowed_origins`; ``allow_origins`` widens it), and past
     ``limits.max_connections`` clients with HTTP 503.
@@ -1199,7 +1203,13 @@ def serve_websocket(port: int, host: str = "127.0.0.1", static_dir: Optional[str
         try:
             server.serve_forever()
         except KeyboardInterrupt:
-            pass
+            # Ctrl-C is how a server is stopped, but it is still an interruption (the CLI's one
+            # line and status 130): re-raised once the `with` has closed the socket and clients.
+            stopped = True
+        else:
+            stopped = False
+    if stopped:
+        raise Interrupted(f"stopped serving on port {actual}")
     return 0
 
 

@@ -9,7 +9,7 @@ searchers (ISMCTS strength against it: ``benchmarks/strength.py``, figures in
 from aiplay.registry import DifferentialCase, PlaythroughSpec, register
 
 from .game import Area1851Game
-from .render import render, render_svg, render_text
+from .render import describe_action, render, render_svg, render_text
 from .rules import Area1851State
 
 ENTRY = register(
@@ -27,4 +27,4 @@ ENTRY = register(
     max_game_length=lambda game: game.max_game_length,
 )
 
-__all__ = ["Area1851Game", "Area1851State", "ENTRY", "render", "render_svg", "render_text"]
+__all__ = ["Area1851Game", "Area1851State", "ENTRY", "describe_action", "render", "render_svg", "render_text"]

@@ -9,6 +9,7 @@ from __future__ import annotations
 from html import escape
 from typing import Any, Dict, List, Optional
 
+from .actions import decode
 from .cards import EVENTS, FACTIONS, FEAT_NAMES, LOCATIONS, SOCKET_LETTERS, TINKER, TINKER_NAMES
 
 #: The state (rules.Area1851State above this module), typed loosely to keep the import tree.
@@ -66,11 +67,13 @@ def render_view(view: Dict[str, Any]) -> str:
              "events: " + (", ".join(view["events"]) or "none"),
              f"pass {view['direction']}; deck {view['deck_size']}, discard {sum(view['discard'])}, "
              f"feat deck {view['feat_deck_size']}"]
+    decision = decision_text(view)
+    if decision:
+        lines.append(decision)
     for p, b in enumerate(view["players"]):
-        dice = " ".join(f"{v}{'*' if u else ''}" for v, u in zip(b["dice"], b["used"]))
         where = ", ".join(f"{LOCATIONS[loc]} {b['wait'][loc]}+{b['active'][loc]}" for loc in range(len(LOCATIONS))
                           if b["wait"][loc] or b["active"][loc])
-        lines.append(f"p{p}{' (you)' if p == me else ''}: score {b['score']}, AP {b['ap']}, dice {dice}, "
+        lines.append(f"p{p}{' (you)' if p == me else ''}: score {b['score']}, AP {b['ap']}, {dice_text(view, p)}, "
                      f"assistants {where or 'none'} (reserve {b['reserve']})")
         if p == me:
             hand = ", ".join(f"{c}x {name}" for name, c in view["hand_names"].items())
@@ -81,10 +84,132 @@ def render_view(view: Dict[str, Any]) -> str:
         else:
             lines.append(f"    hand: {b['hand']} cards; junkyard: {b['junk']} cards")
             down = f"{b['down']} face down"
-        for text in b["tableau"]:
-            lines.append(f"    gadget: {text}")
+        for g, text in enumerate(b["tableau"]):
+            # Numbered as the moves name them ("gadget 0", "gadget 0 socket 1").
+            lines.append(f"    gadget {g}: {text}")
         lines.append(f"    feats up: {', '.join(FEAT_NAMES[f] for f in b['up']) or '-'}; down: {down or '-'}")
     return "\n".join(lines)
+
+
+#: Phases of the first turn that come before its dice are rolled (rulebook "2. Preparation").
+_BEFORE_THE_ROLL = ("setup_deal", "setup_place", "event", "event_choice", "prep_skip")
+
+
+def die_rolled(view: Dict[str, Any], seat: int, die: int) -> bool:
+    """Whether ``seat``'s die ``die`` has been rolled at least once, read from a seat's view
+    (its engine part): the dice start at 1 before any roll, which is not a face they show."""
+    if view["turn"] == 0:
+        return False
+    if view["turn"] > 1:
+        return True
+    if view["phase"] in _BEFORE_THE_ROLL:
+        return False
+    if ["die", seat, die] in view["queue"]:
+        return False  # its roll is still to come (the preparation's chance steps)
+    # A seat that skipped the first turn (Just Sittin' Round) never rolled in it.
+    return not view["players"][seat].get("skip")
+
+
+def dice_text(view: Dict[str, Any], seat: int) -> str:
+    """``dice 1 4* 2`` (``*``: used this action phase; ``-``: not rolled yet)."""
+    b = view["players"][seat]
+    rolled = [die_rolled(view, seat, d) for d in range(len(b["dice"]))]
+    if not any(rolled):
+        return "dice not rolled yet"
+    return "dice " + " ".join(f"{v}{'*' if u else ''}" if r else "-" for v, u, r in zip(b["dice"], b["used"], rolled))
+
+
+def _gadget_name(view: Dict[str, Any], g: int) -> str:
+    gadgets = view["players"][view["observer"]]["gadgets"]
+    return TINKER_NAMES[gadgets[g][0]] if 0 <= g < len(gadgets) else f"gadget {g}"
+
+
+#: What each decision asks, said to the seat making it (the steps of rules.py's _legal_actions).
+_ASKS = {
+    "place": "set-up: place one assistant on a location",
+    "cheat": "preparation (Not Cheatin' If Everybody Does It!): set one die to a face of your choice, or done",
+    "tweakpay": "tweak: pay with a card from your junkyard",
+    "townhall": "Town Hall: place an unused die for reputation, or done",
+    "reroll": "re-roll: choose the dice to roll again, then done",
+    "repl": "Replicator: discard a card from your hand to draw 2, or done",
+    "swap1": "Storehouse: choose a hand card to swap with a junkyard card, or done",
+    "swap2": "Storehouse: choose the junkyard card to take in exchange",
+    "sh2a": "Storehouse level 2: discard a junkyard card to build or modify from your junkyard next, or done",
+    "sh2b": "Storehouse level 2: build or modify with a junkyard card (1 AP, no dice), or done",
+    "recy1": "Recycler: take a modification off a gadget to deliver it alone, or done",
+    "recy2": "Recycler: deliver a gadget now (its cards go to your junkyard), or done",
+    "dfeat": "delivery: reveal a Delivery feat that this delivery meets, or done",
+    "move": "assistants phase: move one waiting assistant to another location, or done",
+}
+
+#: Event choices waiting in a seat's to-do list (rules.py T_HARSH ... T_FREE, in that order); the
+#: event itself is named from the view's turn events.
+_TODO = ("give up a gadget (with its mods) or one attached modification",
+         "put a card from your hand in your junkyard, or done",
+         "move one waiting assistant, or done",
+         "roll the event's die (yes), or done",
+         "draw a feat (yes), or done",
+         "place an assistant on a location",
+         "put a card from your hand in your junkyard, or done",
+         "discard your whole hand (yes), or keep it (done)",
+         "build or modify for free with a card from your hand, or done")
+
+
+def decision_text(view: Dict[str, Any]) -> Optional[str]:
+    """One line saying what the seat to move is asked, when it is the viewer (else None): the
+    cost still owed while paying, the card being placed, the gadgets by name. A forced move
+    (one legal option) is then never a bare "done"."""
+    me = view["observer"]
+    if view["to_move"] != me or not view["step"]:
+        return None
+    step, ctx, b = view["step"], view["ctx"], view["players"][me]
+    if step == "main":
+        return f"your action phase: {b['ap']} AP left; build, modify, scrap, tweak a die, activate assistants, or done"
+    if step == "skip":
+        sittin = FEAT_NAMES.index("Just Sittin' Round")
+        if b["down"][sittin]:
+            return "preparation: play this turn (done), or skip it by revealing Just Sittin' Round (yes)"
+        return "preparation: done to play this turn (skipping it needs the feat Just Sittin' Round)"
+    if step == "pay":
+        return (f"paying for your card: {ctx.get('owed', '?')} still owed; choose an unused die "
+                f"(the dice paid must add up to exactly that)")
+    if step == "target":
+        card = ctx.get("card")
+        named = TINKER_NAMES[card] if isinstance(card, int) and 0 <= card < len(TINKER_NAMES) else "the card"
+        return f"choose the gadget that {named} goes on"
+    if step == "deliver":
+        names = ", ".join(f"gadget {g} = {_gadget_name(view, g)}" for g in range(len(b["gadgets"])))
+        return f"delivery phase: deliver a gadget ({names}); done when none is full"
+    if step == "keep":
+        return f"rotation: keep 2 cards from your hand ({sum(b['kept'])} kept); the rest pass {view['direction']}"
+    if step == "todo":
+        item = b["todo"][0] if b.get("todo") else -1
+        what = _TODO[item] if 0 <= item < len(_TODO) else "choose"
+        if item == len(_TODO) - 1 and isinstance(ctx.get("card"), int):
+            what = f"choose the gadget that {TINKER_NAMES[ctx['card']]} goes on"
+        return f"event ({', '.join(view['turn_events']) or 'this turn'}): {what}"
+    return _ASKS.get(step)
+
+
+def describe_action(state: State, action: int, viewer: int) -> Optional[str]:
+    """What a move of ``viewer``'s own decision refers to, by name, for a menu beside the move's
+    fixed name: ``gadget 0`` -> ``Alien TP gadget``, ``gadget 0 socket 1`` -> the modification
+    there, ``die 2`` -> its face. None when there is nothing to add (or it is not ``viewer``'s
+    decision). Read from ``viewer``'s view only."""
+    view = state.view(viewer)["internal"]
+    if view["to_move"] != viewer or not view["step"]:
+        return None
+    block, i, j = decode(action)
+    b = view["players"][viewer]
+    if block == "GADGET" and i < len(b["gadgets"]):
+        return gadget_text(b["gadgets"][i])
+    if block == "MOD" and i < len(b["gadgets"]) and j + 1 < len(b["gadgets"][i]):
+        m = b["gadgets"][i][1 + j]
+        on = TINKER_NAMES[b["gadgets"][i][0]]
+        return f"{TINKER_NAMES[m]} on {on}" if m >= 0 else f"an empty socket of {on}"
+    if block == "DIE" and i < len(b["dice"]):
+        return f"shows {b['dice'][i]}"
+    return None
 
 
 def render_svg(state: State, player: int) -> str:

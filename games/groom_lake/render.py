@@ -38,7 +38,18 @@ def render(state: Any, viewer: Optional[int] = None) -> str:
         dead = " (dead)" if state.life[p] == 0 and state.turn >= 0 else ""
         lines.append(f"player {p}{dead}: {role}, life {state.life[p]}, hand: {hand}")
     lines.append("Discard Stack (top last): " + (", ".join(TYPE_NAMES[t] for t in state.discard) or "-"))
-    lines.append(f"deck {sum(state.deck)}, Refresh {sum(state.refresh)}, Recovery played {state.recoveries}")
+    refresh = f"Refresh {sum(state.refresh)}"
+    if viewer is not None and any(state.refresh_known[viewer]):
+        # The cards this seat put face down there itself (what it knows of the stack, and of the
+        # deck the stack becomes when the deck runs out).
+        refresh += f" (yours: {_cards(state.refresh_known[viewer])})"
+    lines.append(f"deck {sum(state.deck)}, {refresh}, Recovery played {state.recoveries}")
+    if viewer is not None and player == viewer and state.limit_seat() == viewer:
+        lines.append(f"hand limit: you hold {state.hand_size(viewer)} cards and {state.life[viewer]} "
+                     f"life tokens: put cards face down on the Refresh stack until they are equal")
+    elif viewer is not None and player == viewer and state.step == "turn_discard":
+        lines.append("end of your turn: you took the top of the Discard Stack; put one card face down "
+                     "on the Refresh stack")
     lines.append("tile stacks: " + ", ".join(f"{STACK_NAMES[k]}: {len(s)}" for k, s in enumerate(state.stacks))
                  + f", pool: {len(state.pool)}")
     lines.extend(map_text(state))
