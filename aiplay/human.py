@@ -189,14 +189,17 @@ class HumanGame:
     def announce_hand_changes(self, before: Dict[int, Dict[str, int]], chance: bool) -> None:
         """Say which of a human seat's own cards left its hand (or came into it) through a move it did not
         make: Groom Lake's cards put face down on the Refresh stack when its last life is lost, Area 1851's
-        cards passed at the rotation. A card drawn at a chance move is named by that move already."""
+        cards passed at the rotation, and passed again by a chance event. A single card drawn at a chance move is
+        named by that move already."""
         after = self._own_hands()
         for seat in sorted(before):
             if seat not in after:
                 continue
             old, new = before[seat], after[seat]
             lost = {k: old[k] - new.get(k, 0) for k in old if old[k] > new.get(k, 0)}
-            got = {} if chance else {k: new[k] - old.get(k, 0) for k in new if new[k] > old.get(k, 0)}
+            got = {k: new[k] - old.get(k, 0) for k in new if new[k] > old.get(k, 0)}
+            if chance and sum(got.values()) == 1 and not lost:
+                got = {}  # one card drawn: the chance move named it already (an event that swaps hands does not)
             # With several human seats at one terminal, a seat's cards are counted, not named (the others read it too).
             named = len(self.humans) == 1
             who = "your" if named else f"player {seat}'s"

@@ -277,14 +277,21 @@ def test_own_cards_leaving_the_hand_through_others_moves_are_announced(name, mov
     table = HumanGame(game, bots, {0}, seed=7, stdin=io.StringIO("1\n" * moves), stdout=out)
     table.run()
     text = out.getvalue()
-    expected = 0
+    expected = expected_in = 0
     state = game.new_initial_state()
     for move in table.match.history:
         before = _own_hand(state, 0)
         state.apply_action(move.action)
-        if move.player != 0 and any(before[k] > _own_hand(state, 0).get(k, 0) for k in before):
+        after = _own_hand(state, 0)
+        lost = any(before[k] > after.get(k, 0) for k in before)
+        got = sum(max(0, after[k] - before.get(k, 0)) for k in after)
+        if move.player != 0 and lost:
             expected += 1
+        # A single card drawn at a chance move is named by the move itself; anything else is announced.
+        if move.player != 0 and got and (move.player != aiplay.CHANCE or lost or got > 1):
+            expected_in += 1
     assert text.count("left your hand") == expected
+    assert text.count("came into your hand") == expected_in
     if name == "area1851":
         assert expected > 0  # the rotation passes cards on: the check above is not vacuous
 
