@@ -55,10 +55,14 @@ class Slice:
 class TensorEncoding(abc.ABC):
     """A game's tensors: their layouts (lists of slices) and how a state fills them.
 
-    ``fill_*`` get the state's ``to_dict()``, the seat and one zeroed NumPy
-    view per slice (by name) to write into; they must read only what the seat
-    may know.
+    ``fill_*`` get the state's ``to_dict()`` (or what :meth:`source` returns),
+    the seat and one zeroed NumPy view per slice (by name) to write into; they
+    must read only what the seat may know.
     """
+
+    def source(self, state: State, player: int) -> Mapping[str, Any]:
+        """What ``fill_*`` read: the state's dict form; an encoding of the seat's view returns ``state.view(player)``."""
+        return state.to_dict()
 
     @abc.abstractmethod
     def information_state_layout(self, game: Game) -> Optional[List[Slice]]:
@@ -148,7 +152,7 @@ def _tensor(state: State, player: Any, kind: str, native: bool = True) -> np.nda
         start += part.size
     encoding = _encoding(game)
     fill = encoding.fill_information_state if kind == "information_state" else encoding.fill_observation
-    fill(game, state.to_dict(), seat, views)
+    fill(game, encoding.source(state, seat), seat, views)
     return tensor
 
 

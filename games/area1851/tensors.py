@@ -1,0 +1,57 @@
+"""Area 1851's tensors: the seat's view (``docs/views/area1851.md``), one slice per field of its schema.
+
+The information-state string of Area 1851 is the view's content (not a move
+history; in a simultaneous phase the others show as they were when it
+started), so both tensors are the same encoding of ``view(p)``
+(:class:`aiplay.viewtensors.ViewTensors`). This module gives the bounds the
+view schema leaves open, from the rules (``rules.py``, ``cards.py``):
+
+* the turn: at most ``3 * block + 3`` turns (Missing Time only shortens the game);
+* events: each event is once in the deck, so at most all of them are revealed;
+* cards and feats: at most all 108 Tinker cards and 33 feats, a type at most
+  its number of copies; at most ``MAX_GADGETS`` gadgets a seat;
+* dice: a tweak moves a die by one and pays a card, so within a turn a die is
+  at most 4 plus all the cards;
+* action points: 3 at most as the base, plus one per assistant on the Replicator;
+* reputation: not bounded by the rules' text as simply; bounded here by the
+  game's move bound times a per-move gain no rule reaches (a delivery, a feat or
+  Learn by Watching score far less), and the same below zero. Loose, not tight.
+"""
+
+from __future__ import annotations
+
+from typing import Dict, Tuple
+
+from aiplay.game import Game
+from aiplay.viewtensors import ViewTensors
+
+from .cards import ASSISTANTS, DICE, FEAT_COUNTS, MAX_GADGETS, NUM_EVENTS, TINKER_COUNTS
+from .view import SCHEMA
+
+#: More reputation than any one move scores (see the module's docstring).
+MAX_GAIN_PER_MOVE = 1000
+
+
+def limits(game: Game) -> Dict[str, Tuple[int, int]]:
+    """The bounds of the view's open-ended fields for ``game``'s player count and block."""
+    n = game.num_players
+    cards, feats = sum(TINKER_COUNTS), sum(FEAT_COUNTS)
+    copies = max(TINKER_COUNTS)
+    reputation = MAX_GAIN_PER_MOVE * game.max_game_length
+    return {
+        "turn": (0, game.num_turns), "events": (0, NUM_EVENTS), "turn_events": (0, NUM_EVENTS),
+        "deck_size": (0, cards), "feat_deck_size": (0, feats), "discard": (0, copies),
+        "seats": (n, n), "seats[].score": (-reputation, reputation),
+        "seats[].hand_size": (0, cards), "seats[].hand": (0, copies),
+        "seats[].junkyard_size": (0, cards), "seats[].junkyard": (0, copies),
+        "seats[].held_back_size": (0, cards), "seats[].held_back": (0, copies),
+        "seats[].gadgets": (0, MAX_GADGETS), "seats[].gadgets[].sockets": (1, 3), "seats[].dice": (DICE, DICE),
+        "seats[].dice[].value": (0, 4 + cards),
+        "seats[].assistants_waiting": (0, ASSISTANTS), "seats[].assistants_active": (0, ASSISTANTS),
+        "seats[].action_points": (0, 3 + ASSISTANTS),
+        "seats[].feats_face_down_count": (0, feats), "seats[].feats_face_down": (0, feats),
+        "seats[].feats_revealed": (0, feats),
+    }
+
+
+TENSORS = ViewTensors(SCHEMA, limits)

@@ -1,0 +1,57 @@
+"""Area 51's tensors: the seat's view (``docs/views/area51.md``), one slice per field of its schema.
+
+The information-state string of Area 51 is the view's content (not a move
+history), so both tensors are the same encoding of ``view(p)``
+(:class:`aiplay.viewtensors.ViewTensors`). This module gives the bounds the
+view schema leaves open, from the rules (``rules.py``, ``components.py``):
+
+* turns: the end is triggered at the latest after ``max_turns`` regular turns,
+  then every seat plays one more (``turns_left`` counts those down);
+* cards: at most all 104 cards (40 start cards) are anywhere, and a type has
+  at most ``max(TOTAL_COUNTS)`` copies; a hangar pile holds at most all cards;
+* points: a stored artifact scores its value (at most 4); every card stored
+  entered a hand first, by the deal (5 a seat) or a collect (at most 3 a
+  turn), over at most ``max_turns + 2n`` turns (the last turns and the final
+  pick-up round); the highest bunkers give at most 5 + 3 + 2 per region.
+"""
+
+from __future__ import annotations
+
+from typing import Dict, Tuple
+
+from aiplay.game import Game
+from aiplay.viewtensors import ViewTensors
+
+from .components import (
+    FACE_UP, HAND_START, HIGHEST_BUNKER_POINTS, MARKER_COPIES, MAX_HANGARS, MAX_SPACES, MAX_VALUE,
+    NUM_CARDS, NUM_REGIONS, NUM_START_CARDS, NUM_VEHICLES, SMALL, TAKE_PER_COLLECT, TOTAL_COUNTS,
+    TOWERS_PER_COLOUR,
+)
+from .view import SCHEMA
+
+
+def limits(game: Game) -> Dict[str, Tuple[int, int]]:
+    """The bounds of the view's open-ended fields for ``game``'s player count and ``max_turns``."""
+    n = game.num_players
+    max_turns = game.options["max_turns"]
+    copies = max(TOTAL_COUNTS)
+    stored = HAND_START * n + TAKE_PER_COLLECT * (max_turns + 2 * n)
+    points = MAX_VALUE * stored
+    bonus = NUM_REGIONS * sum(HIGHEST_BUNKER_POINTS)
+    owners = 4 if n == 2 else n
+    return {
+        "turns_played": (0, max_turns + n), "turns_left": (0, n),
+        "row": (0, FACE_UP), "discards": (0, copies), "picked_up": (0, copies),
+        "deck.start_top": (0, NUM_START_CARDS), "deck.start_remainder": (0, NUM_START_CARDS),
+        "deck.main": (0, NUM_CARDS),
+        "towers_left": (0, TOWERS_PER_COLOUR), "number_markers_left[]": (0, max(MARKER_COPIES)),
+        "regions": (NUM_REGIONS, NUM_REGIONS), "regions[].bunkers": (SMALL[0], MAX_SPACES),
+        "regions[].hangars": (SMALL[1], MAX_HANGARS), "regions[].hangars[]": (0, NUM_CARDS),
+        "vehicles": (NUM_VEHICLES, NUM_VEHICLES),
+        "owners": (owners, owners), "owners[].points": (0, points), "owners[].highest_bunker_points": (0, bonus),
+        "seats": (n, n), "seats[].owners": (owners // n, owners // n), "seats[].hand_size": (0, NUM_CARDS),
+        "seats[].hand": (0, copies), "seats[].known_in_hand": (0, copies), "seats[].score": (0, points + bonus),
+    }
+
+
+TENSORS = ViewTensors(SCHEMA, limits)
