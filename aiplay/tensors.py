@@ -204,7 +204,8 @@ def document() -> str:
         for options in entry.contract_options:
             lines.append(describe(entry.reference(**options)))
     others = [e.name for e in game_entries(include_hidden=True) if e.tensors is None]
-    lines += ["## Games without tensors yet", "", ", ".join(f"`{n}`" for n in others) + ".", ""]
+    if others:
+        lines += ["## Games without tensors yet", "", ", ".join(f"`{n}`" for n in others) + ".", ""]
     return "\n".join(lines)
 
 

@@ -75,8 +75,7 @@ class _Scalar(_Part):
             out[self.name][slot] = 1 if value else 0
             return
         if not self.lo <= value <= self.hi:
-            raise InvalidStateError(f"view field {self.name} = {value!r} is outside the tensor's bounds "
-                                    f"{self.lo}..{self.hi}")
+            raise InvalidStateError(f"view.{self.name}", f"{value!r} is outside the tensor's bounds {self.lo}..{self.hi}")
         out[self.name][slot] = value - self.lo
 
     def read(self, slot: int, parts: Mapping[str, np.ndarray]) -> Any:
@@ -94,14 +93,14 @@ class _OneHot(_Part):
 
     def fill(self, value: Any, slot: int, out: Dict[str, np.ndarray]) -> None:
         if value not in self.index:
-            raise InvalidStateError(f"view field {self.name} = {value!r} is none of its {len(self.choices)} choices")
+            raise InvalidStateError(f"view.{self.name}", f"{value!r} is none of its {len(self.choices)} choices")
         out[self.name][slot * len(self.choices) + self.index[value]] = 1
 
     def read(self, slot: int, parts: Mapping[str, np.ndarray]) -> Any:
         width = len(self.choices)
         hot = np.flatnonzero(parts[self.name][slot * width:(slot + 1) * width])
         if len(hot) != 1:
-            raise InvalidStateError(f"tensor slice {self.name} slot {slot} is not one-hot")
+            raise InvalidStateError(f"tensor.{self.name}", f"slot {slot} is not one-hot")
         return self.choices[int(hot[0])]
 
 
@@ -117,8 +116,8 @@ class _Counts(_Part):
         base = slot * len(self.keys)
         for key, count in value.items():
             if key not in self.index or not 0 <= count <= self.cap:
-                raise InvalidStateError(f"view field {self.name}: {key!r}: {count!r} is outside the tensor's "
-                                        f"names or its bound 0..{self.cap}")
+                raise InvalidStateError(f"view.{self.name}", f"{key!r}: {count!r} is outside the tensor's names "
+                                                                 f"or its bound 0..{self.cap}")
             out[self.name][base + self.index[key]] = count
 
     def read(self, slot: int, parts: Mapping[str, np.ndarray]) -> Any:
@@ -152,8 +151,8 @@ class _List(_Part):
 
     def fill(self, value: Any, slot: int, out: Dict[str, np.ndarray]) -> None:
         if not self.shortest <= len(value) <= self.longest:
-            raise InvalidStateError(f"view field {self.name} has {len(value)} items, outside the tensor's "
-                                    f"bounds {self.shortest}..{self.longest}")
+            raise InvalidStateError(f"view.{self.name}", f"{len(value)} items, outside the tensor's bounds "
+                                                             f"{self.shortest}..{self.longest}")
         if self.length is not None:
             self.length.fill(len(value), slot, out)
         for j, item in enumerate(value):
@@ -302,5 +301,5 @@ def decode(game: Game, tensor: Any, kind: str = "observation") -> Dict[str, Any]
         parts[part.name] = tensor[start:start + part.size]
         start += part.size
     if start != len(tensor):
-        raise InvalidStateError(f"a {kind} tensor of {game.name} has {start} entries, not {len(tensor)}")
+        raise InvalidStateError("tensor", f"{len(tensor)} entries, where a {kind} tensor of {game.name} has {start}")
     return encoding.compiled(game).read(0, parts)

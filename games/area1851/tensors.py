@@ -13,9 +13,10 @@ view schema leaves open, from the rules (``rules.py``, ``cards.py``):
 * dice: a tweak moves a die by one and pays a card, so within a turn a die is
   at most 4 plus all the cards;
 * action points: 3 at most as the base, plus one per assistant on the Replicator;
-* reputation: not bounded by the rules' text as simply; bounded here by the
-  game's move bound times a per-move gain no rule reaches (a delivery, a feat or
-  Learn by Watching score far less), and the same below zero. Loose, not tight.
+* reputation: every score change of the rules adds a non-negative amount (a
+  delivery, a feat, an event); above, the game's move bound times a per-move
+  gain no rule reaches (Learn by Watching, the largest, gives at most 3 points
+  per delivery of the turn, at most 150). Loose, not tight.
 """
 
 from __future__ import annotations
@@ -41,7 +42,7 @@ def limits(game: Game) -> Dict[str, Tuple[int, int]]:
     return {
         "turn": (0, game.num_turns), "events": (0, NUM_EVENTS), "turn_events": (0, NUM_EVENTS),
         "deck_size": (0, cards), "feat_deck_size": (0, feats), "discard": (0, copies),
-        "seats": (n, n), "seats[].score": (-reputation, reputation),
+        "seats": (n, n), "seats[].score": (0, reputation),
         "seats[].hand_size": (0, cards), "seats[].hand": (0, copies),
         "seats[].junkyard_size": (0, cards), "seats[].junkyard": (0, copies),
         "seats[].held_back_size": (0, cards), "seats[].held_back": (0, copies),

@@ -10,6 +10,8 @@ view schema leaves open, from the rules (``rules.py``, ``components.py``):
 * tiles: at most all 49 on the map, in the pool or held;
 * life: the start plus every Recovery gain (1 + 2 + ... + 6 = 21);
 * dice: one a contributed card plus the hazard's, each at most 6;
+* seats waiting: one a living seat in a vote or a hazard; in a share, one
+  per card handed out (at most all cards);
 * statistics (hazards joined, items contributed): at most one a move, so at
   most the game's move bound (``max_game_length``).
 """
@@ -42,7 +44,7 @@ def limits(game: Game) -> Dict[str, Tuple[int, int]]:
         "kept": (0, copies), "kept_size": (0, NUM_CARDS), "investigation_cards": (0, copies),
         "investigation_size": (0, NUM_CARDS), "handout_size": (0, NUM_CARDS),
         "tile_stacks": (NUM_STACKS, NUM_STACKS), "held_tiles": (0, NUM_TILES), "map": (1, NUM_TILES), "map[].red_dots": (0, 4),
-        "waiting_seats": (0, n), "count": (0, dice), "total": (0, DIE_FACES * dice), "target": (-1, NUM_TILES - 1),
+        "waiting_seats": (0, NUM_CARDS), "count": (0, dice), "total": (0, DIE_FACES * dice), "target": (-1, NUM_TILES - 1),
         "ballots": (0, n), "seats": (n, n), "seats[].life": (0, START_LIFE[n] + RECOVERY_GAINS),
         "seats[].hand_size": (0, NUM_CARDS), "seats[].hand": (0, copies), "seats[].known_in_hand": (0, copies),
         "seats[].hazards_joined": (0, moves), "seats[].items_contributed": (0, moves),
