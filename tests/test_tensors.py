@@ -297,7 +297,8 @@ def test_board_game_tensors_have_a_fixed_shape_and_decode_to_the_seat_s_view(nam
     assert shape == game.information_state_tensor_shape()  # the information state is the view (no history)
     high = tensors.bounds(game, "observation")
     checked = 0
-    for state, _ in _sampled_states(game, seed=sum(map(ord, name)) + game.num_players, every=23):
+    every = 23 if name == "area51" else 7  # Area 51's games are the longest (2,000 to 5,000 moves)
+    for state, _ in _sampled_states(game, seed=sum(map(ord, name)) + game.num_players, every=every):
         for p in range(game.num_players):
             tensor = state.observation_tensor(p)
             assert tensor.dtype == np.float32 and tensor.shape == shape
