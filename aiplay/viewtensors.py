@@ -45,11 +45,6 @@ __all__ = ["ViewTensors", "decode"]
 Limits = Mapping[str, Tuple[int, int]]
 
 
-def _first_sentence(text: str) -> str:
-    head = text.split(". ")[0].strip()
-    return head if head.endswith(".") else head + "."
-
-
 class _Part:
     """One compiled schema node: its slices, and how it writes and reads a value at a slot."""
 
@@ -75,7 +70,8 @@ class _Scalar(_Part):
             out[self.name][slot] = 1 if value else 0
             return
         if not self.lo <= value <= self.hi:
-            raise InvalidStateError(f"view.{self.name}", f"{value!r} is outside the tensor's bounds {self.lo}..{self.hi}")
+            raise InvalidStateError(f"view.{self.name}",
+                                    f"{value!r} is outside the tensor's bounds {self.lo}..{self.hi}")
         out[self.name][slot] = value - self.lo
 
     def read(self, slot: int, parts: Mapping[str, np.ndarray]) -> Any:
@@ -207,7 +203,7 @@ class _Compiler:
         if isinstance(node, Obj):
             fields = []
             for f in node.fields:
-                part = self.compile(f.node, f"{path}.{f.name}" if path else f.name, _first_sentence(f.doc), dims)
+                part = self.compile(f.node, f"{path}.{f.name}" if path else f.name, f.doc.strip(), dims)
                 if part is not None:
                     fields.append((f.name, part))
             return _Object(fields)
@@ -220,7 +216,7 @@ class _Compiler:
             lo, hi = node.size if node.size is not None else (None, None)
             shortest, longest = self.limit(path, lo, hi)
             length = None if shortest == longest else _Scalar(
-                f"{path}#len", slots, 0, longest, f"{where}items in {path} ({shortest} to {longest})")
+                f"{path}#len", slots, 0, longest, f"{where}items in {path}")
             label = path.rsplit(".", 1)[-1].rstrip("[]") or path
             item = self.compile(node.item, path + "[]", doc, dims + [(label, longest)])
             assert item is not None
@@ -229,13 +225,13 @@ class _Compiler:
             return _Scalar(path, slots, 0, 1, f"{where}{doc} (1: true)", boolean=True)
         if isinstance(node, Int):
             lo, hi = self.limit(path, node.minimum, node.maximum)
-            shift = f", minus {lo}" if lo else ""
-            return _Scalar(path, slots, lo, hi, f"{where}{doc} (the value{shift}; {lo} to {hi})")
+            shift = f" (the value minus {lo})" if lo else ""
+            return _Scalar(path, slots, lo, hi, f"{where}{doc}{shift}")
         if isinstance(node, Str):
             if not node.choices:
                 raise ValueError(f"view field {path} is a string without a list of choices: it cannot be one-hot")
             return _OneHot(path, slots, node.choices,
-                           f"{where}{doc} (one-hot over {len(node.choices)} choices in schema order)")
+                           f"{where}{doc} (one-hot, {len(node.choices)} choices in schema order)")
         if isinstance(node, Counts):
             _, cap = self.limit(path, None, None)
             return _Counts(path, slots, node.keys,

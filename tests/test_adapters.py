@@ -53,7 +53,8 @@ def test_pettingzoo_seed_test_and_render_test_pass(name, capsys):
     assert e.render() is None and capsys.readouterr().out == str(e.state) + "\n"
 
 
-@pytest.mark.parametrize("name", ["kuhn_poker", "leduc_poker", "pig", "sunken_city", "area51", "area1851", "groom_lake"])
+@pytest.mark.parametrize("name", ["kuhn_poker", "leduc_poker", "pig", "sunken_city",
+                                  "area51", "area1851", "groom_lake"])
 def test_pettingzoo_tensor_observations_pass_api_and_seed_tests(name, monkeypatch):
     with warnings.catch_warnings():
         warnings.simplefilter("error")

@@ -271,7 +271,8 @@ def test_sunken_city_s_position_decodes_from_its_observation_tensor(options, bac
 #: Every player count of each game (its first option set also has a short block / the half-win variant).
 VIEW_GAMES = ([("area51", {"players": n}) for n in range(2, 7)]
               + [("area1851", {"players": n, "block": 1}) for n in range(2, 6)]
-              + [("groom_lake", {"players": n}) for n in range(3, 7)] + [("groom_lake", {"players": 5, "half_win": True})])
+              + [("groom_lake", {"players": n}) for n in range(3, 7)]
+              + [("groom_lake", {"players": 5, "half_win": True})])
 
 
 def _sampled_states(game, seed, every, plies=None):
@@ -348,7 +349,8 @@ def test_a_view_value_beyond_its_declared_bound_is_refused_not_clipped():
     from aiplay.viewtensors import ViewTensors
 
     schema = ViewSchema(game="toy", intro="", root=Obj("view", (
-        Field("score", Int(minimum=0), "Open-ended."), Field("list", Arr(Int(minimum=0, maximum=3)), "Open-ended."))))
+        Field("score", Int(minimum=0), "Open-ended."),
+        Field("list", Arr(Int(minimum=0, maximum=3)), "Open-ended."))))
     encoding = ViewTensors(schema, lambda game: {"score": (0, 10), "list": (0, 2)})
     game = aiplay.load("pig")
     part = encoding.compiled(game)
