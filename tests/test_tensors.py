@@ -364,3 +364,19 @@ def test_a_view_value_beyond_its_declared_bound_is_refused_not_clipped():
     unbounded = ViewTensors(schema, lambda game: {"score": (0, 10)})
     with pytest.raises(ValueError, match="list"):
         unbounded.compiled(game)
+
+
+def test_decode_refuses_what_is_not_a_view_tensor():
+    from aiplay.errors import InvalidStateError
+    from aiplay.viewtensors import decode
+
+    game = aiplay.load("groom_lake", players=3)
+    tensor = game.new_initial_state().observation_tensor(0)
+    with pytest.raises(InvalidStateError, match="entries"):
+        decode(game, tensor[:-1])
+    broken = tensor.copy()
+    _parts(game, "observation", broken)["step"][:] = 0  # the step's one-hot emptied (views into broken)
+    with pytest.raises(InvalidStateError, match="step"):
+        decode(game, broken)
+    with pytest.raises(UnsupportedError, match="view"):
+        decode(aiplay.load("kuhn_poker"), aiplay.load("kuhn_poker").new_initial_state().observation_tensor(0))
