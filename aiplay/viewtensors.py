@@ -18,7 +18,10 @@ slice holding that field for every array slot, slots in row-major order):
 * ``Opt``: a ``#set`` flag (1 when not null) and the inner node (zeros when null);
 * ``Arr``: a ``#len`` entry (unless its length is fixed) and its items, in slots
   up to the maximum length (unused slots stay zero);
-* ``Obj``: its fields in order; ``Internal``: left out.
+* ``Obj``: its fields in order; ``Internal``: left out, but for the parts a
+  game adds (``ViewTensors(internal=..., context=...)``: the decision in
+  progress, which the seat's information state holds and the documented
+  fields do not show).
 
 The schema does not bound every integer or array (scores, deck sizes, the
 cards in a hangar); the game supplies those bounds (``limits``, keyed by the
@@ -37,7 +40,7 @@ import numpy as np
 from aiplay.errors import InvalidStateError, UnsupportedError
 from aiplay.game import Game, State
 from aiplay.tensors import Slice, TensorEncoding, slices
-from aiplay.viewschema import Arr, Bool, Counts, Int, Internal, Obj, Opt, Str, ViewSchema
+from aiplay.viewschema import Arr, Bool, Counts, Field, Int, Internal, Obj, Opt, Str, ViewSchema
 
 __all__ = ["ViewTensors", "decode"]
 
@@ -174,6 +177,32 @@ class _Object(_Part):
         return {name: part.read(slot, parts) for name, part in self.fields}
 
 
+class _Context(_Part):
+    """The engine's decision context (a dict of small integers whose keys vary by step): per known key a
+    ``#set`` flag and the value; a key the encoding does not know is refused."""
+
+    def __init__(self, path: str, keys: Sequence[Tuple[str, int, int, str]]) -> None:
+        self.path = path
+        self.parts = {}
+        for key, lo, hi, doc in keys:
+            flag = _Scalar(f"{path}.{key}#set", 1, 0, 1, f"1 when the context has {key}", boolean=True)
+            shift = f" (the value minus {lo})" if lo else ""
+            self.parts[key] = _Optional(flag, _Scalar(f"{path}.{key}", 1, lo, hi, doc + shift))
+
+    def slices(self) -> List[Slice]:
+        return [s for part in self.parts.values() for s in part.slices()]
+
+    def fill(self, value: Any, slot: int, out: Dict[str, np.ndarray]) -> None:
+        for key, item in value.items():
+            if key not in self.parts:
+                raise InvalidStateError(f"view.{self.path}", f"the key {key!r} has no place in the tensor")
+            self.parts[key].fill(item, slot, out)
+
+    def read(self, slot: int, parts: Mapping[str, np.ndarray]) -> Any:
+        found = {key: part.read(slot, parts) for key, part in self.parts.items()}
+        return {key: value for key, value in found.items() if value is not None}
+
+
 class _Compiler:
     """Turns a schema and the game's limits into parts; ``dims`` are the enclosing lists (name, longest)."""
 
@@ -242,14 +271,23 @@ class _Compiler:
 class ViewTensors(TensorEncoding):
     """Both tensors of a game as the encoding of ``view(p)`` (less ``internal``), laid out by its schema.
 
+    ``internal`` and ``context`` add parts of the view's ``internal`` arrays that the documented
+    fields leave out but the seat's information state holds (the decision in progress: a die
+    selection, the bunkers already loaded this action): ``internal`` as schema fields read from
+    ``view["internal"][name]``, ``context`` as ``(name, keys)``, a dict of small integers under
+    ``view["internal"][name]`` with the bounds and meaning of each key it may hold.
+
     For a game whose information state is its view (the information-state
     string encodes the view, not a move history), the information-state and
     the observation tensors are the same.
     """
 
-    def __init__(self, schema: ViewSchema, limits: Callable[[Game], Limits]) -> None:
+    def __init__(self, schema: ViewSchema, limits: Callable[[Game], Limits], internal: Sequence[Field] = (),
+                 context: Optional[Tuple[str, Sequence[Tuple[str, int, int, str]]]] = None) -> None:
         self.schema = schema
         self.limits = limits
+        self.internal = tuple(internal)
+        self.context = context
         self._compiled: Dict[Tuple[str, Tuple[Tuple[str, Any], ...]], _Part] = {}
 
     def compiled(self, game: Game) -> _Part:
@@ -259,6 +297,17 @@ class ViewTensors(TensorEncoding):
         if key not in cache:
             compiler = _Compiler(self.limits(game))
             part = compiler.compile(self.schema.root, "", "", [])
+            assert isinstance(part, _Object)
+            extra: List[Tuple[str, _Part]] = []
+            for f in self.internal:
+                compiled = compiler.compile(f.node, f"internal.{f.name}", f.doc, [])
+                assert compiled is not None
+                extra.append((f.name, compiled))
+            if self.context is not None:
+                name, keys = self.context
+                extra.append((name, _Context(f"internal.{name}", keys)))
+            if extra:
+                part = _Object(part.fields + [("internal", _Object(extra))])
             unused = set(compiler.limits) - compiler.used
             if unused:
                 raise ValueError(f"tensor limits name fields the view schema does not bound by them: {sorted(unused)}")
@@ -286,7 +335,8 @@ class ViewTensors(TensorEncoding):
 
 
 def decode(game: Game, tensor: Any, kind: str = "observation") -> Dict[str, Any]:
-    """The view a :class:`ViewTensors` tensor encodes (every field but ``internal``)."""
+    """The view a :class:`ViewTensors` tensor encodes: every documented field, and under ``internal``
+    only the parts the encoding adds (its ``internal`` fields and ``context``)."""
     from aiplay.tensors import _encoding
 
     encoding = _encoding(game)

@@ -297,7 +297,7 @@ def test_board_game_tensors_have_a_fixed_shape_and_decode_to_the_seat_s_view(nam
     shape = game.observation_tensor_shape()
     assert shape == game.information_state_tensor_shape()  # the information state is the view (no history)
     high = tensors.bounds(game, "observation")
-    checked = 0
+    checked, by_tensor = 0, {}
     every = 23 if name == "area51" else 7  # Area 51's games are the longest (2,000 to 5,000 moves)
     for state, _ in _sampled_states(game, seed=sum(map(ord, name)) + game.num_players, every=every):
         for p in range(game.num_players):
@@ -305,9 +305,18 @@ def test_board_game_tensors_have_a_fixed_shape_and_decode_to_the_seat_s_view(nam
             assert tensor.dtype == np.float32 and tensor.shape == shape
             assert ((tensor >= 0) & (tensor <= high)).all()
             assert np.array_equal(state.information_state_tensor(p), tensor)
-            view = state.view(p)  # docs/views/<game>.md: every field but the engine's "internal" arrays
-            del view["internal"]
+            view = state.view(p)  # docs/views/<game>.md, and of the engine's "internal" arrays what it adds
+            internal = view.pop("internal")
+            encoding = tensors._encoding(game)
+            added = {f.name: internal[f.name] for f in encoding.internal}
+            if encoding.context is not None:
+                added[encoding.context[0]] = internal[encoding.context[0]]
+            if added:
+                view["internal"] = added
             assert decode(game, tensor) == view, (name, p, state.to_json())
+            # Different information (another information-state string) gives a different tensor.
+            key = state.information_state_string(p)
+            assert by_tensor.setdefault(tensor.tobytes(), key) == key, (name, p, state.to_json())
             checked += 1
     assert checked >= 20 and state.is_terminal()
 

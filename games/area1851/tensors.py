@@ -17,6 +17,11 @@ view schema leaves open, from the rules (``rules.py``, ``cards.py``):
   delivery, a feat, an event); above, the game's move bound times a per-move
   gain no rule reaches (Learn by Watching, the largest, gives at most 3 points
   per delivery of the turn, at most 150). Loose, not tight.
+
+The information state also holds the decision in progress (the engine's
+context: the dice a Workshop re-roll has selected, the card being played, what
+a delivery scored), which the documented view leaves out; both tensors add it,
+read from the seat's own ``view(p)["internal"]["ctx"]``.
 """
 
 from __future__ import annotations
@@ -26,7 +31,9 @@ from typing import Dict, Tuple
 from aiplay.game import Game
 from aiplay.viewtensors import ViewTensors
 
-from .cards import ASSISTANTS, DICE, FEAT_COUNTS, MAX_GADGETS, NUM_EVENTS, TINKER_COUNTS
+from .cards import (
+    ASSISTANTS, DICE, FEAT_COUNTS, MAX_GADGETS, NUM_EVENTS, NUM_TINKER_TYPES, TINKER, TINKER_COUNTS,
+)
 from .view import SCHEMA
 
 #: More reputation than any one move scores (see the module's docstring).
@@ -55,4 +62,24 @@ def limits(game: Game) -> Dict[str, Tuple[int, int]]:
     }
 
 
-TENSORS = ViewTensors(SCHEMA, limits)
+#: The engine's decision context (``view["internal"]["ctx"]``): the choice in progress, part of the
+#: seat's information state that the documented view leaves out (which dice a Workshop re-roll has
+#: selected, the card being played, what a delivery scored). Keys and bounds from ``rules.py``.
+CONTEXT = ("ctx", (
+    ("card", 0, NUM_TINKER_TYPES - 1, "the Tinker card type being played or attached"),
+    ("src", 0, 2, "where that card comes from (0 hand, 1 junkyard, 2 Storehouse)"),
+    ("owed", 0, max(t.cost for t in TINKER), "dice pips still owed for the card's cost"),
+    ("die", 0, DICE - 1, "the die being tweaked"),
+    ("up", 0, 1, "the tweak's direction (1 up)"),
+    ("level", 0, 3, "the Town Hall's level in use"),
+    ("sel", 0, 2 ** DICE - 1, "the dice selected for a Workshop re-roll (bit d: die d)"),
+    ("ret", 0, 1, "a delivery returns to the action phase after its feats"),
+    ("gtype", 0, NUM_TINKER_TYPES - 1, "the delivered gadget's type"),
+    ("own", 0, 2 * (max(t.rating for t in TINKER) + 1), "the delivered gadget's own points"),
+    ("nmods", 0, 2, "the delivered gadget's modifications"),
+    ("fmods", 0, 2, "of those, of the gadget's faction"),
+    ("tmods", 0, 2, "of those, in a Time socket"),
+    ("empty", 0, 2, "the delivered gadget's empty sockets"),
+))
+
+TENSORS = ViewTensors(SCHEMA, limits, context=CONTEXT)

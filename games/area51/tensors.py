@@ -13,6 +13,11 @@ view schema leaves open, from the rules (``rules.py``, ``components.py``):
   entered a hand first, by the deal (5 a seat) or a collect (at most 3 a
   turn), over at most ``max_turns + 2n`` turns (the last turns and the final
   pick-up round); the highest bunkers give at most 5 + 3 + 2 per region.
+
+The information state also holds the decision in progress, which the
+documented view leaves out: the build or vehicle being played (the engine's
+context) and the bunkers already loaded in a pick-up. Both tensors add them,
+read from the seat's own ``view(p)["internal"]``.
 """
 
 from __future__ import annotations
@@ -20,12 +25,13 @@ from __future__ import annotations
 from typing import Dict, Tuple
 
 from aiplay.game import Game
+from aiplay.viewschema import Arr, Field, Int
 from aiplay.viewtensors import ViewTensors
 
 from .components import (
-    FACE_UP, HAND_START, HIGHEST_BUNKER_POINTS, MARKER_COPIES, MAX_HANGARS, MAX_SPACES, MAX_VALUE,
-    NUM_CARDS, NUM_REGIONS, NUM_START_CARDS, NUM_VEHICLES, SMALL, TAKE_PER_COLLECT, TOTAL_COUNTS,
-    TOWERS_PER_COLOUR,
+    FACE_UP, HAND_START, HIGHEST_BUNKER_POINTS, LARGE, MARKER_COPIES, MAX_HANGARS, MAX_SPACES, MAX_VALUE,
+    MAX_VEHICLE_NUMBER, NUM_CARDS, NUM_COLOURS, NUM_REGIONS, NUM_START_CARDS, NUM_VEHICLES, ROUTES, SMALL,
+    TAKE_PER_COLLECT, TOTAL_COUNTS, TOWERS_PER_COLOUR,
 )
 from .view import SCHEMA
 
@@ -51,7 +57,26 @@ def limits(game: Game) -> Dict[str, Tuple[int, int]]:
         "owners": (owners, owners), "owners[].points": (0, points), "owners[].highest_bunker_points": (0, bonus),
         "seats": (n, n), "seats[].owners": (owners // n, owners // n), "seats[].hand_size": (0, NUM_CARDS),
         "seats[].hand": (0, copies), "seats[].known_in_hand": (0, copies), "seats[].score": (0, points + bonus),
+        "internal.used": (0, NUM_REGIONS * MAX_SPACES),
     }
 
 
-TENSORS = ViewTensors(SCHEMA, limits)
+#: The engine's decision context (``view["internal"]["context"]``): the build, upgrade or vehicle in
+#: progress, part of the seat's information state that the documented view leaves out. Keys and
+#: bounds from ``rules.py`` (where a build, an upgrade or a vehicle starts).
+CONTEXT = ("context", (
+    ("build", 0, 2, "what is being played: 0 a new bunker, 1 an upgrade, 2 a vehicle"),
+    ("colour", 0, NUM_COLOURS - 1, "its colour"),
+    ("region", 0, NUM_REGIONS - 1, "the region whose hangars take the cards"),
+    ("owner", 0, 5, "the cap colour of a new bunker"),
+    ("space", 0, MAX_SPACES - 1, "the upgraded bunker's space"),
+    ("vehicle", 0, NUM_VEHICLES - 1, "the vehicle"),
+    ("route", 0, len(ROUTES) - 1, "the vehicle's route"),
+    ("number", 0, MAX_VEHICLE_NUMBER, "the vehicle's new number"),
+    ("down", 0, LARGE[2] + 1, "face-down cards still to play (an upgrade to level L: L; a vehicle: its number)"),
+))
+#: The bunkers that took an artifact in the pick-up in progress (a bunker takes one per action).
+USED = Field("used", Arr(Arr(Int(minimum=0, maximum=MAX_SPACES - 1), "2: [region, space]", size=(2, 2))),
+             "The bunkers loaded in the pick-up in progress, as [region, space].")
+
+TENSORS = ViewTensors(SCHEMA, limits, internal=[USED], context=CONTEXT)
