@@ -289,6 +289,19 @@ def _sampled_states(game, seed, every, plies=None):
         moves.append(action)
 
 
+def _project(node, value):
+    """The part of ``value`` that the schema ``node`` describes (an encoding's internal fields name a few keys)."""
+    from aiplay.viewschema import Arr, Obj, Opt
+
+    if value is None:
+        return None
+    if isinstance(node, Obj):
+        return {f.name: _project(f.node, value[f.name]) for f in node.fields}
+    if isinstance(node, Arr):
+        return [_project(node.item, item) for item in value]
+    return _project(node.node, value) if isinstance(node, Opt) else value
+
+
 @pytest.mark.parametrize("name,options", VIEW_GAMES)
 def test_board_game_tensors_have_a_fixed_shape_and_decode_to_the_seat_s_view(name, options):
     from aiplay.viewtensors import decode
@@ -308,7 +321,7 @@ def test_board_game_tensors_have_a_fixed_shape_and_decode_to_the_seat_s_view(nam
             view = state.view(p)  # docs/views/<game>.md, and of the engine's "internal" arrays what it adds
             internal = view.pop("internal")
             encoding = tensors._encoding(game)
-            added = {f.name: internal[f.name] for f in encoding.internal}
+            added = {f.name: _project(f.node, internal[f.name]) for f in encoding.internal}
             if encoding.context is not None:
                 added[encoding.context[0]] = internal[encoding.context[0]]
             if added:

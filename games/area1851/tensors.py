@@ -20,8 +20,9 @@ view schema leaves open, from the rules (``rules.py``, ``cards.py``):
 
 The information state also holds the decision in progress (the engine's
 context: the dice a Workshop re-roll has selected, the card being played, what
-a delivery scored), which the documented view leaves out; both tensors add it,
-read from the seat's own ``view(p)["internal"]["ctx"]``.
+a delivery scored; and each seat's event choices still to make), which the
+documented view leaves out; both tensors add them, read from the seat's own
+``view(p)["internal"]``.
 """
 
 from __future__ import annotations
@@ -29,11 +30,13 @@ from __future__ import annotations
 from typing import Dict, Tuple
 
 from aiplay.game import Game
+from aiplay.viewschema import Arr, Field, Int, Obj
 from aiplay.viewtensors import ViewTensors
 
 from .cards import (
     ASSISTANTS, DICE, FEAT_COUNTS, MAX_GADGETS, NUM_EVENTS, NUM_TINKER_TYPES, TINKER, TINKER_COUNTS,
 )
+from .rules import TODO_NAMES
 from .view import SCHEMA
 
 #: More reputation than any one move scores (see the module's docstring).
@@ -59,6 +62,7 @@ def limits(game: Game) -> Dict[str, Tuple[int, int]]:
         "seats[].action_points": (0, 3 + ASSISTANTS),
         "seats[].feats_face_down_count": (0, feats), "seats[].feats_face_down": (0, feats),
         "seats[].feats_revealed": (0, feats),
+        "internal.players": (n, n), "internal.players[].todo": (0, MAX_TODO),
     }
 
 
@@ -76,10 +80,18 @@ CONTEXT = ("ctx", (
     ("ret", 0, 1, "a delivery returns to the action phase after its feats"),
     ("gtype", 0, NUM_TINKER_TYPES - 1, "the delivered gadget's type"),
     ("own", 0, 2 * (max(t.rating for t in TINKER) + 1), "the delivered gadget's own points"),
-    ("nmods", 0, 2, "the delivered gadget's modifications"),
-    ("fmods", 0, 2, "of those, of the gadget's faction"),
-    ("tmods", 0, 2, "of those, in a Time socket"),
-    ("empty", 0, 2, "the delivered gadget's empty sockets"),
+    ("nmods", 0, 3, "the delivered gadget's modifications"),
+    ("fmods", 0, 3, "of those, of the gadget's faction"),
+    ("tmods", 0, 3, "of those, in a Time socket"),
+    ("empty", 0, 3, "the delivered gadget's empty sockets"),
 ))
 
-TENSORS = ViewTensors(SCHEMA, limits, context=CONTEXT)
+#: Each seat's event choices still to make this turn (``view["internal"]["players"][q]["todo"]``, in the
+#: order the events ask them; ``rules.TODO_NAMES``), which the documented view names only as the
+#: decision ``todo``: at most 12 (``player.py``).
+TODO = Field("players", Arr(Obj("player", (
+    Field("todo", Arr(Int(minimum=0, maximum=len(TODO_NAMES) - 1)), "The event choices still to make."),))),
+    "Per seat, its event choices still to make this turn.")
+MAX_TODO = 12
+
+TENSORS = ViewTensors(SCHEMA, limits, internal=[TODO], context=CONTEXT)
