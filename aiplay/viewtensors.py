@@ -4,9 +4,10 @@ A game whose view has a schema (:mod:`aiplay.viewschema`, ``games/<g>/view.py``)
 gets its tensors from that one description: :class:`ViewTensors` walks the
 schema and gives every leaf field one slice, so the layout in
 ``docs/tensors.md`` names the view's own fields. Since the tensor is built from
-``view(p)`` alone (its ``internal`` part left out), it holds exactly what the
-seat may see, twins give equal tensors, and :func:`decode` reads the view back
-from it (``tests/test_tensors.py`` checks both on random games).
+``view(p)`` alone (of its ``internal`` part only what a game adds, below), it
+holds only what the seat may see, twins give equal tensors, and :func:`decode`
+reads the view back from it (``tests/test_tensors.py`` checks both on random
+games, and that different information states give different tensors).
 
 How each schema node is encoded (field-major: a field inside arrays is one
 slice holding that field for every array slot, slots in row-major order):
