@@ -10,8 +10,8 @@ from aiplay.registry import DifferentialCase, PlaythroughSpec, register
 
 from .game import Area1851Game
 from .render import describe_action, render, render_svg, render_text
-from .tensors import TENSORS
 from .rules import Area1851State
+from .tensors import TENSORS
 
 ENTRY = register(
     Area1851Game,
