@@ -9,10 +9,12 @@ view schema leaves open, from the rules (``rules.py``, ``components.py``):
   then every seat plays one more (``turns_left`` counts those down);
 * cards: at most all 104 cards (40 start cards) are anywhere, and a type has
   at most ``max(TOTAL_COUNTS)`` copies; a hangar pile holds at most all cards;
-* points: a stored artifact scores its value (at most 4); every card stored
-  entered a hand first, by the deal (5 a seat) or a collect (at most 3 a
-  turn), over at most ``max_turns + 2n`` turns (the last turns and the final
-  pick-up round); the highest bunkers give at most 5 + 3 + 2 per region.
+* points: a stored artifact scores its value (at most 4) and goes to the
+  discards; to be stored again a card must come back through the deck or the
+  row into a hand, which only a collect does (at most 3 cards a turn, at most
+  ``max_turns + n`` turns with the last ones). So at most 104 first stores
+  plus 3 per turn (counted with ``2n`` extra turns, generously); the highest
+  bunkers give at most 5 + 3 + 2 per region.
 
 The information state also holds the decision in progress, which the
 documented view leaves out: the build or vehicle being played (the engine's
@@ -29,7 +31,7 @@ from aiplay.viewschema import Arr, Field, Int
 from aiplay.viewtensors import ViewTensors
 
 from .components import (
-    FACE_UP, HAND_START, HIGHEST_BUNKER_POINTS, LARGE, MARKER_COPIES, MAX_HANGARS, MAX_SPACES, MAX_VALUE,
+    FACE_UP, HIGHEST_BUNKER_POINTS, LARGE, MARKER_COPIES, MAX_HANGARS, MAX_SPACES, MAX_VALUE,
     MAX_VEHICLE_NUMBER, NUM_CARDS, NUM_COLOURS, NUM_REGIONS, NUM_START_CARDS, NUM_VEHICLES, ROUTES, SMALL,
     TAKE_PER_COLLECT, TOTAL_COUNTS, TOWERS_PER_COLOUR,
 )
@@ -41,7 +43,7 @@ def limits(game: Game) -> Dict[str, Tuple[int, int]]:
     n = game.num_players
     max_turns = game.options["max_turns"]
     copies = max(TOTAL_COUNTS)
-    stored = HAND_START * n + TAKE_PER_COLLECT * (max_turns + 2 * n)
+    stored = NUM_CARDS + TAKE_PER_COLLECT * (max_turns + 2 * n)
     points = MAX_VALUE * stored
     bonus = NUM_REGIONS * sum(HIGHEST_BUNKER_POINTS)
     owners = 4 if n == 2 else n
