@@ -2,9 +2,11 @@
 
 For each game with tensors and each engine, the information-state tensor (the
 observation tensor for Pig) of every seat is computed at positions along
-seeded random games; the mean time per call is printed. On the native engine
-the poker kernels write the tensor from their C state (``fill_tensor``); the
-other games, and the reference engine, go through the encoding's dict path.
+seeded random games (every 7th move); the mean time per call is printed. On
+the native engine the poker kernels write the tensor from their C state
+(``fill_tensor``); the other games, and the reference engine, go through the
+encoding's Python path (the dict form, or the seat's view for Area 51, Area
+1851 and Groom Lake).
 
     python benchmarks/tensor_cost.py            # 300 positions per game and engine
     python benchmarks/tensor_cost.py --quick    # 30 (CI smoke run)
@@ -22,15 +24,18 @@ from aiplay.registry import game_entries, has_native
 from aiplay.testing.simulate import random_action
 
 
-def positions(game: aiplay.Game, count: int, seed: int) -> list:
-    """``count`` states taken every other move along seeded random games."""
+def positions(game: aiplay.Game, count: int, seed: int, every: int = 7) -> list:
+    """``count`` states taken every ``every`` moves along seeded random games (a board game's
+    positions spread past its set-up)."""
     rng = random.Random(seed)
     found: list = []
     while len(found) < count:
-        state = game.new_initial_state()
+        state, moves = game.new_initial_state(), 0
         while not state.is_terminal() and len(found) < count:
-            found.append(state.clone())
+            if moves % every == 0:
+                found.append(state.clone())
             state.apply_action(random_action(state, rng))
+            moves += 1
     return found
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import random
 import warnings
 
@@ -52,8 +53,9 @@ def test_pettingzoo_seed_test_and_render_test_pass(name, capsys):
     assert e.render() is None and capsys.readouterr().out == str(e.state) + "\n"
 
 
-@pytest.mark.parametrize("name", ["kuhn_poker", "leduc_poker", "pig", "sunken_city"])
-def test_pettingzoo_tensor_observations_pass_api_and_seed_tests(name):
+@pytest.mark.parametrize("name", ["kuhn_poker", "leduc_poker", "pig", "sunken_city",
+                                  "area51", "area1851", "groom_lake"])
+def test_pettingzoo_tensor_observations_pass_api_and_seed_tests(name, monkeypatch):
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         warnings.filterwarnings("ignore", message="Observation is not a NumPy array")
@@ -67,8 +69,14 @@ def test_pettingzoo_tensor_observations_pass_api_and_seed_tests(name):
                 else e.state.information_state_tensor(1))
     assert tensor.dtype == np.float32 and np.array_equal(tensor, expected)
     assert e.observation_space("player_1")["observation"].contains(tensor)
+    # Every registered game has tensors now; an entry without an encoding stands for a new game.
+    from aiplay import registry
+
+    real = registry.game_entry
+    monkeypatch.setattr(registry, "game_entry", lambda game: dataclasses.replace(real(game), tensors=None)
+                        if game == "template" else real(game))
     with pytest.raises(InvalidOptionError, match="provides no tensor"):
-        raw_env("area51", observation="tensor")
+        raw_env("template", observation="tensor")
     with pytest.raises(InvalidOptionError, match="observation="):
         raw_env("pig", observation="pixels")
 
@@ -232,7 +240,10 @@ def test_openspiel_serves_the_poker_tensors_which_equal_its_own(registered, name
             b.apply_action(action)
     pig = pyspiel.load_game("aiplay_pig").get_type()  # an observation tensor only, as OpenSpiel's pig
     assert pig.provides_observation_tensor and not pig.provides_information_state_tensor
-    assert not pyspiel.load_game("aiplay_area51").get_type().provides_observation_tensor
+    board = pyspiel.load_game("aiplay_area51")  # the seat's view, encoded (aiplay.viewtensors)
+    assert board.get_type().provides_observation_tensor and board.get_type().provides_information_state_tensor
+    state = board.new_initial_state()
+    assert len(state.information_state_tensor(0)) == board.information_state_tensor_shape()[0]
 
 
 def _q_learning_run(game, episodes):

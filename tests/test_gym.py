@@ -27,7 +27,8 @@ def test_gymnasium_check_env_passes(name, capsys):
     assert capsys.readouterr().out  # the human mode printed
 
 
-@pytest.mark.parametrize("name", ["kuhn_poker", "leduc_poker", "pig", "sunken_city"])
+@pytest.mark.parametrize("name", ["kuhn_poker", "leduc_poker", "pig", "sunken_city",
+                                  "area51", "area1851", "groom_lake"])
 def test_check_env_passes_with_tensor_observations(name):
     with warnings.catch_warnings():
         warnings.simplefilter("error")

@@ -194,7 +194,15 @@ def test_every_field_of_the_template_s_view_decodes_from_its_tensor(backend):
             # current_player follows from dealt, moves, rolling and positions (the rules' _current_player).
 
 
-def test_games_without_tensors_say_so_and_seats_are_checked():
+def test_games_without_tensors_say_so_and_seats_are_checked(monkeypatch):
+    # Every registered game has tensors now; a registry entry without an encoding stands for a new game.
+    import dataclasses
+
+    from aiplay import registry
+
+    real = registry.game_entry
+    monkeypatch.setattr(registry, "game_entry", lambda name: dataclasses.replace(real(name), tensors=None)
+                        if name == "area51" else real(name))
     board = aiplay.load("area51")
     with pytest.raises(UnsupportedError, match="area51"):
         board.observation_tensor_shape()
@@ -256,3 +264,141 @@ def test_sunken_city_s_position_decodes_from_its_observation_tensor(options, bac
         assert decoded == data
         assert _card(parts["player"]) == 1
         assert seen.setdefault(tensor.tobytes(), state.to_json()) == state.to_json()  # distinct positions, distinct tensors
+
+
+# -- the board games with hidden information: tensors encode the seat's view (aiplay.viewtensors) ----------
+
+#: Every player count of each game (its first option set also has a short block / the half-win variant).
+VIEW_GAMES = ([("area51", {"players": n}) for n in range(2, 7)]
+              + [("area1851", {"players": n, "block": 1}) for n in range(2, 6)]
+              + [("groom_lake", {"players": n}) for n in range(3, 7)]
+              + [("groom_lake", {"players": 5, "half_win": True})])
+
+
+def _sampled_states(game, seed, every, plies=None):
+    """Every ``every``-th state of one seeded random game (chance nodes and the end included), and the moves."""
+    rng = random.Random(seed)
+    state, moves = game.new_initial_state(), []
+    while True:
+        if len(moves) % every == 0 or state.is_terminal():
+            yield state.clone(), list(moves)
+        if state.is_terminal() or (plies is not None and len(moves) >= plies):
+            break
+        action = random_action(state, rng)
+        state.apply_action(action)
+        moves.append(action)
+
+
+def _project(node, value):
+    """The part of ``value`` that the schema ``node`` describes (an encoding's internal fields name a few keys)."""
+    from aiplay.viewschema import Arr, Obj, Opt
+
+    if value is None:
+        return None
+    if isinstance(node, Obj):
+        return {f.name: _project(f.node, value[f.name]) for f in node.fields}
+    if isinstance(node, Arr):
+        return [_project(node.item, item) for item in value]
+    return _project(node.node, value) if isinstance(node, Opt) else value
+
+
+@pytest.mark.parametrize("name,options", VIEW_GAMES)
+def test_board_game_tensors_have_a_fixed_shape_and_decode_to_the_seat_s_view(name, options):
+    from aiplay.viewtensors import decode
+
+    game = aiplay.load(name, backend="native", **options)
+    shape = game.observation_tensor_shape()
+    assert shape == game.information_state_tensor_shape()  # the information state is the view (no history)
+    high = tensors.bounds(game, "observation")
+    checked, by_tensor = 0, {}
+    every = 23 if name == "area51" else 7  # Area 51's games are the longest (2,000 to 5,000 moves)
+    for state, _ in _sampled_states(game, seed=sum(map(ord, name)) + game.num_players, every=every):
+        for p in range(game.num_players):
+            tensor = state.observation_tensor(p)
+            assert tensor.dtype == np.float32 and tensor.shape == shape
+            assert ((tensor >= 0) & (tensor <= high)).all()
+            assert np.array_equal(state.information_state_tensor(p), tensor)
+            view = state.view(p)  # docs/views/<game>.md, and of the engine's "internal" arrays what it adds
+            internal = view.pop("internal")
+            encoding = tensors._encoding(game)
+            added = {f.name: _project(f.node, internal[f.name]) for f in encoding.internal}
+            if encoding.context is not None:
+                added[encoding.context[0]] = internal[encoding.context[0]]
+            if added:
+                view["internal"] = added
+            assert decode(game, tensor) == view, (name, p, state.to_json())
+            # Different information (another information-state string) gives a different tensor.
+            key = state.information_state_string(p)
+            assert by_tensor.setdefault(tensor.tobytes(), key) == key, (name, p, state.to_json())
+            checked += 1
+    assert checked >= 20 and state.is_terminal()
+
+
+@pytest.mark.parametrize("name,options", [VIEW_GAMES[0], VIEW_GAMES[4], VIEW_GAMES[5], VIEW_GAMES[8], VIEW_GAMES[9],
+                                          VIEW_GAMES[-1]])
+def test_board_game_twins_give_equal_tensors(name, options):
+    # A world determinized for seat p (other hands, other face-down cards, other roles) is a twin.
+    game = aiplay.load(name, backend="native", **options)
+    rng = random.Random(3)
+    hidden_differs = 0
+    for state, _ in _sampled_states(game, seed=11, every=37):
+        if state.is_terminal():
+            continue
+        for p in range(game.num_players):
+            twin = state.determinize(p, rng)
+            hidden_differs += twin.to_json() != state.to_json()
+            assert np.array_equal(twin.information_state_tensor(p), state.information_state_tensor(p)), (p, twin)
+            assert np.array_equal(twin.observation_tensor(p), state.observation_tensor(p))
+    assert hidden_differs >= 5  # the twins did hide something
+
+
+@pytest.mark.parametrize("name,options", [VIEW_GAMES[1], VIEW_GAMES[6], VIEW_GAMES[10]])
+def test_board_game_tensors_are_the_same_on_both_engines(name, options):
+    reference = aiplay.load(name, backend="reference", **options)
+    native = aiplay.load(name, backend="native", **options)
+    assert reference.observation_tensor_shape() == native.observation_tensor_shape()
+    for ours, moves in _sampled_states(native, seed=5, every=41, plies=1500):
+        theirs = reference.new_initial_state()
+        for action in moves:
+            theirs.apply_action(action)
+        for p in range(native.num_players):
+            assert np.array_equal(ours.information_state_tensor(p), theirs.information_state_tensor(p)), (moves, p)
+
+
+def test_a_view_value_beyond_its_declared_bound_is_refused_not_clipped():
+    from aiplay.errors import InvalidStateError
+    from aiplay.viewschema import Arr, Field, Int, Obj, ViewSchema
+    from aiplay.viewtensors import ViewTensors
+
+    schema = ViewSchema(game="toy", intro="", root=Obj("view", (
+        Field("score", Int(minimum=0), "Open-ended."),
+        Field("list", Arr(Int(minimum=0, maximum=3)), "Open-ended."))))
+    encoding = ViewTensors(schema, lambda game: {"score": (0, 10), "list": (0, 2)})
+    game = aiplay.load("pig")
+    part = encoding.compiled(game)
+    assert [s.name for s in part.slices()] == ["score", "list#len", "list[]"]
+    out = {s.name: np.zeros(s.size, np.float32) for s in part.slices()}
+    part.fill({"score": 10, "list": [3, 1]}, 0, out)
+    assert part.read(0, out) == {"score": 10, "list": [3, 1]}
+    for bad in ({"score": 11, "list": []}, {"score": 0, "list": [1, 1, 1]}, {"score": 0, "list": [4]}):
+        with pytest.raises(InvalidStateError):
+            part.fill(bad, 0, {s.name: np.zeros(s.size, np.float32) for s in part.slices()})
+    unbounded = ViewTensors(schema, lambda game: {"score": (0, 10)})
+    with pytest.raises(ValueError, match="list"):
+        unbounded.compiled(game)
+
+
+def test_decode_refuses_what_is_not_a_view_tensor():
+    from aiplay.errors import InvalidStateError
+    from aiplay.viewtensors import decode
+
+    game = aiplay.load("groom_lake", players=3)
+    tensor = game.new_initial_state().observation_tensor(0)
+    with pytest.raises(InvalidStateError, match="entries"):
+        decode(game, tensor[:-1])
+    broken = tensor.copy()
+    _parts(game, "observation", broken)["step"][:] = 0  # the step's one-hot emptied (views into broken)
+    with pytest.raises(InvalidStateError, match="step"):
+        decode(game, broken)
+    with pytest.raises(UnsupportedError, match="view"):
+        decode(aiplay.load("kuhn_poker"), aiplay.load("kuhn_poker").new_initial_state().observation_tensor(0))

@@ -11,10 +11,12 @@ from aiplay.registry import DifferentialCase, PlaythroughSpec, register
 from .game import Area1851Game
 from .render import describe_action, render, render_svg, render_text
 from .rules import Area1851State
+from .tensors import TENSORS
 
 ENTRY = register(
     Area1851Game,
     kernel_module="aiplay._ext.area1851",
+    tensors=TENSORS,
     no_kernel_policy=None,
     contract_options=[{"players": 2, "block": 1}, {"players": 4, "block": 1}],
     # CI plays a few seeded games per case; AIPLAY_FULL_DIFFERENTIAL=1 plays 500 each (2,000 games, 2-5 players).

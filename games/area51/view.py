@@ -18,7 +18,7 @@ from aiplay.viewschema import (
 )
 
 from .components import (
-    COLOURS, EXISTING_TYPES, OWNER_NAMES, OWNER_NAMES_2P, ROUTES, VEHICLE_KINDS, region_name,
+    COLOURS, EXISTING_TYPES, LARGE, OWNER_NAMES, OWNER_NAMES_2P, ROUTES, VEHICLE_KINDS, region_name,
     shown_number, type_name, vehicle_name,
 )
 from .phases import PHASES, STEPS
@@ -57,7 +57,9 @@ OWNER_OBJ = Obj("owner", (
 BUNKER_OBJ = Obj("bunker", (
     Field("colour", Str(choices=COLOURS), "The bunker's (tower's) colour."),
     Field("owner", Str(choices=OWNERS), "The cap colour on it (its owner)."),
-    Field("level", Int(minimum=1, maximum=5), "Its level (tower storeys)."),
+    Field("level", Int(minimum=1, maximum=LARGE[2]),
+          "Its level (tower storeys). Building and each upgrade cost a security marker of the region, so at most "
+          "the region's markers (17)."),
 ), "A bunker on a building space.")
 
 HANGAR_CARD = Obj("hangar_card", (

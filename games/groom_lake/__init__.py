@@ -10,12 +10,14 @@ for move. Bots: one heuristic per role (``heuristic.py``) and the generic search
 from aiplay.registry import DifferentialCase, PlaythroughSpec, register
 
 from .game import GroomLakeGame, GroomLakeState
+from .tensors import TENSORS
 from .render import render, render_svg
 
 #: This game's registry entry.
 ENTRY = register(
     GroomLakeGame,
     kernel_module="aiplay._ext.groom_lake",
+    tensors=TENSORS,
     contract_options=[{"players": 3}, {"players": 5, "half_win": True}],
     # CI plays 125 seeded games in lockstep (about 0.05 s each); AIPLAY_FULL_DIFFERENTIAL=1
     # plays the 2,000 (500 per player count, 3 to 6).
