@@ -71,8 +71,13 @@ class Settings:
 
     @classmethod
     def small(cls) -> "Settings":
-        """Updates after a handful of episodes, so that a few dozen exercise every learning path."""
-        return cls(pg_batch=4, pg_critic_before_pi=2, nfsp_batch=8, nfsp_learn_every=4, nfsp_min_buffer=16)
+        """Updates after a handful of episodes, so that a few dozen exercise every learning path.
+
+        NFSP's average policy learns only from best-response episodes: half of them here (a
+        tenth by default), so that its buffer fills within a few dozen episodes.
+        """
+        return cls(pg_batch=4, pg_critic_before_pi=2, nfsp_batch=8, nfsp_learn_every=4, nfsp_min_buffer=16,
+                   nfsp_anticipatory=0.5)
 
 
 @dataclass
