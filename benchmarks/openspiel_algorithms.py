@@ -93,8 +93,10 @@ class Run:
     #: is (critic, policy) loss for policy gradient and (average-policy, best-response) for NFSP
     #: (None where that half has not learnt yet).
     losses: List[Tuple[int, Optional[float], Optional[float]]] = field(default_factory=list)
-    #: Mean self-play return of each seat over the training episodes.
+    #: Mean self-play return of each seat over the training episodes, and how many of those
+    #: episodes were not ties (in Sunken City, games where nobody secures a treasure are).
     returns: List[float] = field(default_factory=list)
+    decided: int = 0
     #: The tensor shape the game declares (the one the agents' networks take).
     tensor_shape: Tuple[int, ...] = ()
     #: Seat 0's mean return against a uniformly random opponent, before and after training.
@@ -186,6 +188,7 @@ def train(env: rl_environment.Environment, agents: Sequence[Any], episodes: int,
         for seat, agent in enumerate(agents):  # every seat sees the end (and learns from it)
             agent.step(time_step)
         totals += time_step.rewards
+        run.decided += len(set(time_step.rewards)) > 1
         # A learner's reported loss is a new object after each of its updates.
         for seat, agent in enumerate(agents):
             loss = _reported_loss(agent)
@@ -271,7 +274,8 @@ def report(record: Run) -> str:
         f"{record.env_steps} decisions, tensor {record.tensor_shape}, {updates} loss reports, {record.seconds:.1f} s",
         f"    first losses: {losses(first)}",
         f"    last losses:  {losses(last)}",
-        "    self-play mean return per seat: " + ", ".join(f"{r:+.3f}" for r in record.returns),
+        "    self-play mean return per seat: " + ", ".join(f"{r:+.3f}" for r in record.returns)
+        + f"; {record.decided} of {record.episodes} games not tied",
         f"    seat 0 against random, mean return: before {record.before:+.3f}, after {record.after:+.3f}",
     ])
 

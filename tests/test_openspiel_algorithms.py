@@ -114,6 +114,7 @@ def test_learner_trains_on_the_declared_tensor_with_legal_actions(driver, game, 
     # Self-play returns are those of the game (Leduc zero-sum, Sunken City constant-sum 1).
     assert len(record.returns) == 2
     assert math.isclose(sum(record.returns), 0.0 if game == "leduc_poker" else 1.0, abs_tol=1e-9)
+    assert 0 <= record.decided <= EPISODES[game] and (record.decided > 0 or game == "sunken_city")
     # The learnt policy moved: some seat's action probabilities on fixed positions changed.
     after = [_policy_probs(agent, steps) for agent, steps in zip(agents, probes)]
     for rows in before + after:
