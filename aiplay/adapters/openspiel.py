@@ -22,8 +22,9 @@ the poker games, whose tensors are OpenSpiel's own element for element)
 declares ``provides_information_state_tensor`` and ``provides_observation_tensor``
 and serves ``information_state_tensor`` / ``observation_tensor`` (and the
 observer's named slices in ``dict``), so OpenSpiel's tensor consumers
-(``rl_environment``, its learners) run on it; the other games provide strings
-only. Tree algorithms (MCTS, CFR, expectiminimax, best response on small
+(``rl_environment``, its learners) run on it: ``benchmarks/openspiel_algorithms.py`` trains
+OpenSpiel's PyTorch policy gradient and NFSP on Leduc poker and Sunken City (the ``rl`` extra).
+The other games provide strings only. Tree algorithms (MCTS, CFR, expectiminimax, best response on small
 games) work on all. Games run on the native engine when it is built
 (``backend`` parameter: ``"auto"``, ``"native"`` or ``"reference"``).
 
