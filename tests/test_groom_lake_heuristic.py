@@ -38,11 +38,14 @@ def test_humans_scout_rather_than_walk_into_a_hazard_they_cannot_beat():
 
 
 def test_humans_keep_tools_over_small_proof_and_the_alien_keeps_technology():
-    # A Human's tool is worth more than 5 or 10 AP of proof (hazards need it), less than 15 or 20.
+    # A Human's tool is worth more than 5, 10 or 15 AP of proof (hazards need it), less than 20.
     small = play(position(3, roles=[HUMAN, ALIEN, HUMAN], hands=[{LIFEFORM[3]: 1, TECH[0]: 1}, {}, {}],
                           discard=[WATER] * 6), "end turn")
     assert choose(small) == "refresh Tech 5"
-    large = play(position(3, roles=[HUMAN, ALIEN, HUMAN], hands=[{LIFEFORM[3]: 1, TECH[2]: 1}, {}, {}],
+    mid = play(position(3, roles=[HUMAN, ALIEN, HUMAN], hands=[{LIFEFORM[3]: 1, TECH[2]: 1}, {}, {}],
+                        discard=[WATER] * 6), "end turn")
+    assert choose(mid) == "refresh Tech 15"
+    large = play(position(3, roles=[HUMAN, ALIEN, HUMAN], hands=[{LIFEFORM[3]: 1, TECH[3]: 1}, {}, {}],
                           discard=[WATER] * 6), "end turn")
     assert choose(large) == "refresh Water"
     alien = play(position(3, roles=[ALIEN, HUMAN, HUMAN], hands=[{LIFEFORM[3]: 1, TECH[0]: 1}, {}, {}],

@@ -38,8 +38,9 @@ from .board import make_grid, placements
 STRIKE_BELIEF = 0.55
 #: Hazard rounds a seat must have joined before the Hunter trusts its belief.
 MIN_ROUNDS = 3
-#: Life at or below which a seat plays Recovery and never risks a class-C placement.
-LOW_LIFE = 2
+#: Life at or below which a seat plays Recovery and never risks a class-C placement. At 3, not 2:
+#: a Human who gives its lives to hazards (``LIFE_WHEN_SHORT``) heals before the clock catches it.
+LOW_LIFE = 3
 SCOUT_MIN_LIFE = 1
 #: Suspicion weights (see :func:`suspicion`): the Hunter strikes, a seat calls a vote, a voter
 #: says yes at these, when the suspect leads the next one by ``LEAD``.
@@ -50,11 +51,13 @@ LEAD = 2
 STRIKE_LEAD = 2
 RATIO = 2
 #: Life at which a Human with no helping card gives a life token: while the dice look short, and
-#: to keep its record of giving.
-LIFE_WHEN_SHORT = 4
+#: to keep its record of giving. Down to its last life: a failed hazard wastes every card and token
+#: given to it and sends the Team back, and the clock takes a life from everyone anyway.
+LIFE_WHEN_SHORT = 2
 LIFE_ALIBI = 99
-#: What a Human's tool is worth to keep (Alien Proof is worth twice its AP, Recovery 60).
-TOOL_VALUE = 21
+#: What a Human's tool is worth to keep (Alien Proof is worth twice its AP, Recovery 60): more than
+#: proof of 15 AP, less than 20 (the Team escapes on its tools; proof only decides who wins then).
+TOOL_VALUE = 31
 #: Rounds joined beyond items given at which the Alien gives a token card to look busy.
 ALIEN_TOKEN_DEFICIT = 3
 
@@ -83,8 +86,8 @@ def _keep_value(t: int, role: int) -> float:
 
 
 def _keep_value_new(t: int, role: int) -> int:
-    """The new policy's card values (higher: keep). Humans value a tool above the smallest Alien
-    Proof: a hand of proof alone beats no hazard, and tools given to hazards also refill the
+    """The new policy's card values (higher: keep). Humans value a tool above any Alien Proof but
+    the 20s: a hand of proof alone beats no hazard, and tools given to hazards also refill the
     Discard Stack (each card there is a turn before everyone loses a life)."""
     if role == ALIEN:
         return 3 * AP_VALUE[t] if t in TECH else (25 if t == RECOVERY else AP_VALUE[t] // 2 + 1)
