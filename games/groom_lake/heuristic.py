@@ -55,9 +55,10 @@ RATIO = 2
 #: given to it and sends the Team back, and the clock takes a life from everyone anyway.
 LIFE_WHEN_SHORT = 2
 LIFE_ALIBI = 99
-#: What a Human's tool is worth to keep (Alien Proof is worth twice its AP, Recovery 60): more than
-#: proof of 15 AP, less than 20 (the Team escapes on its tools; proof only decides who wins then).
-TOOL_VALUE = 31
+#: The same from a full hand (a life given from it also costs a card).
+LIFE_WHEN_SHORT_FULL = 4
+#: What a Human's tool is worth to keep (Alien Proof is worth twice its AP, Recovery 60).
+TOOL_VALUE = 21
 #: Rounds joined beyond items given at which the Alien gives a token card to look busy.
 ALIEN_TOKEN_DEFICIT = 3
 
@@ -86,8 +87,8 @@ def _keep_value(t: int, role: int) -> float:
 
 
 def _keep_value_new(t: int, role: int) -> int:
-    """The new policy's card values (higher: keep). Humans value a tool above any Alien Proof but
-    the 20s: a hand of proof alone beats no hazard, and tools given to hazards also refill the
+    """The new policy's card values (higher: keep). Humans value a tool above the smallest Alien
+    Proof: a hand of proof alone beats no hazard, and tools given to hazards also refill the
     Discard Stack (each card there is a turn before everyone loses a life)."""
     if role == ALIEN:
         return 3 * AP_VALUE[t] if t in TECH else (25 if t == RECOVERY else AP_VALUE[t] // 2 + 1)
@@ -323,7 +324,14 @@ def _contribute(view: Dict[str, Any], legal: List[int], role: int, hand: List[in
         return A.DONE
     if tools:
         return tools[0]
-    if A.LIFE in legal and view["life"][me] >= (LIFE_WHEN_SHORT if short else LIFE_ALIBI):
+    # A life given from a full hand also costs a card (the hand limit falls with it), so a full hand
+    # gives only from higher life: its proof is what wins the Team's escape for it.
+    life = view["life"][me]
+    if short:
+        floor = LIFE_WHEN_SHORT_FULL if sum(hand) >= life else LIFE_WHEN_SHORT
+    else:
+        floor = LIFE_ALIBI
+    if A.LIFE in legal and life >= floor:
         return A.LIFE
     return A.DONE
 
