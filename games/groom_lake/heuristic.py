@@ -8,7 +8,8 @@ another player's role or cards, so it would play unchanged on a native engine:
   map), scout when no Civilization is in reach, keep Alien Proof (tools go
   first to hazards and to the Refresh stack), give their life tokens to a
   hazard the dice look short for (keeping one; from a full hand, whose limit
-  would fall, keeping three), and vote against the most suspicious player when a vote comes;
+  would fall, keeping three), and vote against the most suspicious player
+  when a vote comes;
 * **the Alien** sabotages without being obvious: it scouts, places Canyons
   next to the Team and keeps Civilizations out of its way, gives a token card
   to hazards, keeps Technology (its weapon), and votes against Humans;
