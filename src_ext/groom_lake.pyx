@@ -162,6 +162,7 @@ cdef int GL_STRIKE_LEAD = _H.STRIKE_LEAD
 cdef int GL_RATIO = _H.RATIO
 cdef int GL_LIFE_WHEN_SHORT = _H.LIFE_WHEN_SHORT
 cdef int GL_LIFE_ALIBI = _H.LIFE_ALIBI
+cdef int GL_LIFE_WHEN_SHORT_FULL = _H.LIFE_WHEN_SHORT_FULL
 cdef int GL_TOOL_VALUE = _H.TOOL_VALUE
 cdef int GL_ALIEN_TOKEN_DEFICIT = _H.ALIEN_TOKEN_DEFICIT
 cdef int _i, _r, _d
@@ -2026,7 +2027,7 @@ cdef class GroomLakeKernel(Kernel):
 
     cdef int _contribute(self, const GL* st, int me, int role, const int* legal, int n_legal) noexcept nogil:
         cdef int tile = st.pl_tile[st.target], i, t, best_a = -1, best_h = 0
-        cdef int rounds = st.stats[me][0], items = st.stats[me][1]
+        cdef int rounds = st.stats[me][0], items = st.stats[me][1], held = 0, floor
         cdef bint short
         for i in range(n_legal):
             t = legal[i] - A_CONTRIB
@@ -2043,7 +2044,14 @@ cdef class GroomLakeKernel(Kernel):
             return A_DONE
         if best_a >= 0:
             return best_a
-        if self._has(legal, n_legal, A_LIFE) and st.life[me] >= (GL_LIFE_WHEN_SHORT if short else GL_LIFE_ALIBI):
+        # A life given from a full hand also costs a card: a full hand gives only from higher life.
+        if short:
+            for t in range(NT):
+                held += st.hands[me][t]
+            floor = GL_LIFE_WHEN_SHORT_FULL if held >= st.life[me] else GL_LIFE_WHEN_SHORT
+        else:
+            floor = GL_LIFE_ALIBI
+        if self._has(legal, n_legal, A_LIFE) and st.life[me] >= floor:
             return A_LIFE
         return A_DONE
 

@@ -8,7 +8,7 @@ import pytest
 
 from aiplay.games.groom_lake import GroomLakeGame
 from aiplay.games.groom_lake import actions as A
-from aiplay.games.groom_lake.components import ALIEN, COMPASS, HUMAN, HUNTER, LIFEFORM, TECH, WATER
+from aiplay.games.groom_lake.components import ALIEN, COMPASS, HUMAN, HUNTER, LIFEFORM, ROPE, TECH, WATER
 from aiplay.games.groom_lake.heuristic import suspicion
 
 from groom_lake_helpers import play, position
@@ -136,3 +136,19 @@ def test_the_policy_reads_only_the_players_view():
     twin = state.determinize(0, random.Random(3))
     assert policy(state, random.Random(1)) == policy(twin, random.Random(1))
     assert A.END in state.legal_actions()
+
+
+def test_humans_give_their_lives_to_a_short_hazard_but_not_the_cards_of_a_full_hand():
+    # Desert Alien Probe 13 by Groom Lake; the mover holds no card that helps against it.
+    def at_the_hazard(hand, life):
+        state = position(3, roles=[HUMAN, ALIEN, HUMAN], hands=[hand, {}, {}], life=[life, 6, 6],
+                         placed=[[PROBE_13, 1, 0, 0, 1]])
+        return play(state, "move E")
+
+    # Two cards at life 3: a life token costs no card, down to the last life.
+    assert choose(at_the_hazard({WATER: 1, ROPE: 1}, 3)) == "discard a life token"
+    assert choose(at_the_hazard({WATER: 1}, 2)) == "discard a life token"
+    assert choose(at_the_hazard({}, 1)) == "done"
+    # A full hand would lose a card with the life: it gives a life only from 4 up.
+    assert choose(at_the_hazard({WATER: 1, ROPE: 1, COMPASS: 1}, 3)) == "done"
+    assert choose(at_the_hazard({WATER: 2, ROPE: 1, COMPASS: 1}, 4)) == "discard a life token"

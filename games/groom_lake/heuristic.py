@@ -6,8 +6,10 @@ another player's role or cards, so it would play unchanged on a native engine:
 
 * **Humans** head for Civilization (a breadth-first route over the public
   map), scout when no Civilization is in reach, keep Alien Proof (tools go
-  first to hazards and to the Refresh stack), and vote against the most
-  suspicious player when a vote comes;
+  first to hazards and to the Refresh stack), give their life tokens to a
+  hazard the dice look short for (keeping one; from a full hand, whose limit
+  would fall, keeping three), and vote against the most suspicious player
+  when a vote comes;
 * **the Alien** sabotages without being obvious: it scouts, places Canyons
   next to the Team and keeps Civilizations out of its way, gives a token card
   to hazards, keeps Technology (its weapon), and votes against Humans;
@@ -38,8 +40,9 @@ from .board import make_grid, placements
 STRIKE_BELIEF = 0.55
 #: Hazard rounds a seat must have joined before the Hunter trusts its belief.
 MIN_ROUNDS = 3
-#: Life at or below which a seat plays Recovery and never risks a class-C placement.
-LOW_LIFE = 2
+#: Life at or below which a seat plays Recovery and never risks a class-C placement. At 3, not 2:
+#: a Human who gives its lives to hazards (``LIFE_WHEN_SHORT``) heals before the clock catches it.
+LOW_LIFE = 3
 SCOUT_MIN_LIFE = 1
 #: Suspicion weights (see :func:`suspicion`): the Hunter strikes, a seat calls a vote, a voter
 #: says yes at these, when the suspect leads the next one by ``LEAD``.
@@ -50,9 +53,12 @@ LEAD = 2
 STRIKE_LEAD = 2
 RATIO = 2
 #: Life at which a Human with no helping card gives a life token: while the dice look short, and
-#: to keep its record of giving.
-LIFE_WHEN_SHORT = 4
+#: to keep its record of giving. Down to its last life: a failed hazard wastes every card and token
+#: given to it and sends the Team back, and the clock takes a life from everyone anyway.
+LIFE_WHEN_SHORT = 2
 LIFE_ALIBI = 99
+#: The same from a full hand (a life given from it also costs a card).
+LIFE_WHEN_SHORT_FULL = 4
 #: What a Human's tool is worth to keep (Alien Proof is worth twice its AP, Recovery 60).
 TOOL_VALUE = 21
 #: Rounds joined beyond items given at which the Alien gives a token card to look busy.
@@ -320,7 +326,14 @@ def _contribute(view: Dict[str, Any], legal: List[int], role: int, hand: List[in
         return A.DONE
     if tools:
         return tools[0]
-    if A.LIFE in legal and view["life"][me] >= (LIFE_WHEN_SHORT if short else LIFE_ALIBI):
+    # A life given from a full hand also costs a card (the hand limit falls with it), so a full hand
+    # gives only from higher life: its proof is what wins the Team's escape for it.
+    life = view["life"][me]
+    if short:
+        floor = LIFE_WHEN_SHORT_FULL if sum(hand) >= life else LIFE_WHEN_SHORT
+    else:
+        floor = LIFE_ALIBI
+    if A.LIFE in legal and life >= floor:
         return A.LIFE
     return A.DONE
 
