@@ -42,6 +42,32 @@ from aiplay._ext.kernel cimport (
 from aiplay.errors import BotBusyError, InvalidOptionError, NotDecisionNodeError
 from aiplay.limits import check_count
 
+# The profile build (benchmarks/profile_search.py compiles this file once more with
+# AIPLAY_PROFILE_SEARCH defined): per-phase time stamps of every iteration. In the release
+# build PROF_ON is the constant 0, so the C compiler drops every timed block: the release
+# loop is the same machine code as without them.
+cdef extern from *:
+    """
+    #ifdef AIPLAY_PROFILE_SEARCH
+    #define AIPLAY_PROF_ON 1
+    #if defined(__x86_64__) || defined(__i386__)
+    #include <x86intrin.h>
+    static inline unsigned long long aiplay_prof_now(void) { return __rdtsc(); }
+    #else
+    #include <time.h>
+    static inline unsigned long long aiplay_prof_now(void) {
+        struct timespec ts; clock_gettime(CLOCK_MONOTONIC, &ts);
+        return (unsigned long long)ts.tv_sec * 1000000000ULL + (unsigned long long)ts.tv_nsec;
+    }
+    #endif
+    #else
+    #define AIPLAY_PROF_ON 0
+    static inline unsigned long long aiplay_prof_now(void) { return 0; }
+    #endif
+    """
+    const bint PROF_ON "AIPLAY_PROF_ON"
+    unsigned long long prof_now "aiplay_prof_now"() noexcept nogil
+
 #: The largest node cap: node indices are C ints (the machine's memory usually binds first).
 MAX_NODES = 2 ** 31 - 1
 
@@ -53,6 +79,37 @@ cdef enum:
     DET_REDRAWS = 16         # failed determinizations before an iteration is skipped
     NO_NODE = -1
     UNOBSERVED = -3          # MO-ISMCTS: a move the tree's owner does not make
+
+# Profile phases (ticks) and event counts; the names are PROFILE_PHASES / PROFILE_COUNTS.
+cdef enum:
+    PH_CLONE = 0         # copy the root state into the iteration's state
+    PH_DETERMINIZE = 1   # determinize (and its redraws, with their clones)
+    PH_TREE_LEGAL = 2    # legal_actions in the tree walk
+    PH_SELECT = 3        # _decide: stamps, availability, expansion pick, UCB1
+    PH_TREE_APPLY = 4    # apply and sample_chance in the tree walk
+    PH_TREE_NODES = 5    # find or create the child in every tree (info_hash keys included)
+    PH_TREE_OTHER = 6    # the walk's current_player calls and loop
+    PH_ROLL_LEGAL = 7    # legal_actions in the rollout
+    PH_ROLL_CHOOSE = 8   # the rollout's move choice (policy_action or uniform)
+    PH_ROLL_APPLY = 9    # apply and sample_chance in the rollout
+    PH_ROLL_END = 10     # returns / evaluate at the rollout's end
+    PH_ROLL_OTHER = 11   # the rollout's current_player calls, stop polls and loop
+    PH_BACKUP = 12       # back-propagation
+    PH_LOOP = 13         # run()'s loop between iterations: budget checks and stop-flag polls
+    N_PHASES = 14
+    CT_REDRAWS = 0       # failed determinizations redrawn
+    CT_TREE_STEPS = 1    # moves applied in the tree walk
+    CT_ROLL_STEPS = 2    # moves applied in rollouts
+    CT_EXPANSIONS = 3    # nodes created
+    CT_POLLS = 4         # stop-flag polls (should_stop calls)
+    N_COUNTS = 5
+
+#: True in the profile build (the run report then has a ``profile`` entry).
+PROFILE_BUILD = bool(PROF_ON)
+PROFILE_PHASES = ("clone", "determinize", "tree_legal", "select", "tree_apply", "tree_nodes", "tree_other",
+                  "rollout_legal", "rollout_choose", "rollout_apply", "rollout_end", "rollout_other",
+                  "backup", "loop")
+PROFILE_COUNTS = ("redraws", "tree_steps", "rollout_steps", "expansions", "polls")
 
 MODES = {"mcts": MODE_MCTS, "so-ismcts": MODE_SO_ISMCTS, "mo-ismcts": MODE_MO_ISMCTS}
 ROLLOUTS = ("random", "policy")
@@ -116,6 +173,9 @@ cdef class TreeSearch:
     cdef double epsilon          # with use_policy: chance of a uniform move instead
     cdef int cutoff              # rollout moves before the static evaluation stops it (-1: none)
     # threads and cancellation
+    # profile build only (see PROF_ON): ticks per phase and event counts of the last run()
+    cdef unsigned long long prof[N_PHASES]
+    cdef long long prof_count[N_COUNTS]
     cdef bint busy               # a run() is in progress (one search at a time)
     cdef readonly Cancellation cancel
 
@@ -285,6 +345,12 @@ cdef class TreeSearch:
                 best = a
         return best
 
+    cdef inline void _lap(self, int phase, unsigned long long* mark) noexcept nogil:
+        """Profile build: charge the ticks since ``mark`` to ``phase`` and move the mark."""
+        cdef unsigned long long t = prof_now()
+        self.prof[phase] += t - mark[0]
+        mark[0] = t
+
     cdef void _iterate(self, Rng* rng, Rng* det_rng, double* values) noexcept nogil:
         cdef void* s = self.state
         cdef int t, player, n, i, action, child, node, mover, tree_mover
@@ -293,17 +359,28 @@ cdef class TreeSearch:
         cdef bint stop = False
         cdef uint64_t key
         cdef int rollout_moves = 0
+        cdef unsigned long long mark = 0
 
+        if PROF_ON:
+            mark = prof_now()
         self.kernel.clone_into(self.root_state, s)
+        if PROF_ON:
+            self._lap(PH_CLONE, &mark)
         if self.mode != MODE_MCTS:
             # On failure, redraw from the next numbers of the stream; never search the true state:
             # after DET_REDRAWS failures the iteration is skipped.
             for t in range(DET_REDRAWS + 1):
                 if t == DET_REDRAWS:
+                    if PROF_ON:
+                        self._lap(PH_DETERMINIZE, &mark)
                     return
                 if self.kernel.determinize(s, self.owner, det_rng):
                     break
+                if PROF_ON:
+                    self.prof_count[CT_REDRAWS] += 1
                 self.kernel.clone_into(self.root_state, s)
+            if PROF_ON:
+                self._lap(PH_DETERMINIZE, &mark)
         for t in range(self.num_trees):
             current[t] = self.roots[t]
             self.path_len[t] = 0
@@ -314,11 +391,17 @@ cdef class TreeSearch:
             if player == K_TERMINAL or self.path_len[0] >= MAX_TREE_DEPTH:
                 break
             if player == K_CHANCE:
+                if PROF_ON:
+                    self._lap(PH_TREE_OTHER, &mark)
                 action = self.kernel.sample_chance(s, rng)
                 self.kernel.apply(s, action)
                 mover = K_CHANCE
             else:
+                if PROF_ON:
+                    self._lap(PH_TREE_OTHER, &mark)
                 n = self.kernel.legal_actions(s, self.actions)
+                if PROF_ON:
+                    self._lap(PH_TREE_LEGAL, &mark)
                 if n <= 0:
                     break  # no move at a decision node (a kernel bug): score the position as it is
                 # The tree that chooses: the mover's own tree in MO-ISMCTS.
@@ -326,8 +409,13 @@ cdef class TreeSearch:
                 action = self._decide(current[t], player, n, rng, availability)
                 if self.expanding:
                     stop = True
+                if PROF_ON:
+                    self._lap(PH_SELECT, &mark)
                 self.kernel.apply(s, action)
                 mover = player
+            if PROF_ON:
+                self._lap(PH_TREE_APPLY, &mark)
+                self.prof_count[CT_TREE_STEPS] += 1
             self.steps += 1
             # Follow (or create) the child in every tree.
             for t in range(self.num_trees):
@@ -351,6 +439,8 @@ cdef class TreeSearch:
                     if child == NO_NODE:
                         stop = True  # memory cap: roll out from here
                         break
+                    if PROF_ON:
+                        self.prof_count[CT_EXPANSIONS] += 1
                     # Available at its creation, as in the reference ISMCTS (n' starts at 1).
                     self.nodes[child].avail = 1
                     # Tree reuse finds the next root by what the *searching* player
@@ -362,16 +452,28 @@ cdef class TreeSearch:
                         stop = True  # a new chance (or unobserved) node also ends the descent
                 current[t] = child
                 self._push(t, child)
+            if PROF_ON:
+                self._lap(PH_TREE_NODES, &mark)
+        if PROF_ON:
+            self._lap(PH_TREE_OTHER, &mark)
 
         # Rollout: uniformly random (or by the kernel's policy) to the end, or
         # to the cutoff, where the static evaluation stands in for the returns.
         while True:
             player = self.kernel.current_player(s)
             if player == K_TERMINAL:
+                if PROF_ON:
+                    self._lap(PH_ROLL_OTHER, &mark)
                 self.kernel.returns(s, values)
+                if PROF_ON:
+                    self._lap(PH_ROLL_END, &mark)
                 break
             if self.cutoff >= 0 and rollout_moves >= self.cutoff:
+                if PROF_ON:
+                    self._lap(PH_ROLL_OTHER, &mark)
                 self.kernel.evaluate(s, values)
+                if PROF_ON:
+                    self._lap(PH_ROLL_END, &mark)
                 break
             if (rollout_moves & 63) == 63 and self.cancel.stop_requested:
                 # A stop ends a long rollout at once (a whole Sunken City game of policy moves took
@@ -379,9 +481,15 @@ cdef class TreeSearch:
                 self.kernel.evaluate(s, values)
                 break
             if player == K_CHANCE:
+                if PROF_ON:
+                    self._lap(PH_ROLL_OTHER, &mark)
                 self.kernel.apply(s, self.kernel.sample_chance(s, rng))
             else:
+                if PROF_ON:
+                    self._lap(PH_ROLL_OTHER, &mark)
                 n = self.kernel.legal_actions(s, self.actions)
+                if PROF_ON:
+                    self._lap(PH_ROLL_LEGAL, &mark)
                 if n <= 0:
                     self.kernel.evaluate(s, values)  # see the descent: never index an empty list
                     break
@@ -389,7 +497,12 @@ cdef class TreeSearch:
                     action = self.kernel.policy_action(s, self.actions, n, rng)
                 else:
                     action = self.actions[rng_below(rng, n)]
+                if PROF_ON:
+                    self._lap(PH_ROLL_CHOOSE, &mark)
                 self.kernel.apply(s, action)
+            if PROF_ON:
+                self._lap(PH_ROLL_APPLY, &mark)
+                self.prof_count[CT_ROLL_STEPS] += 1
             self.steps += 1
             rollout_moves += 1
 
@@ -404,6 +517,8 @@ cdef class TreeSearch:
                     self.nodes[node].value_sum += values[t]
                 elif self.nodes[node].mover >= 0:
                     self.nodes[node].value_sum += values[self.nodes[node].mover]
+        if PROF_ON:
+            self._lap(PH_BACKUP, &mark)
 
     # -- tree reuse --------------------------------------------------------------
     cdef int _find_reusable(self, int tree, uint64_t info, int to_move) noexcept nogil:
@@ -526,6 +641,7 @@ cdef class TreeSearch:
         cdef Rng rng, det_rng
         cdef double values[K_MAX_PLAYERS]
         cdef Cancellation cancel = self.cancel
+        cdef unsigned long long mark = 0, ticks_started = 0
 
         if reuse and self.has_tree and self.owner == player:
             for t in range(self.num_trees):
@@ -556,10 +672,17 @@ cdef class TreeSearch:
         self.steps = 1  # the root
         poll_at = 256
         started = now_seconds()
+        if PROF_ON:
+            ticks_started = prof_now()
         deadline = started + seconds
+        if PROF_ON:
+            memset(self.prof, 0, sizeof(self.prof))
+            memset(self.prof_count, 0, sizeof(self.prof_count))
         with nogil:
             while True:
                 self._iterate(&rng, &det_rng, values)
+                if PROF_ON:
+                    mark = prof_now()
                 done += 1
                 if iterations >= 0 and done >= iterations:
                     break
@@ -569,15 +692,29 @@ cdef class TreeSearch:
                     break
                 # Every 16 iterations or 256 steps (long rollouts): a stop or a signal is seen
                 # within milliseconds.
-                if ((done & 15) == 0 or self.steps >= poll_at) and cancel.should_stop():
-                    break
+                if (done & 15) == 0 or self.steps >= poll_at:
+                    if PROF_ON:
+                        self.prof_count[CT_POLLS] += 1
+                    if cancel.should_stop():
+                        break
                 if self.steps >= poll_at:
                     poll_at = self.steps + 256
+                if PROF_ON:
+                    self._lap(PH_LOOP, &mark)
         elapsed = now_seconds() - started
+        if PROF_ON:
+            mark = prof_now() - ticks_started  # ticks of the whole loop: converts ticks to seconds
         pending = cancel.take_pending()
         if pending is not None:
             raise pending  # Ctrl-C: the tree stays consistent (iterations are whole)
-        return self._root_report(done, elapsed, reused, reused_visits)
+        report = self._root_report(done, elapsed, reused, reused_visits)
+        if PROF_ON:
+            report["counters"]["profile"] = {
+                "ticks": mark,
+                "phases": {PROFILE_PHASES[i]: self.prof[i] for i in range(N_PHASES)},
+                "counts": {PROFILE_COUNTS[i]: self.prof_count[i] for i in range(N_COUNTS)},
+            }
+        return report
 
     cdef int _owner_tree(self):
         return self.owner if self.mode == MODE_MO_ISMCTS else 0
