@@ -128,6 +128,23 @@ cdef struct Node:
     int32_t to_move         # who moves next from here (-1 chance, -4 terminal, -2 unknown)
 
 
+# log(n) for the small counts UCB1 reads at every child: the same libm results as calling log()
+# (the table is filled by it), without a libm call per child.
+cdef enum:
+    LOG_TABLE_SIZE = 4096
+cdef double LOG_TABLE[LOG_TABLE_SIZE]
+cdef int _i
+for _i in range(LOG_TABLE_SIZE):
+    LOG_TABLE[_i] = log(<double>_i)
+
+
+cdef inline double count_log(int32_t n) noexcept nogil:
+    """``log(n)`` for a visit or availability count."""
+    if 0 <= n < LOG_TABLE_SIZE:
+        return LOG_TABLE[n]
+    return log(<double>n)
+
+
 cdef inline double now_seconds() noexcept nogil:
     cdef timespec ts
     clock_gettime(CLOCK_MONOTONIC, &ts)
@@ -164,6 +181,7 @@ cdef class TreeSearch:
     cdef int* child_of           # per action: its child at the current node (valid with stamp)
     cdef int tick
     cdef bint expanding          # the last _decide chose an untried action
+    cdef int chosen_child        # the last _decide's child for its action (NO_NODE when expanding)
     cdef int* paths              # num_trees x MAX_TREE_DEPTH node indices
     cdef int path_len[K_MAX_PLAYERS]
     cdef int max_depth_seen
@@ -300,49 +318,53 @@ cdef class TreeSearch:
         cdef int i, a, untried = 0, pick, best = -1
         cdef double score, best_score = -1e300, log_n
         cdef Node* ch
+        cdef int* stamp = self.stamp
+        cdef int tick
         # Stamps: tick = legal without a child here, tick + 1 = legal with one.
         self.tick += 2
         if self.tick > 2000000000:  # wrap the stamps long before int overflow
             memset(self.stamp, 0, self.kernel.num_distinct_actions * sizeof(int))
             self.tick = 2
+        tick = self.tick
         for i in range(n_legal):
-            self.stamp[self.actions[i]] = self.tick
+            stamp[self.actions[i]] = tick
         while c != NO_NODE:
             ch = &self.nodes[c]
-            if ch.mover == player and self.stamp[ch.action] == self.tick:
-                self.stamp[ch.action] = self.tick + 1
+            if ch.mover == player and stamp[ch.action] == tick:
+                stamp[ch.action] = tick + 1
                 self.child_of[ch.action] = c
             c = ch.next_sibling
+        # One pass: count the untried actions and raise the availability of the others.
         for i in range(n_legal):
-            if self.stamp[self.actions[i]] == self.tick:
+            a = self.actions[i]
+            if stamp[a] == tick:
                 untried += 1
-        if availability:
-            for i in range(n_legal):
-                a = self.actions[i]
-                if self.stamp[a] == self.tick + 1:
-                    self.nodes[self.child_of[a]].avail += 1
+            elif availability:
+                self.nodes[self.child_of[a]].avail += 1
         if untried > 0:
             pick = rng_below(rng, untried)
             for i in range(n_legal):
                 a = self.actions[i]
-                if self.stamp[a] == self.tick:
+                if stamp[a] == tick:
                     if pick == 0:
                         self.expanding = True
+                        self.chosen_child = NO_NODE
                         return a
                     pick -= 1
         self.expanding = False
         if not availability:
-            log_n = log(<double>self.nodes[node].visits)
+            log_n = count_log(self.nodes[node].visits)
         for i in range(n_legal):
             a = self.actions[i]
             ch = &self.nodes[self.child_of[a]]
             if availability:
-                score = ch.value_sum / ch.visits + self.uct_c * sqrt(log(<double>ch.avail) / ch.visits)
+                score = ch.value_sum / ch.visits + self.uct_c * sqrt(count_log(ch.avail) / ch.visits)
             else:
                 score = ch.value_sum / ch.visits + self.uct_c * sqrt(log_n / ch.visits)
             if score > best_score:
                 best_score = score
                 best = a
+        self.chosen_child = self.child_of[best]
         return best
 
     cdef inline void _lap(self, int phase, unsigned long long* mark) noexcept nogil:
@@ -357,7 +379,8 @@ cdef class TreeSearch:
         cdef int current[K_MAX_PLAYERS]
         cdef bint availability = self.mode != MODE_MCTS
         cdef bint stop = False
-        cdef uint64_t key
+        cdef uint64_t key, owner_info = 0
+        cdef bint have_owner_info
         cdef int rollout_moves = 0
         cdef unsigned long long mark = 0
 
@@ -418,22 +441,36 @@ cdef class TreeSearch:
                 self.prof_count[CT_TREE_STEPS] += 1
             self.steps += 1
             # Follow (or create) the child in every tree.
+            have_owner_info = False
             for t in range(self.num_trees):
                 node = current[t]
-                if self.mode == MODE_MCTS:
+                if mover != K_CHANCE and (self.mode != MODE_MO_ISMCTS or mover == t):
+                    # The decision's own tree: _decide has just looked its child up (or found none).
                     key = <uint64_t>action
                     tree_mover = mover
-                elif self.mode == MODE_SO_ISMCTS:
-                    key = <uint64_t>action if mover != K_CHANCE else self.kernel.info_hash(s, self.owner)
-                    tree_mover = mover
-                elif mover == t:
-                    key = <uint64_t>action
-                    tree_mover = mover
+                    child = self.chosen_child
                 else:
-                    # A move tree t's owner does not make: keyed by what the owner sees.
-                    key = self.kernel.info_hash(s, t)
-                    tree_mover = UNOBSERVED
-                child = self._find_child(node, key, tree_mover)
+                    if mover == K_CHANCE and self.mode == MODE_MCTS:
+                        key = <uint64_t>action
+                        tree_mover = mover
+                    elif self.mode == MODE_SO_ISMCTS:
+                        # SO-ISMCTS chance: keyed by what the searching player sees.
+                        if not have_owner_info:
+                            owner_info = self.kernel.info_hash(s, self.owner)
+                            have_owner_info = True
+                        key = owner_info
+                        tree_mover = mover
+                    else:
+                        # A move tree t's owner does not make: keyed by what the owner sees.
+                        if t == self.owner:
+                            if not have_owner_info:
+                                owner_info = self.kernel.info_hash(s, self.owner)
+                                have_owner_info = True
+                            key = owner_info
+                        else:
+                            key = self.kernel.info_hash(s, t)
+                        tree_mover = UNOBSERVED
+                    child = self._find_child(node, key, tree_mover)
                 if child == NO_NODE:
                     child = self._new_node(node, key, action, tree_mover)
                     if child == NO_NODE:
@@ -443,11 +480,16 @@ cdef class TreeSearch:
                         self.prof_count[CT_EXPANSIONS] += 1
                     # Available at its creation, as in the reference ISMCTS (n' starts at 1).
                     self.nodes[child].avail = 1
+                    self.nodes[child].to_move = self.kernel.current_player(s)
                     # Tree reuse finds the next root by what the *searching* player
                     # observes, in every tree: re-rooting a rival's tree by the rival's
-                    # own information would read that rival's hidden cards.
-                    self.nodes[child].root_info = self.kernel.info_hash(s, self.owner)
-                    self.nodes[child].to_move = self.kernel.current_player(s)
+                    # own information would read that rival's hidden cards. Only a node
+                    # where the searching player moves can become a root: the others keep 0.
+                    if self.nodes[child].to_move == self.owner:
+                        if not have_owner_info:
+                            owner_info = self.kernel.info_hash(s, self.owner)
+                            have_owner_info = True
+                        self.nodes[child].root_info = owner_info
                     if mover == K_CHANCE or tree_mover == UNOBSERVED:
                         stop = True  # a new chance (or unobserved) node also ends the descent
                 current[t] = child
