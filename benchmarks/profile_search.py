@@ -163,12 +163,18 @@ def run_config(search_class: Any, bot_class: Any, bot_options: Dict[str, Any], i
     return iterations * len(roots) / seconds, counters
 
 
-def profile_table(profiles: List[Dict[str, Any]], iterations: int) -> Dict[str, Any]:
-    """Merge the per-search profiles: seconds per phase, per-iteration counts."""
-    ticks = sum(p["ticks"] for p in profiles)
-    phases = {name: sum(p["phases"][name] for p in profiles) for name in profiles[0]["phases"]}
+def profile_table(profiles: List[Dict[str, Any]], iterations_per_search: int) -> Dict[str, Any]:
+    """Merge the per-search profiles: per phase, the median over the searches of its ticks per
+    iteration (a search during which another process took the core gets that time charged to
+    whatever phase it was in: the median leaves such searches out); counts summed."""
+    phases = {name: statistics.median(p["phases"][name] / iterations_per_search for p in profiles)
+              for name in profiles[0]["phases"]}
+    ticks = statistics.median(p["ticks"] / iterations_per_search for p in profiles)
     counts = {name: sum(p["counts"][name] for p in profiles) for name in profiles[0]["counts"]}
-    return {"ticks": ticks, "phases": phases, "counts": counts, "iterations": iterations}
+    return {"ticks_per_iteration": ticks, "phases": phases, "counts": counts,
+            "iterations": iterations_per_search * len(profiles), "searches": len(profiles),
+            # seconds per tick from the whole loop: its ticks against its measured seconds
+            "seconds_per_tick": sum(p["seconds"] for p in profiles) / sum(p["ticks"] for p in profiles)}
 
 
 def main(argv: Any = None) -> int:
@@ -192,8 +198,8 @@ def main(argv: Any = None) -> int:
             release_rates.append(rate)
             rate, counters = run_config(module.TreeSearch, bot_class, bot_options, iterations, roots)
             profile_rates.append(rate)
-            profiles.extend(c["profile"] for c in counters)
-        table = profile_table(profiles, iterations * len(roots) * args.repeats)
+            profiles.extend(dict(c["profile"], seconds=c["seconds"]) for c in counters)
+        table = profile_table(profiles, iterations)
         results.append({"config": label, "release_rates": release_rates, "profile_rates": profile_rates,
                         **table})
         if not args.json:
@@ -211,23 +217,20 @@ def main(argv: Any = None) -> int:
 
 def print_config(r: Dict[str, Any]) -> None:
     """One configuration's block of the text table."""
-    seconds_per_tick = None
-    total_ticks = r["ticks"]
-    iterations = r["iterations"]
+    per_tick = r["seconds_per_tick"]
     release = statistics.median(r["release_rates"])
     profile = statistics.median(r["profile_rates"])
-    # The loop's ticks over the loop's seconds (iterations / rate) give the tick length.
-    seconds = iterations / statistics.mean(r["profile_rates"])
-    seconds_per_tick = seconds / total_ticks if total_ticks else 0.0
     print(f"\n{r['config']}: release {release:,.0f} it/s (min {min(r['release_rates']):,.0f}, "
           f"max {max(r['release_rates']):,.0f}), profile build {profile:,.0f} it/s "
-          f"({len(r['release_rates'])} interleaved repeats)")
+          f"({len(r['release_rates'])} interleaved repeats; phases: medians over {r['searches']} searches)")
+    total = r["ticks_per_iteration"]
     accounted = sum(r["phases"].values())
     print(f"  {'phase':<16} {'share':>7} {'ns/iter':>9}")
     for name, ticks in r["phases"].items():
-        print(f"  {name:<16} {100 * ticks / total_ticks:6.1f}% {ticks * seconds_per_tick / iterations * 1e9:9.0f}")
-    print(f"  {'(unaccounted)':<16} {100 * (total_ticks - accounted) / total_ticks:6.1f}%")
-    per = ", ".join(f"{name} {count / iterations:.2f}" for name, count in r["counts"].items())
+        print(f"  {name:<16} {100 * ticks / accounted:6.1f}% {ticks * per_tick * 1e9:9.0f}")
+    print(f"  {'(sum)':<16} {'':>7} {accounted * per_tick * 1e9:9.0f}  "
+          f"(median loop total {total * per_tick * 1e9:,.0f} ns/iter)")
+    per = ", ".join(f"{name} {count / r['iterations']:.2f}" for name, count in r["counts"].items())
     print(f"  per iteration: {per}")
 
 
