@@ -126,7 +126,8 @@ def configurations(games: List[str]) -> List[Tuple[str, Any, Any, Dict[str, Any]
         game = aiplay.load("leduc_poker")
         rng = random.Random(1)
         roots = [skip_chance(game.new_initial_state(), rng) for _ in range(20)]
-        configs.append(("leduc_poker ISMCTS random", ISMCTSBot, {}, {"uct_c": 2.0}, 1000, roots))
+        # As in the OpenSpiel comparison: no tree reuse between the 20 moves.
+        configs.append(("leduc_poker ISMCTS random", ISMCTSBot, {}, {"uct_c": 2.0, "reuse_tree": False}, 1000, roots))
     for name, options in BOARD_GAMES.items():
         if name not in games:
             continue
@@ -151,7 +152,8 @@ def run_config(search_class: Any, bot_class: Any, bot_options: Dict[str, Any], i
     saved = native_path.TreeSearch
     native_path.TreeSearch = search_class
     try:
-        bot = bot_class(iterations=iterations, seed=1, reuse_tree=False, workers=1, **bot_options)
+        # Board games: the bot defaults, as aiplay.bench measures (one root: no tree is reused).
+        bot = bot_class(iterations=iterations, seed=1, workers=1, **bot_options)
         counters = []
         seconds = 0.0
         for root in roots:

@@ -9,7 +9,7 @@ rollouts, ISMCTS with the game's presets, MCTS with its presets for
 perfect-information games), the script asks both workers in turn, the order
 alternating from repeat to repeat (base, this, this, base, ...), so that load
 from other processes falls on both alike. A search is one seeded bot
-(``workers=1``, no tree reuse) with an iteration budget: the same work in
+(``workers=1``, the other options at their defaults, as ``aiplay bench``) with an iteration budget: the same work in
 both builds when their kernels and searches agree, which the script checks
 by comparing the searched positions and the root visit counts.
 
@@ -85,7 +85,8 @@ def worker() -> None:
                 roots[key] = first_decision(aiplay.load(config["game"], **config["options"]))
             root = roots[key]
             bot_class = ISMCTSBot if config["bot"] == "ismcts" else MCTSBot
-            bot = bot_class(iterations=request["iterations"], seed=1, reuse_tree=False, workers=1,
+            # The bot defaults (tree reuse on), as aiplay.bench measures; a new bot never reuses a tree.
+            bot = bot_class(iterations=request["iterations"], seed=1, workers=1,
                             **config["extra"])
             start = time.perf_counter()
             analysis = bot.analyse(root)
