@@ -314,37 +314,43 @@ cdef class TreeSearch:
         counts (ISMCTS) grow for every legal child, at expansion too.
         Returns the action; ``self.expanding`` tells whether it is untried.
         """
-        cdef int c = self.nodes[node].first_child
+        # Locals, not attributes: Python's -fno-strict-aliasing makes the compiler reload every
+        # attribute after each store through a pointer.
+        cdef Node* nodes = self.nodes
+        cdef const int* actions = self.actions
+        cdef int* stamp = self.stamp
+        cdef int* child_of = self.child_of
+        cdef double uct_c = self.uct_c
+        cdef int c = nodes[node].first_child
         cdef int i, a, untried = 0, pick, best = -1
         cdef double score, best_score = -1e300, log_n
         cdef Node* ch
-        cdef int* stamp = self.stamp
         cdef int tick
         # Stamps: tick = legal without a child here, tick + 1 = legal with one.
         self.tick += 2
         if self.tick > 2000000000:  # wrap the stamps long before int overflow
-            memset(self.stamp, 0, self.kernel.num_distinct_actions * sizeof(int))
+            memset(stamp, 0, self.kernel.num_distinct_actions * sizeof(int))
             self.tick = 2
         tick = self.tick
         for i in range(n_legal):
-            stamp[self.actions[i]] = tick
+            stamp[actions[i]] = tick
         while c != NO_NODE:
-            ch = &self.nodes[c]
+            ch = &nodes[c]
             if ch.mover == player and stamp[ch.action] == tick:
                 stamp[ch.action] = tick + 1
-                self.child_of[ch.action] = c
+                child_of[ch.action] = c
             c = ch.next_sibling
         # One pass: count the untried actions and raise the availability of the others.
         for i in range(n_legal):
-            a = self.actions[i]
+            a = actions[i]
             if stamp[a] == tick:
                 untried += 1
             elif availability:
-                self.nodes[self.child_of[a]].avail += 1
+                nodes[child_of[a]].avail += 1
         if untried > 0:
             pick = rng_below(rng, untried)
             for i in range(n_legal):
-                a = self.actions[i]
+                a = actions[i]
                 if stamp[a] == tick:
                     if pick == 0:
                         self.expanding = True
@@ -353,18 +359,18 @@ cdef class TreeSearch:
                     pick -= 1
         self.expanding = False
         if not availability:
-            log_n = count_log(self.nodes[node].visits)
+            log_n = count_log(nodes[node].visits)
         for i in range(n_legal):
-            a = self.actions[i]
-            ch = &self.nodes[self.child_of[a]]
+            a = actions[i]
+            ch = &nodes[child_of[a]]
             if availability:
-                score = ch.value_sum / ch.visits + self.uct_c * sqrt(count_log(ch.avail) / ch.visits)
+                score = ch.value_sum / ch.visits + uct_c * sqrt(count_log(ch.avail) / ch.visits)
             else:
-                score = ch.value_sum / ch.visits + self.uct_c * sqrt(log_n / ch.visits)
+                score = ch.value_sum / ch.visits + uct_c * sqrt(log_n / ch.visits)
             if score > best_score:
                 best_score = score
                 best = a
-        self.chosen_child = self.child_of[best]
+        self.chosen_child = child_of[best]
         return best
 
     cdef inline void _lap(self, int phase, unsigned long long* mark) noexcept nogil:
