@@ -102,14 +102,17 @@ cdef enum:
     CT_ROLL_STEPS = 2    # moves applied in rollouts
     CT_EXPANSIONS = 3    # nodes created
     CT_POLLS = 4         # stop-flag polls (should_stop calls)
-    N_COUNTS = 5
+    CT_INFO_HASHES = 5   # info_hash calls in the tree walk (chance/unobserved keys, tree-reuse keys)
+    CT_NEW_CHANCE = 6    # chance (or unobserved) nodes created
+    N_COUNTS = 7
 
 #: True in the profile build (the run report then has a ``profile`` entry).
 PROFILE_BUILD = bool(PROF_ON)
 PROFILE_PHASES = ("clone", "determinize", "tree_legal", "select", "tree_apply", "tree_nodes", "tree_other",
                   "rollout_legal", "rollout_choose", "rollout_apply", "rollout_end", "rollout_other",
                   "backup", "loop")
-PROFILE_COUNTS = ("redraws", "tree_steps", "rollout_steps", "expansions", "polls")
+PROFILE_COUNTS = ("redraws", "tree_steps", "rollout_steps", "expansions", "polls", "info_hashes",
+                  "new_chance_nodes")
 
 MODES = {"mcts": MODE_MCTS, "so-ismcts": MODE_SO_ISMCTS, "mo-ismcts": MODE_MO_ISMCTS}
 ROLLOUTS = ("random", "policy")
@@ -464,6 +467,8 @@ cdef class TreeSearch:
                         if not have_owner_info:
                             owner_info = self.kernel.info_hash(s, self.owner)
                             have_owner_info = True
+                            if PROF_ON:
+                                self.prof_count[CT_INFO_HASHES] += 1
                         key = owner_info
                         tree_mover = mover
                     else:
@@ -472,9 +477,13 @@ cdef class TreeSearch:
                             if not have_owner_info:
                                 owner_info = self.kernel.info_hash(s, self.owner)
                                 have_owner_info = True
+                                if PROF_ON:
+                                    self.prof_count[CT_INFO_HASHES] += 1
                             key = owner_info
                         else:
                             key = self.kernel.info_hash(s, t)
+                            if PROF_ON:
+                                self.prof_count[CT_INFO_HASHES] += 1
                         tree_mover = UNOBSERVED
                     child = self._find_child(node, key, tree_mover)
                 if child == NO_NODE:
@@ -495,9 +504,13 @@ cdef class TreeSearch:
                         if not have_owner_info:
                             owner_info = self.kernel.info_hash(s, self.owner)
                             have_owner_info = True
+                            if PROF_ON:
+                                self.prof_count[CT_INFO_HASHES] += 1
                         self.nodes[child].root_info = owner_info
                     if mover == K_CHANCE or tree_mover == UNOBSERVED:
                         stop = True  # a new chance (or unobserved) node also ends the descent
+                        if PROF_ON:
+                            self.prof_count[CT_NEW_CHANCE] += 1
                 current[t] = child
                 self._push(t, child)
             if PROF_ON:
