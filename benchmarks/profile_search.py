@@ -27,6 +27,8 @@ Ticks are the CPU's time-stamp counter (x86) or the monotonic clock elsewhere,
 converted to seconds by the loop's own total. On a loaded machine the shares
 hold better than the rates; the load average is printed with the table.
 
+Needs Cython and a C compiler (the build's own requirements; ``pip install cython``).
+
 Usage::
 
     python benchmarks/profile_search.py                 # every configuration, ~1 min
@@ -64,9 +66,13 @@ def build_profile_module() -> Path:
     target = PROFILE_DIR / tag / f"mcts{suffix}"
     if target.exists():
         return target
-    import numpy
-    from Cython.Build import cythonize
-    from setuptools import Distribution, Extension
+    try:
+        import numpy
+        from Cython.Build import cythonize
+        from setuptools import Distribution, Extension
+    except ImportError as exc:  # the release build needs none of them at run time
+        sys.exit(f"building the profile variant of mcts needs Cython, setuptools, NumPy and a C compiler "
+                 f"({exc}): pip install cython setuptools numpy")
 
     work = PROFILE_DIR / tag / "work"
     shutil.rmtree(work, ignore_errors=True)
