@@ -14,11 +14,18 @@ Prints one table:
 * strength: aiplay's ISMCTS against OpenSpiel's on leduc_poker, seats swapped,
   equal simulations per move, with a 95 % interval on aiplay's mean return.
 
+Every speed row is measured ``--repeats`` times (default 5), the two sides
+interleaved (ours, theirs, ours, theirs, ...), so that a burst of load from
+another process hits both: it shows the median rate of each side with its
+spread (min..max) and the ratio of the medians with the spread of the
+per-repeat ratios. The load average is printed before and after each section.
+
 Usage::
 
     python benchmarks/compare_openspiel.py            # the full run (RESULTS.md figures)
     python benchmarks/compare_openspiel.py --quick    # a few minutes at most
     python benchmarks/compare_openspiel.py --only strength --games 2000
+    python benchmarks/compare_openspiel.py --only ismcts --repeats 9
 
 Needs the ``compare`` extra (``pip install ".[compare]"``).
 """
@@ -27,6 +34,7 @@ from __future__ import annotations
 
 import argparse
 import math
+import os
 import platform
 import random
 import statistics
@@ -48,11 +56,45 @@ except ImportError:  # pragma: no cover - the script says what to install
 
 UCT_C = 2.0
 ROWS: List[Tuple[str, str, str, str]] = []
+#: Interleaved repeats of every speed row (``--repeats``).
+REPEATS = 5
 
 
 def row(what: str, ours: str, theirs: str, ratio: str = "") -> None:
     ROWS.append((what, ours, theirs, ratio))
     print(f"  {what}: ours {ours} | OpenSpiel/reference {theirs} {ratio}", flush=True)
+
+
+def spread(values: List[float], fmt: str = ",.0f") -> str:
+    """``median (min..max, n=k)`` of a speed row's repeats."""
+    return (f"{statistics.median(values):{fmt}} ({min(values):{fmt}}..{max(values):{fmt}}, "
+            f"n={len(values)})")
+
+
+def interleaved(ours: Callable[[], float], theirs: Callable[[], float]) -> Tuple[List[float], List[float]]:
+    """``REPEATS`` rates of each side, measured alternately (ours first)."""
+    our_rates, their_rates = [], []
+    for _ in range(REPEATS):
+        our_rates.append(ours())
+        their_rates.append(theirs())
+    return our_rates, their_rates
+
+
+def speed_row(what: str, our_rates: List[float], their_rates: List[float], fmt: str = ",.0f",
+              ratio_fmt: str = ".1f") -> None:
+    """A speed row: both sides' medians and spreads, the ratio of the medians and its spread."""
+    ratios = [o / t for o, t in zip(our_rates, their_rates)]
+    median_ratio = statistics.median(our_rates) / statistics.median(their_rates)
+    row(what, spread(our_rates, fmt), spread(their_rates, fmt),
+        f"x{median_ratio:{ratio_fmt}} (per repeat x{min(ratios):{ratio_fmt}}..x{max(ratios):{ratio_fmt}})")
+
+
+def load_average() -> str:
+    """The 1-minute load average, for the log (a figure on a loaded machine says so)."""
+    try:
+        return f"{os.getloadavg()[0]:.2f}"
+    except OSError:  # pragma: no cover - not on every platform
+        return "?"
 
 
 def decision_states(name: str, count: int, seed: int):
@@ -63,17 +105,23 @@ def decision_states(name: str, count: int, seed: int):
 def bench_ismcts(name: str, sims: int, states: int) -> None:
     pairs = decision_states(name, states, seed=1)
     ours = ISMCTSBot(iterations=sims, uct_c=UCT_C, seed=1, reuse_tree=False)
-    start = time.perf_counter()
-    for state, _ in pairs:
-        ours.choose(state)
-    our_rate = sims * len(pairs) / (time.perf_counter() - start)
     theirs = pyspiel.ISMCTSBot(1, pyspiel.RandomRolloutEvaluator(1, 1), UCT_C, sims)
-    start = time.perf_counter()
-    for _, os_state in pairs:
-        theirs.step(os_state)
-    their_rate = sims * len(pairs) / (time.perf_counter() - start)
-    row(f"ISMCTS simulations/s, {name} ({sims} per move, {len(pairs)} states)",
-        f"{our_rate:,.0f}", f"{their_rate:,.0f}", f"x{our_rate / their_rate:.1f}")
+    ours.choose(pairs[0][0])  # warm-up: the tree's node array grows once
+
+    def our_rate() -> float:
+        start = time.perf_counter()
+        for state, _ in pairs:
+            ours.choose(state)
+        return sims * len(pairs) / (time.perf_counter() - start)
+
+    def their_rate() -> float:
+        start = time.perf_counter()
+        for _, os_state in pairs:
+            theirs.step(os_state)
+        return sims * len(pairs) / (time.perf_counter() - start)
+
+    speed_row(f"ISMCTS simulations/s, {name} ({sims} per move, {len(pairs)} states)",
+              *interleaved(our_rate, their_rate))
 
 
 def pig_value(winscore: int) -> Callable:
@@ -109,27 +157,37 @@ def bench_expectimax(depth: int, winscore: int) -> None:
         calls[0] += 1
         return original(*args, **kwargs)
 
-    os_minimax.expectiminimax = counting  # its recursion goes through the module name
-    try:
-        start = time.perf_counter()
-        their_value, their_action = counting(os_state, depth, value_fn, value_fn.player)
-        their_seconds = time.perf_counter() - start
-    finally:
-        os_minimax.expectiminimax = original
-    their_rate = calls[0] / their_seconds
+    result = []
+
+    def their_rate() -> float:
+        calls[0] = 0
+        os_minimax.expectiminimax = counting  # its recursion goes through the module name
+        try:
+            start = time.perf_counter()
+            result[:] = counting(os_state, depth, value_fn, value_fn.player)
+            seconds = time.perf_counter() - start
+        finally:
+            os_minimax.expectiminimax = original
+        return calls[0] / seconds
+
+    def our_rate() -> float:
+        analysis = ExpectimaxBot(depth=depth, pruning="none", use_tt=False).analyse(state)
+        return analysis.counters["nodes"] / analysis.counters["seconds"]
+
+    our_rates, their_rates = interleaved(our_rate, their_rate)
+    their_value, their_action = result
     plain = ExpectimaxBot(depth=depth, pruning="none", use_tt=False).analyse(state)
     star2 = ExpectimaxBot(depth=depth, pruning="star2").analyse(state)
     plain_tt = ExpectimaxBot(depth=depth, pruning="none", use_tt=True).analyse(state)
     # Iterative deepening searches depths 1..d; the figure for depth d alone:
     per_depth = plain.counters["nodes_per_depth"]
     last_nodes = per_depth[-1] - (per_depth[-2] if len(per_depth) > 1 else 0)
-    our_rate = plain.counters["nodes"] / plain.counters["seconds"]
     same = abs(plain.value - their_value) < 1e-12 and plain.action == their_action
     row(f"expectimax pig winscore={winscore} depth {depth}: value",
         f"{plain.value:.12f} (action {plain.action})", f"{their_value:.12f} (action {their_action})",
         "equal" if same else "DIFFERENT")
-    row(f"expectimax pig depth {depth}: nodes/s (plain, no table; OpenSpiel nodes {calls[0]:,}, ours at depth {depth} alone {last_nodes:,})",
-        f"{our_rate:,.0f}", f"{their_rate:,.0f}", f"x{our_rate / their_rate:.0f}")
+    speed_row(f"expectimax pig depth {depth}: nodes/s (plain, no table; OpenSpiel nodes {calls[0]:,}, "
+              f"ours at depth {depth} alone {last_nodes:,})", our_rates, their_rates, ratio_fmt=".0f")
     row(f"expectimax pig depth {depth}: nodes, Star2+table / plain (same value: {abs(star2.value - plain.value) < 1e-12})",
         f"{star2.counters['nodes']:,}", f"{plain.counters['nodes']:,}",
         f"{100 * star2.counters['nodes'] / plain.counters['nodes']:.0f}%")
@@ -141,18 +199,23 @@ def bench_expectimax(depth: int, winscore: int) -> None:
 def bench_mcts(sims: int, states: int) -> None:
     pairs = decision_states("pig", states, seed=2)
     ours = MCTSBot(iterations=sims, uct_c=UCT_C, seed=1, reuse_tree=False)
-    start = time.perf_counter()
-    for state, _ in pairs:
-        ours.choose(state)
-    our_rate = sims * len(pairs) / (time.perf_counter() - start)
     os_game = pyspiel.load_game("pig")
     theirs = pyspiel.MCTSBot(os_game, pyspiel.RandomRolloutEvaluator(1, 1), UCT_C, sims, 1000, False, 1, False)
-    start = time.perf_counter()
-    for _, os_state in pairs:
-        theirs.step(os_state)
-    their_rate = sims * len(pairs) / (time.perf_counter() - start)
-    row(f"MCTS iterations/s, pig ({sims} per move, {len(pairs)} states)",
-        f"{our_rate:,.0f}", f"{their_rate:,.0f}", f"x{our_rate / their_rate:.1f}")
+    ours.choose(pairs[0][0])  # warm-up
+
+    def our_rate() -> float:
+        start = time.perf_counter()
+        for state, _ in pairs:
+            ours.choose(state)
+        return sims * len(pairs) / (time.perf_counter() - start)
+
+    def their_rate() -> float:
+        start = time.perf_counter()
+        for _, os_state in pairs:
+            theirs.step(os_state)
+        return sims * len(pairs) / (time.perf_counter() - start)
+
+    speed_row(f"MCTS iterations/s, pig ({sims} per move, {len(pairs)} states)", *interleaved(our_rate, their_rate))
 
 
 def bench_playouts(seconds: float) -> None:
@@ -162,23 +225,32 @@ def bench_playouts(seconds: float) -> None:
         native = aiplay.load(name)
         reference = aiplay.load(name, backend="reference")
         rng = random.Random(0)
-        count, start = 0, time.perf_counter()
-        while time.perf_counter() - start < seconds:
-            state = reference.new_initial_state()
-            while not state.is_terminal():
-                if state.is_chance_node():
-                    state.apply_action(sample_chance_outcome(state, rng))
-                else:
-                    legal = state.legal_actions()
-                    state.apply_action(legal[rng.randrange(len(legal))])
-            count += 1
-        ref_rate = count / (time.perf_counter() - start)
-        batch = max(1000, int(ref_rate * 200 * seconds))
-        start = time.perf_counter()
-        native.kernel.random_playouts(native.new_initial_state(), batch, 1)
-        native_rate = batch / (time.perf_counter() - start)
-        row(f"random playouts/s, {name}: native vs reference engine",
-            f"{native_rate:,.0f}", f"{ref_rate:,.0f}", f"x{native_rate / ref_rate:.0f}")
+        batch = [1000]
+
+        def ref_rate() -> float:
+            count, start = 0, time.perf_counter()
+            while time.perf_counter() - start < seconds / REPEATS:
+                state = reference.new_initial_state()
+                while not state.is_terminal():
+                    if state.is_chance_node():
+                        state.apply_action(sample_chance_outcome(state, rng))
+                    else:
+                        legal = state.legal_actions()
+                        state.apply_action(legal[rng.randrange(len(legal))])
+                count += 1
+            rate = count / (time.perf_counter() - start)
+            batch[0] = max(1000, int(rate * 200 * seconds / REPEATS))
+            return rate
+
+        def native_rate() -> float:
+            start = time.perf_counter()
+            native.kernel.random_playouts(native.new_initial_state(), batch[0], 1)
+            return batch[0] / (time.perf_counter() - start)
+
+        # The reference side first: its rate sizes the native batch.
+        ref_rates, native_rates = interleaved(ref_rate, native_rate)
+        speed_row(f"random playouts/s, {name}: native vs reference engine", native_rates, ref_rates,
+                  ratio_fmt=".0f")
 
 
 def first_decisions(name: str, count: int, seed: int):
@@ -204,17 +276,20 @@ def bench_workers(seconds: float, states: int) -> None:
     """
     for name, bot_class in (("leduc_poker", ISMCTSBot), ("pig", MCTSBot)):
         roots = first_decisions(name, states, seed=3)
-        rates = {}
-        for workers in (1, 2):
-            bot = bot_class(seconds=seconds, seed=1, workers=workers, reuse_tree=False)
+        bots = {workers: bot_class(seconds=seconds, seed=1, workers=workers, reuse_tree=False)
+                for workers in (1, 2)}
+        for bot in bots.values():
             bot.choose(roots[0])  # warm-up: the trees' node arrays grow once
+
+        def rate(workers: int) -> float:
             sims, start = 0, time.perf_counter()
             for state in roots:
-                sims += bot.analyse(state).counters["iterations"]
-            rates[workers] = sims / (time.perf_counter() - start)
-        row(f"{bot_class.__name__[:-3]} simulations/s on {name} first decisions, 2 workers vs 1 "
-            f"({seconds} s per move, {states} deals)",
-            f"{rates[2]:,.0f}", f"{rates[1]:,.0f}", f"x{rates[2] / rates[1]:.2f}")
+                sims += bots[workers].analyse(state).counters["iterations"]
+            return sims / (time.perf_counter() - start)
+
+        speed_row(f"{bot_class.__name__[:-3]} simulations/s on {name} first decisions, 2 workers vs 1 "
+                  f"({seconds} s per move, {states} deals)", *interleaved(lambda: rate(2), lambda: rate(1)),
+                  ratio_fmt=".2f")
 
 
 def bench_time_budget(seconds: float, moves: int) -> None:
@@ -281,7 +356,13 @@ def main() -> None:
     parser.add_argument("--only", choices=["ismcts", "expectimax", "mcts", "playouts", "workers",
                                            "timing", "strength"], help="run one section")
     parser.add_argument("--games", type=int, help="deals for the strength match (each played twice)")
+    parser.add_argument("--repeats", type=int, default=5,
+                        help="interleaved repeats of every speed row (default 5; the spread needs >= 5)")
     args = parser.parse_args()
+    if args.repeats < 1:
+        parser.error("--repeats must be >= 1")
+    global REPEATS
+    REPEATS = args.repeats
     quick = args.quick
     print(f"aiplay {aiplay.__version__}, OpenSpiel {getattr(pyspiel, '__version__', '?')}, "
           f"Python {platform.python_version()}, {platform.machine()}, {platform.processor() or 'cpu'}")
@@ -299,14 +380,16 @@ def main() -> None:
     for name, run in sections.items():
         if args.only and name != args.only:
             continue
-        print(f"[{name}]", flush=True)
+        print(f"[{name}] load average {load_average()}", flush=True)
         run()
+        print(f"  (load average after: {load_average()})", flush=True)
     print()
     width = max(len(r[0]) for r in ROWS)
     print(f"{'measure':<{width}} | {'aiplay':>28} | {'OpenSpiel / reference':>28} | ratio")
     for what, ours, theirs, ratio in ROWS:
         print(f"{what:<{width}} | {ours:>28} | {theirs:>28} | {ratio}")
-    print(f"\ntotal {time.perf_counter() - started:.0f} s")
+    print(f"\ntotal {time.perf_counter() - started:.0f} s, {REPEATS} interleaved repeats per speed row, "
+          f"load average at the end {load_average()}")
 
 
 if __name__ == "__main__":

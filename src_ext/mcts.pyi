@@ -7,6 +7,10 @@ from aiplay._ext.kernel import Kernel, NativeState
 
 MODES: Dict[str, int]
 ROLLOUTS: Tuple[str, ...]
+#: True only in the profile build (benchmarks/profile_search.py): runs then report ``counters["profile"]``.
+PROFILE_BUILD: bool
+PROFILE_PHASES: Tuple[str, ...]
+PROFILE_COUNTS: Tuple[str, ...]
 
 class TreeSearch:
     """One search tree (one per player for MO-ISMCTS) over a kernel, kept for reuse."""

@@ -42,6 +42,32 @@ from aiplay._ext.kernel cimport (
 from aiplay.errors import BotBusyError, InvalidOptionError, NotDecisionNodeError
 from aiplay.limits import check_count
 
+# The profile build (benchmarks/profile_search.py compiles this file once more with
+# AIPLAY_PROFILE_SEARCH defined): per-phase time stamps of every iteration. In the release
+# build PROF_ON is the constant 0, so the C compiler drops every timed block: the release
+# loop is the same machine code as without them.
+cdef extern from *:
+    """
+    #ifdef AIPLAY_PROFILE_SEARCH
+    #define AIPLAY_PROF_ON 1
+    #if defined(__x86_64__) || defined(__i386__)
+    #include <x86intrin.h>
+    static inline unsigned long long aiplay_prof_now(void) { return __rdtsc(); }
+    #else
+    #include <time.h>
+    static inline unsigned long long aiplay_prof_now(void) {
+        struct timespec ts; clock_gettime(CLOCK_MONOTONIC, &ts);
+        return (unsigned long long)ts.tv_sec * 1000000000ULL + (unsigned long long)ts.tv_nsec;
+    }
+    #endif
+    #else
+    #define AIPLAY_PROF_ON 0
+    static inline unsigned long long aiplay_prof_now(void) { return 0; }
+    #endif
+    """
+    const bint PROF_ON "AIPLAY_PROF_ON"
+    unsigned long long prof_now "aiplay_prof_now"() noexcept nogil
+
 #: The largest node cap: node indices are C ints (the machine's memory usually binds first).
 MAX_NODES = 2 ** 31 - 1
 
@@ -53,6 +79,40 @@ cdef enum:
     DET_REDRAWS = 16         # failed determinizations before an iteration is skipped
     NO_NODE = -1
     UNOBSERVED = -3          # MO-ISMCTS: a move the tree's owner does not make
+
+# Profile phases (ticks) and event counts; the names are PROFILE_PHASES / PROFILE_COUNTS.
+cdef enum:
+    PH_CLONE = 0         # copy the root state into the iteration's state
+    PH_DETERMINIZE = 1   # determinize (and its redraws, with their clones)
+    PH_TREE_LEGAL = 2    # legal_actions in the tree walk
+    PH_SELECT = 3        # _decide: stamps, availability, expansion pick, UCB1
+    PH_TREE_APPLY = 4    # apply and sample_chance in the tree walk
+    PH_TREE_NODES = 5    # find or create the child in every tree (info_hash keys included)
+    PH_TREE_OTHER = 6    # the walk's current_player calls and loop
+    PH_ROLL_LEGAL = 7    # legal_actions in the rollout
+    PH_ROLL_CHOOSE = 8   # the rollout's move choice (policy_action or uniform)
+    PH_ROLL_APPLY = 9    # apply and sample_chance in the rollout
+    PH_ROLL_END = 10     # returns / evaluate at the rollout's end
+    PH_ROLL_OTHER = 11   # the rollout's current_player calls, stop polls and loop
+    PH_BACKUP = 12       # back-propagation
+    PH_LOOP = 13         # run()'s loop between iterations: budget checks and stop-flag polls
+    N_PHASES = 14
+    CT_REDRAWS = 0       # failed determinizations redrawn
+    CT_TREE_STEPS = 1    # moves applied in the tree walk
+    CT_ROLL_STEPS = 2    # moves applied in rollouts
+    CT_EXPANSIONS = 3    # nodes created
+    CT_POLLS = 4         # stop-flag polls (should_stop calls)
+    CT_INFO_HASHES = 5   # info_hash calls in the tree walk (chance/unobserved keys, tree-reuse keys)
+    CT_NEW_CHANCE = 6    # chance (or unobserved) nodes created
+    N_COUNTS = 7
+
+#: True in the profile build (the run report then has a ``profile`` entry).
+PROFILE_BUILD = bool(PROF_ON)
+PROFILE_PHASES = ("clone", "determinize", "tree_legal", "select", "tree_apply", "tree_nodes", "tree_other",
+                  "rollout_legal", "rollout_choose", "rollout_apply", "rollout_end", "rollout_other",
+                  "backup", "loop")
+PROFILE_COUNTS = ("redraws", "tree_steps", "rollout_steps", "expansions", "polls", "info_hashes",
+                  "new_chance_nodes")
 
 MODES = {"mcts": MODE_MCTS, "so-ismcts": MODE_SO_ISMCTS, "mo-ismcts": MODE_MO_ISMCTS}
 ROLLOUTS = ("random", "policy")
@@ -69,6 +129,23 @@ cdef struct Node:
     int32_t action          # the move that leads here (decision action or chance outcome)
     int32_t mover           # who made that move: a seat or K_CHANCE
     int32_t to_move         # who moves next from here (-1 chance, -4 terminal, -2 unknown)
+
+
+# log(n) for the small counts UCB1 reads at every child: the same libm results as calling log()
+# (the table is filled by it), without a libm call per child.
+cdef enum:
+    LOG_TABLE_SIZE = 4096
+cdef double LOG_TABLE[LOG_TABLE_SIZE]
+cdef int _i
+for _i in range(LOG_TABLE_SIZE):
+    LOG_TABLE[_i] = log(<double>_i)
+
+
+cdef inline double count_log(int32_t n) noexcept nogil:
+    """``log(n)`` for a visit or availability count."""
+    if 0 <= n < LOG_TABLE_SIZE:
+        return LOG_TABLE[n]
+    return log(<double>n)
 
 
 cdef inline double now_seconds() noexcept nogil:
@@ -107,6 +184,7 @@ cdef class TreeSearch:
     cdef int* child_of           # per action: its child at the current node (valid with stamp)
     cdef int tick
     cdef bint expanding          # the last _decide chose an untried action
+    cdef int chosen_child        # the last _decide's child for its action (NO_NODE when expanding)
     cdef int* paths              # num_trees x MAX_TREE_DEPTH node indices
     cdef int path_len[K_MAX_PLAYERS]
     cdef int max_depth_seen
@@ -116,6 +194,9 @@ cdef class TreeSearch:
     cdef double epsilon          # with use_policy: chance of a uniform move instead
     cdef int cutoff              # rollout moves before the static evaluation stops it (-1: none)
     # threads and cancellation
+    # profile build only (see PROF_ON): ticks per phase and event counts of the last run()
+    cdef unsigned long long prof[N_PHASES]
+    cdef long long prof_count[N_COUNTS]
     cdef bint busy               # a run() is in progress (one search at a time)
     cdef readonly Cancellation cancel
 
@@ -236,54 +317,70 @@ cdef class TreeSearch:
         counts (ISMCTS) grow for every legal child, at expansion too.
         Returns the action; ``self.expanding`` tells whether it is untried.
         """
-        cdef int c = self.nodes[node].first_child
+        # Locals, not attributes: Python's -fno-strict-aliasing makes the compiler reload every
+        # attribute after each store through a pointer.
+        cdef Node* nodes = self.nodes
+        cdef const int* actions = self.actions
+        cdef int* stamp = self.stamp
+        cdef int* child_of = self.child_of
+        cdef double uct_c = self.uct_c
+        cdef int c = nodes[node].first_child
         cdef int i, a, untried = 0, pick, best = -1
         cdef double score, best_score = -1e300, log_n
         cdef Node* ch
+        cdef int tick
         # Stamps: tick = legal without a child here, tick + 1 = legal with one.
         self.tick += 2
         if self.tick > 2000000000:  # wrap the stamps long before int overflow
-            memset(self.stamp, 0, self.kernel.num_distinct_actions * sizeof(int))
+            memset(stamp, 0, self.kernel.num_distinct_actions * sizeof(int))
             self.tick = 2
+        tick = self.tick
         for i in range(n_legal):
-            self.stamp[self.actions[i]] = self.tick
+            stamp[actions[i]] = tick
         while c != NO_NODE:
-            ch = &self.nodes[c]
-            if ch.mover == player and self.stamp[ch.action] == self.tick:
-                self.stamp[ch.action] = self.tick + 1
-                self.child_of[ch.action] = c
+            ch = &nodes[c]
+            if ch.mover == player and stamp[ch.action] == tick:
+                stamp[ch.action] = tick + 1
+                child_of[ch.action] = c
             c = ch.next_sibling
+        # One pass: count the untried actions and raise the availability of the others.
         for i in range(n_legal):
-            if self.stamp[self.actions[i]] == self.tick:
+            a = actions[i]
+            if stamp[a] == tick:
                 untried += 1
-        if availability:
-            for i in range(n_legal):
-                a = self.actions[i]
-                if self.stamp[a] == self.tick + 1:
-                    self.nodes[self.child_of[a]].avail += 1
+            elif availability:
+                nodes[child_of[a]].avail += 1
         if untried > 0:
             pick = rng_below(rng, untried)
             for i in range(n_legal):
-                a = self.actions[i]
-                if self.stamp[a] == self.tick:
+                a = actions[i]
+                if stamp[a] == tick:
                     if pick == 0:
                         self.expanding = True
+                        self.chosen_child = NO_NODE
                         return a
                     pick -= 1
         self.expanding = False
         if not availability:
-            log_n = log(<double>self.nodes[node].visits)
+            log_n = count_log(nodes[node].visits)
         for i in range(n_legal):
-            a = self.actions[i]
-            ch = &self.nodes[self.child_of[a]]
+            a = actions[i]
+            ch = &nodes[child_of[a]]
             if availability:
-                score = ch.value_sum / ch.visits + self.uct_c * sqrt(log(<double>ch.avail) / ch.visits)
+                score = ch.value_sum / ch.visits + uct_c * sqrt(count_log(ch.avail) / ch.visits)
             else:
-                score = ch.value_sum / ch.visits + self.uct_c * sqrt(log_n / ch.visits)
+                score = ch.value_sum / ch.visits + uct_c * sqrt(log_n / ch.visits)
             if score > best_score:
                 best_score = score
                 best = a
+        self.chosen_child = child_of[best]
         return best
+
+    cdef inline void _lap(self, int phase, unsigned long long* mark) noexcept nogil:
+        """Profile build: charge the ticks since ``mark`` to ``phase`` and move the mark."""
+        cdef unsigned long long t = prof_now()
+        self.prof[phase] += t - mark[0]
+        mark[0] = t
 
     cdef void _iterate(self, Rng* rng, Rng* det_rng, double* values) noexcept nogil:
         cdef void* s = self.state
@@ -291,19 +388,31 @@ cdef class TreeSearch:
         cdef int current[K_MAX_PLAYERS]
         cdef bint availability = self.mode != MODE_MCTS
         cdef bint stop = False
-        cdef uint64_t key
+        cdef uint64_t key, owner_info = 0
+        cdef bint have_owner_info
         cdef int rollout_moves = 0
+        cdef unsigned long long mark = 0
 
+        if PROF_ON:
+            mark = prof_now()
         self.kernel.clone_into(self.root_state, s)
+        if PROF_ON:
+            self._lap(PH_CLONE, &mark)
         if self.mode != MODE_MCTS:
             # On failure, redraw from the next numbers of the stream; never search the true state:
             # after DET_REDRAWS failures the iteration is skipped.
             for t in range(DET_REDRAWS + 1):
                 if t == DET_REDRAWS:
+                    if PROF_ON:
+                        self._lap(PH_DETERMINIZE, &mark)
                     return
                 if self.kernel.determinize(s, self.owner, det_rng):
                     break
+                if PROF_ON:
+                    self.prof_count[CT_REDRAWS] += 1
                 self.kernel.clone_into(self.root_state, s)
+            if PROF_ON:
+                self._lap(PH_DETERMINIZE, &mark)
         for t in range(self.num_trees):
             current[t] = self.roots[t]
             self.path_len[t] = 0
@@ -314,11 +423,17 @@ cdef class TreeSearch:
             if player == K_TERMINAL or self.path_len[0] >= MAX_TREE_DEPTH:
                 break
             if player == K_CHANCE:
+                if PROF_ON:
+                    self._lap(PH_TREE_OTHER, &mark)
                 action = self.kernel.sample_chance(s, rng)
                 self.kernel.apply(s, action)
                 mover = K_CHANCE
             else:
+                if PROF_ON:
+                    self._lap(PH_TREE_OTHER, &mark)
                 n = self.kernel.legal_actions(s, self.actions)
+                if PROF_ON:
+                    self._lap(PH_TREE_LEGAL, &mark)
                 if n <= 0:
                     break  # no move at a decision node (a kernel bug): score the position as it is
                 # The tree that chooses: the mover's own tree in MO-ISMCTS.
@@ -326,52 +441,100 @@ cdef class TreeSearch:
                 action = self._decide(current[t], player, n, rng, availability)
                 if self.expanding:
                     stop = True
+                if PROF_ON:
+                    self._lap(PH_SELECT, &mark)
                 self.kernel.apply(s, action)
                 mover = player
+            if PROF_ON:
+                self._lap(PH_TREE_APPLY, &mark)
+                self.prof_count[CT_TREE_STEPS] += 1
             self.steps += 1
             # Follow (or create) the child in every tree.
+            have_owner_info = False
             for t in range(self.num_trees):
                 node = current[t]
-                if self.mode == MODE_MCTS:
+                if mover != K_CHANCE and (self.mode != MODE_MO_ISMCTS or mover == t):
+                    # The decision's own tree: _decide has just looked its child up (or found none).
                     key = <uint64_t>action
                     tree_mover = mover
-                elif self.mode == MODE_SO_ISMCTS:
-                    key = <uint64_t>action if mover != K_CHANCE else self.kernel.info_hash(s, self.owner)
-                    tree_mover = mover
-                elif mover == t:
-                    key = <uint64_t>action
-                    tree_mover = mover
+                    child = self.chosen_child
                 else:
-                    # A move tree t's owner does not make: keyed by what the owner sees.
-                    key = self.kernel.info_hash(s, t)
-                    tree_mover = UNOBSERVED
-                child = self._find_child(node, key, tree_mover)
+                    if mover == K_CHANCE and self.mode == MODE_MCTS:
+                        key = <uint64_t>action
+                        tree_mover = mover
+                    elif self.mode == MODE_SO_ISMCTS:
+                        # SO-ISMCTS chance: keyed by what the searching player sees.
+                        if not have_owner_info:
+                            owner_info = self.kernel.info_hash(s, self.owner)
+                            have_owner_info = True
+                            if PROF_ON:
+                                self.prof_count[CT_INFO_HASHES] += 1
+                        key = owner_info
+                        tree_mover = mover
+                    else:
+                        # A move tree t's owner does not make: keyed by what the owner sees.
+                        if t == self.owner:
+                            if not have_owner_info:
+                                owner_info = self.kernel.info_hash(s, self.owner)
+                                have_owner_info = True
+                                if PROF_ON:
+                                    self.prof_count[CT_INFO_HASHES] += 1
+                            key = owner_info
+                        else:
+                            key = self.kernel.info_hash(s, t)
+                            if PROF_ON:
+                                self.prof_count[CT_INFO_HASHES] += 1
+                        tree_mover = UNOBSERVED
+                    child = self._find_child(node, key, tree_mover)
                 if child == NO_NODE:
                     child = self._new_node(node, key, action, tree_mover)
                     if child == NO_NODE:
                         stop = True  # memory cap: roll out from here
                         break
+                    if PROF_ON:
+                        self.prof_count[CT_EXPANSIONS] += 1
                     # Available at its creation, as in the reference ISMCTS (n' starts at 1).
                     self.nodes[child].avail = 1
+                    self.nodes[child].to_move = self.kernel.current_player(s)
                     # Tree reuse finds the next root by what the *searching* player
                     # observes, in every tree: re-rooting a rival's tree by the rival's
-                    # own information would read that rival's hidden cards.
-                    self.nodes[child].root_info = self.kernel.info_hash(s, self.owner)
-                    self.nodes[child].to_move = self.kernel.current_player(s)
+                    # own information would read that rival's hidden cards. Only a node
+                    # where the searching player moves can become a root: the others keep 0.
+                    if self.nodes[child].to_move == self.owner:
+                        if not have_owner_info:
+                            owner_info = self.kernel.info_hash(s, self.owner)
+                            have_owner_info = True
+                            if PROF_ON:
+                                self.prof_count[CT_INFO_HASHES] += 1
+                        self.nodes[child].root_info = owner_info
                     if mover == K_CHANCE or tree_mover == UNOBSERVED:
                         stop = True  # a new chance (or unobserved) node also ends the descent
+                        if PROF_ON:
+                            self.prof_count[CT_NEW_CHANCE] += 1
                 current[t] = child
                 self._push(t, child)
+            if PROF_ON:
+                self._lap(PH_TREE_NODES, &mark)
+        if PROF_ON:
+            self._lap(PH_TREE_OTHER, &mark)
 
         # Rollout: uniformly random (or by the kernel's policy) to the end, or
         # to the cutoff, where the static evaluation stands in for the returns.
         while True:
             player = self.kernel.current_player(s)
             if player == K_TERMINAL:
+                if PROF_ON:
+                    self._lap(PH_ROLL_OTHER, &mark)
                 self.kernel.returns(s, values)
+                if PROF_ON:
+                    self._lap(PH_ROLL_END, &mark)
                 break
             if self.cutoff >= 0 and rollout_moves >= self.cutoff:
+                if PROF_ON:
+                    self._lap(PH_ROLL_OTHER, &mark)
                 self.kernel.evaluate(s, values)
+                if PROF_ON:
+                    self._lap(PH_ROLL_END, &mark)
                 break
             if (rollout_moves & 63) == 63 and self.cancel.stop_requested:
                 # A stop ends a long rollout at once (a whole Sunken City game of policy moves took
@@ -379,9 +542,15 @@ cdef class TreeSearch:
                 self.kernel.evaluate(s, values)
                 break
             if player == K_CHANCE:
+                if PROF_ON:
+                    self._lap(PH_ROLL_OTHER, &mark)
                 self.kernel.apply(s, self.kernel.sample_chance(s, rng))
             else:
+                if PROF_ON:
+                    self._lap(PH_ROLL_OTHER, &mark)
                 n = self.kernel.legal_actions(s, self.actions)
+                if PROF_ON:
+                    self._lap(PH_ROLL_LEGAL, &mark)
                 if n <= 0:
                     self.kernel.evaluate(s, values)  # see the descent: never index an empty list
                     break
@@ -389,7 +558,12 @@ cdef class TreeSearch:
                     action = self.kernel.policy_action(s, self.actions, n, rng)
                 else:
                     action = self.actions[rng_below(rng, n)]
+                if PROF_ON:
+                    self._lap(PH_ROLL_CHOOSE, &mark)
                 self.kernel.apply(s, action)
+            if PROF_ON:
+                self._lap(PH_ROLL_APPLY, &mark)
+                self.prof_count[CT_ROLL_STEPS] += 1
             self.steps += 1
             rollout_moves += 1
 
@@ -404,6 +578,8 @@ cdef class TreeSearch:
                     self.nodes[node].value_sum += values[t]
                 elif self.nodes[node].mover >= 0:
                     self.nodes[node].value_sum += values[self.nodes[node].mover]
+        if PROF_ON:
+            self._lap(PH_BACKUP, &mark)
 
     # -- tree reuse --------------------------------------------------------------
     cdef int _find_reusable(self, int tree, uint64_t info, int to_move) noexcept nogil:
@@ -526,6 +702,7 @@ cdef class TreeSearch:
         cdef Rng rng, det_rng
         cdef double values[K_MAX_PLAYERS]
         cdef Cancellation cancel = self.cancel
+        cdef unsigned long long mark = 0, ticks_started = 0
 
         if reuse and self.has_tree and self.owner == player:
             for t in range(self.num_trees):
@@ -556,10 +733,17 @@ cdef class TreeSearch:
         self.steps = 1  # the root
         poll_at = 256
         started = now_seconds()
+        if PROF_ON:
+            ticks_started = prof_now()
         deadline = started + seconds
+        if PROF_ON:
+            memset(self.prof, 0, sizeof(self.prof))
+            memset(self.prof_count, 0, sizeof(self.prof_count))
         with nogil:
             while True:
                 self._iterate(&rng, &det_rng, values)
+                if PROF_ON:
+                    mark = prof_now()
                 done += 1
                 if iterations >= 0 and done >= iterations:
                     break
@@ -569,15 +753,29 @@ cdef class TreeSearch:
                     break
                 # Every 16 iterations or 256 steps (long rollouts): a stop or a signal is seen
                 # within milliseconds.
-                if ((done & 15) == 0 or self.steps >= poll_at) and cancel.should_stop():
-                    break
+                if (done & 15) == 0 or self.steps >= poll_at:
+                    if PROF_ON:
+                        self.prof_count[CT_POLLS] += 1
+                    if cancel.should_stop():
+                        break
                 if self.steps >= poll_at:
                     poll_at = self.steps + 256
+                if PROF_ON:
+                    self._lap(PH_LOOP, &mark)
         elapsed = now_seconds() - started
+        if PROF_ON:
+            mark = prof_now() - ticks_started  # ticks of the whole loop: converts ticks to seconds
         pending = cancel.take_pending()
         if pending is not None:
             raise pending  # Ctrl-C: the tree stays consistent (iterations are whole)
-        return self._root_report(done, elapsed, reused, reused_visits)
+        report = self._root_report(done, elapsed, reused, reused_visits)
+        if PROF_ON:
+            report["counters"]["profile"] = {
+                "ticks": mark,
+                "phases": {PROFILE_PHASES[i]: self.prof[i] for i in range(N_PHASES)},
+                "counts": {PROFILE_COUNTS[i]: self.prof_count[i] for i in range(N_COUNTS)},
+            }
+        return report
 
     cdef int _owner_tree(self):
         return self.owner if self.mode == MODE_MO_ISMCTS else 0

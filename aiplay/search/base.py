@@ -130,11 +130,29 @@ class Analysis:
     def principal_variation_names(self) -> List[str]:
         """The names of :attr:`principal_variation`'s moves, each in the position where it is played.
 
-        :meth:`Bot.analyse` fills them (:func:`name_line`); an analysis built
-        otherwise (``from_dict``) has none and gives ``[]``. Not a dataclass
-        field, so :meth:`to_dict` and equality stay as they were.
+        :meth:`Bot.analyse` provides them (:func:`name_line`, from a copy of
+        the searched state, on first use: naming replays the line, and on a
+        native state it builds the reference engine's position, which costs
+        more than a short search); an analysis built otherwise
+        (``from_dict``) has none and gives ``[]``. Not a dataclass field, so
+        :meth:`to_dict` and equality stay as they were.
         """
-        return list(self.__dict__.get("_pv_names", ()))
+        names = self.__dict__.get("_pv_names")
+        if names is None:
+            source = self.__dict__.get("_pv_state")
+            if source is None:
+                return []
+            names = name_line(source, self.principal_variation)
+            object.__setattr__(self, "_pv_names", names)
+            self.__dict__.pop("_pv_state", None)
+        return list(names)
+
+    def __getstate__(self) -> Dict[str, Any]:
+        # A pickled analysis carries its names, not the state they are read from.
+        self.principal_variation_names
+        data = dict(self.__dict__)
+        data.pop("_pv_state", None)
+        return data
 
     def stats_for(self, action: int) -> ActionStats:
         """The :class:`ActionStats` of ``action``; ``KeyError`` if it was not legal."""
@@ -361,7 +379,8 @@ class Bot(abc.ABC):
             analysis.counters.setdefault("forced", len(analysis.stats) == 1)
             # Which search loop ran: the C one ("native") or the readable Python one.
             analysis.counters.setdefault("backend", "reference")
-            object.__setattr__(analysis, "_pv_names", name_line(state, analysis.principal_variation))
+            # Named on first use (principal_variation_names): most callers only want the move.
+            object.__setattr__(analysis, "_pv_state", state.clone())
             return analysis
         finally:
             if override is not None and saved is not None:

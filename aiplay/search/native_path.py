@@ -96,6 +96,22 @@ class TreeSearchPool:
         """
         trees = self._trees(state.kernel)
         seeds = [rng.getrandbits(64) for _ in trees]
+        if len(trees) == 1:
+            # One worker: no thread, no merge (a short search's move is a few hundred microseconds,
+            # and this wrapper's share of it is what the OpenSpiel comparison sees).
+            started = time.perf_counter()
+            budget_iterations = -1 if budget.iterations is None else max(1, budget.iterations)
+            budget_nodes = -1 if budget.nodes is None else max(1, budget.nodes)
+            result = trees[0].run(state, budget_iterations, -1.0 if budget.seconds is None else budget.seconds,
+                                  budget_nodes, seeds[0], self.reuse)
+            counters = dict(result["counters"])
+            counters["seconds"] = time.perf_counter() - started
+            counters["workers"] = 1
+            counters["backend"] = "native"
+            return {"visits": dict(zip(result["actions"], result["visits"])),
+                    "sums": dict(zip(result["actions"], result["value_sums"])),
+                    "availability": dict(zip(result["actions"], result["availability"])),
+                    "counters": counters}
         iterations = _split(budget.iterations, len(trees))
         nodes = _split(budget.nodes, len(trees))
         seconds = -1.0 if budget.seconds is None else budget.seconds
