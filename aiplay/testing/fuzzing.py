@@ -569,7 +569,10 @@ def check_state(state: State, label: str = "") -> None:
     """The observation API works at ``state`` for every seat, and ``to_json`` round-trips."""
     game = state.game
     text = state.to_json()
-    again = game.state_from_json(text).to_json()
+    try:
+        again = game.state_from_json(text).to_json()
+    except InvalidStateError as exc:  # the same finding as check_reloads's (this reload stands in for it)
+        raise FuzzFailure(f"{label}an accepted position's successor does not load again: {exc}") from exc
     if again != text:
         raise FuzzFailure(f"{label}to_json round trip differs:\n{text[:500]}\n{again[:500]}")
     returns = state.returns()
@@ -622,17 +625,19 @@ def play_on(states: Dict[str, State], rng: random.Random, max_steps: int, check_
 
     ``check_every``: :func:`check_state` every that many moves; ``reload_every``:
     :func:`check_reloads` on every engine every that many moves (1: every successor).
+    A move that gets :func:`check_state` is not reloaded twice: check_state reloads it too.
     """
     first = next(iter(states.values()))
     for step in range(max_steps):
-        if reload_every and step and step % reload_every == 0:
+        checked = bool(check_every) and step % check_every == 0
+        if reload_every and step and step % reload_every == 0 and not checked:
             for b, s in states.items():
                 check_reloads(s, f"{b} after {step} moves: ")
         players = {b: s.current_player() for b, s in states.items()}
         legals = {b: s.legal_actions() for b, s in states.items()}
         if len(set(players.values())) > 1 or len({tuple(v) for v in legals.values()}) > 1:
             raise FuzzFailure(f"engines disagree after {step} moves: players {players}, legal {legals}")
-        if check_every and step % check_every == 0:
+        if checked:
             for b, s in states.items():
                 check_state(s, f"{b} at move {step}: ")
         player = players[next(iter(players))]
@@ -676,7 +681,8 @@ def run_action_steps(state: State, steps: Sequence[Tuple[str, Any]]) -> List[Any
     """Run action steps on one state; returns a trace (per step: result or error class) to compare engines."""
     trace: List[Any] = []
     for op, value in steps:
-        before = state.to_json()
+        # "legal" needs no snapshot: any error there is a finding whatever the state became.
+        before = state.to_json() if op != "legal" else ""
         legal = state.legal_actions()
         try:
             if op == "legal":
