@@ -439,13 +439,17 @@ class Case:
     max_steps: int = 400
     #: True when :func:`case_from_seed` regenerates this case from ``seed`` alone.
     from_seed: bool = False
+    #: True when that call drew the kind from the seed too (``kind=None``): the replay must do the
+    #: same, since the draw uses the generator before the payload does.
+    kind_from_seed: bool = False
 
     def python(self, limit: int = 3000) -> str:
         """Python that replays this case: from its seed when it has one, else from the payload
         (a payload longer than ``limit`` characters is left out)."""
         if self.from_seed:
             return (f"from aiplay.testing.fuzzing import case_from_seed, run_case\n"
-                    f"case = case_from_seed({self.game!r}, {self.options!r}, {self.kind!r}, {self.seed!r}, "
+                    f"case = case_from_seed({self.game!r}, {self.options!r}, "
+                    f"{None if self.kind_from_seed else self.kind!r}, {self.seed!r}, "
                     f"max_steps={self.max_steps!r})\n"
                     f"run_case(case)")
         payload = repr(self.payload)
@@ -529,10 +533,12 @@ def case_from_seed(name: str, options: Mapping[str, Any], kind: Optional[str], s
                    max_steps: int = 400) -> Case:
     """The case a long run generates for this seed (``kind=None``: drawn from the seed too)."""
     rng = random.Random(seed)
+    drawn = kind is None
     if kind is None:
         kind = pick_kind(rng)
     case = generate_case(name, options, kind, rng, seed=seed, max_steps=max_steps)
     case.from_seed = True
+    case.kind_from_seed = drawn
     return case
 
 
