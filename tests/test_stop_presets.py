@@ -41,3 +41,26 @@ def test_a_search_with_the_games_presets_stops_when_asked(kind, name, options, e
     thread.join(60)  # far inside the 600 s budget: only a search that polls the flag gets here
     assert not thread.is_alive(), "the search did not stop"
     assert result["analysis"].action in state.legal_actions()
+
+
+def test_reference_expectimax_first_pass_of_leaf_playouts_obeys_a_stop():
+    """Found by fuzz_long (a 30 s "hang"): the reference expectimax's first pass had to complete, and
+    with Sunken City's leaf_playout=60 at a raise step (332 moves, each a 60-move Python playout) it
+    took 27 s, past its 2 s budget and deaf to bot.stop(). Once one root move is searched, a stop (or
+    the deadline) now ends the pass with the best move searched so far."""
+    game = aiplay.load("sunken_city", backend="reference", players=4, short=True)
+    rng = random.Random(0)
+    state = game.new_initial_state()
+    while state.is_chance_node() or len(state.legal_actions()) < 200:
+        state.apply_action(aiplay.sample_chance_outcome(state, rng) if state.is_chance_node()
+                           else rng.choice(state.legal_actions()))
+    bot = make_bot("expectimax", game=game, seed=1, seconds=600)
+    assert bot.leaf_playout == 60 and bot.backend in ("auto", "reference")
+    timer = threading.Timer(0.3, bot.stop)
+    timer.start()
+    analysis = bot.analyse(state)
+    timer.join()
+    assert analysis.action in state.legal_actions()
+    # Cut, not completed: fewer moves searched than there are, and no depth completed.
+    assert 1 <= len(analysis.stats) < len(state.legal_actions())
+    assert analysis.counters["completed_depth"] == 0 and not analysis.counters["forced"]
