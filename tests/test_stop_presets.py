@@ -64,3 +64,22 @@ def test_reference_expectimax_first_pass_of_leaf_playouts_obeys_a_stop():
     # Cut, not completed: fewer moves searched than there are, and no depth completed.
     assert 1 <= len(analysis.stats) < len(state.legal_actions())
     assert analysis.counters["completed_depth"] == 0 and not analysis.counters["forced"]
+
+
+def test_a_level_bot_stopped_while_building_its_search_answers_at_once(monkeypatch):
+    """cancel_latency --presets: a level bot stopped 50 ms in once took 249 ms (Groom Lake): the stop came
+    while the first move built the inner search, whose start cleared it, so the level's whole budget ran."""
+    from aiplay.search.level import LevelBot
+    game = aiplay.load("sunken_city", players=3)
+    state = aiplay.skip_chance(game.new_initial_state(), random.Random(1))
+    build = LevelBot._inner
+
+    def stopped_while_building(self, s):
+        search = build(self, s)
+        self.stop()  # where a stop from another thread can land
+        return search
+
+    monkeypatch.setattr(LevelBot, "_inner", stopped_while_building)
+    analysis = make_bot("level", game=game, seed=1).analyse(state)
+    assert analysis.action in state.legal_actions()
+    assert analysis.counters["iterations"] == 1  # not the level's 4,000
