@@ -87,7 +87,13 @@ class NativeGame(Game):
 
     def state_from_dict(self, data: Mapping[str, Any]) -> NativeState:
         checked = self.reference.state_from_dict(data)  # raises InvalidStateError
-        state = self.from_reference(checked)
+        load_validated = getattr(self.kernel, "load_validated", None)
+        if load_validated is None:
+            state = self.from_reference(checked)
+        else:
+            # The kernel's load_dict would run the reference loader again on the same data.
+            state = NativeState.create(self.kernel, self)
+            load_validated(state, checked.to_dict())
         state.set_reference(checked)  # validated just now, and ours alone: the cache of names and views
         return state
 

@@ -5,6 +5,13 @@ Usage::
     python benchmarks/fuzz_long.py                       # 100,000 cases per game, all games
     python benchmarks/fuzz_long.py --games area51 --cases 20000 --seed 7 --workers 2
     python benchmarks/fuzz_long.py --quick               # CI smoke run: a few seconds
+    python benchmarks/fuzz_long.py --games area1851 --start 20000 --cases 20000   # cases 20000..39999
+
+Every registered game is fuzzed by default, the hidden example game (``template``)
+included. ``--start N --cases M`` runs cases ``N .. N+M-1`` of the run: exactly the
+cases a run of ``N+M`` cases has at those indices (same seeds, same option set for each
+index), so a 100,000-case run split into chunks run at different times sums to the
+same cases, each counted once (e.g. ``--start 0/25000/50000/75000 --cases 25000``).
 
 Cases come from :mod:`aiplay.testing.fuzzing` (the same generators and checks as
 ``tests/test_fuzz.py``): mutated JSON positions, random documents, action
@@ -292,15 +299,18 @@ class Runner:
 
 
 def build_tasks(args: argparse.Namespace) -> List[Task]:
-    """Batches of every game's cases; a game's option sets take turns (case i: set i % n)."""
+    """Batches of cases ``start .. start+cases-1`` of every game; a game's option sets take turns
+    (case i: set i % n, whatever the chunk, so chunks of a run are the run's own cases)."""
     tasks = []
+    end = args.start + args.cases
     for game in args.games:
         specs = fuzzing.game_specs(games=[game])
         for k, (_, options) in enumerate(specs):
-            count = len(range(k, args.cases, len(specs)))
+            first_index = args.start + (k - args.start) % len(specs)  # the first i >= start with i % n == k
+            count = len(range(first_index, end, len(specs)))
             for first in range(0, count, args.batch):
                 n = min(args.batch, count - first)
-                tasks.append(Task(game, options, k + first * len(specs), n, len(specs)))
+                tasks.append(Task(game, options, first_index + first * len(specs), n, len(specs)))
     return tasks
 
 
@@ -322,9 +332,12 @@ def parse_args(argv: Optional[List[str]] = None) -> argparse.Namespace:
     import aiplay
 
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--games", default=",".join(aiplay.games_available()),
-                        help="comma-separated games (default: every registered game)")
+    every_game = aiplay.games_available(include_hidden=True)
+    parser.add_argument("--games", default=",".join(every_game),
+                        help="comma-separated games (default: every registered game, the template included)")
     parser.add_argument("--cases", type=int, default=100_000, help="cases per game (default 100000)")
+    parser.add_argument("--start", type=int, default=0,
+                        help="index of the first case (default 0): run cases start .. start+cases-1")
     parser.add_argument("--seed", type=int, default=0, help="run seed (default 0)")
     parser.add_argument("--workers", type=int, default=os.cpu_count() or 1, help="worker processes")
     parser.add_argument("--batch", type=int, default=250, help="cases per batch sent to a worker")
@@ -343,18 +356,21 @@ def parse_args(argv: Optional[List[str]] = None) -> argparse.Namespace:
         args.workers = min(args.workers, 2)
         args.progress_every = 1.0
     args.games = [g for g in args.games.split(",") if g]
-    unknown = sorted(set(args.games) - set(aiplay.games_available()))
+    unknown = sorted(set(args.games) - set(every_game))
     if unknown:
-        parser.error(f"unknown games {unknown}; available: {aiplay.games_available()}")
+        parser.error(f"unknown games {unknown}; available: {every_game}")
     if args.cases < 1 or args.workers < 1 or args.batch < 1:
         parser.error("--cases, --workers and --batch must be positive")
+    if args.start < 0:
+        parser.error("--start must be 0 or more")
     return args
 
 
 def main(argv: Optional[List[str]] = None) -> int:
     args = parse_args(argv)
     tasks = build_tasks(args)
-    print(f"fuzz_long: {len(args.games)} games x {args.cases} cases, seed {args.seed}, "
+    print(f"fuzz_long: {len(args.games)} games x {args.cases} cases (cases {args.start}.."
+          f"{args.start + args.cases - 1}), seed {args.seed}, "
           f"{args.workers} workers, reproducers in {args.out}/", flush=True)
     runner = Runner(args, tasks)
     runner.run()

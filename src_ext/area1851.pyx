@@ -2632,10 +2632,16 @@ cdef class Area1851Kernel(Kernel):
         against the C array it goes to before it is written, into a scratch state that is
         copied in only when whole. Problems raise InvalidStateError naming the field.
         """
+        self._ref_game.state_from_dict(data)
+        self.load_validated(state, data)
+
+    cpdef void load_validated(self, NativeState state, dict data) except *:
+        """load_dict for a dict the reference loader has just accepted (``NativeGame.state_from_dict``
+        validates the document once, not twice: the rule-level checks deal a world per seat); the
+        range checks against the C arrays still run."""
         cdef St tmp
         cdef St* st = &tmp
         cdef int i, k, n = self.n
-        self._ref_game.state_from_dict(data)
         memset(st, 0, sizeof(St))
         st.n = <int8_t>n
         st.block = <int8_t>self.block

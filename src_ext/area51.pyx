@@ -243,6 +243,10 @@ cdef inline int _isum16(const int* a) noexcept nogil:
     return s
 
 
+cdef inline int _imin(int a, int b) noexcept nogil:
+    return a if a < b else b
+
+
 cdef inline int _type_mask(int colours) noexcept nogil:
     """The card types (bits) of a colour mask (bits)."""
     cdef int c, m = 0
@@ -1422,7 +1426,7 @@ cdef class Area51Kernel(Kernel):
         """One pass of knowledge._sample, step for step, into ``w`` (a copy of ``st``); False at a dead end.
         ``cm`` is _commit_colours(st)."""
         cdef int n = self.n, t, u, p, r, h, i, b, j, k, npos = 0, nseats = 0, acting, tm, mask
-        cdef int top_slots, own_need, take, deck_need, demand, m, c_left, a, x, y, ssum, total
+        cdef int top_slots, own_need, take, deck_need, demand, m, c_left, a, x, y, ssum, total, tm2
         cdef bint has_bound, soft_has_c, commit_in_must, commit_in_group, force, from_soft
         cdef int seen[NT]
         cdef int free_[NT]
@@ -1565,13 +1569,33 @@ cdef class Area51Kernel(Kernel):
                     for t in range(NT):
                         if START[t] and cap_t[t] > 0 and (not force or (tm >> t) & 1):
                             mask |= 1 << t
-                    mask = _start_room_mask(mask, not from_soft, free_, cap_t, st.deck_bound, has_bound, demand,
-                                            deck_need)
                     if from_soft:
                         src = &soft_left[p][0]
                     else:
                         src = &free_[0]
-                    t = _draw_mask(rng, src, mask)
+                    t = _draw_mask(rng, src, _start_room_mask(mask, not from_soft, free_, cap_t, st.deck_bound,
+                                                              has_bound, demand, deck_need))
+                    if t < 0 and not from_soft:
+                        # knowledge._sample: the free cards cannot fill this start slot and the rest, so a
+                        # soft card of the seat's start types stands in it; the soft cards of the seats
+                        # still to come may fill their later slots (``help``, a counting relaxation).
+                        a = 0
+                        for y in range(k, nseats):
+                            u = seats[y]
+                            ssum = 0
+                            for tm2 in range(NT):
+                                if START[tm2] and cap_t[tm2] > 0:
+                                    ssum += soft_left[u][tm2]
+                            if u == p:
+                                ssum = _imin(must[p] - forced[p] - j - 1, ssum - 1)
+                            else:
+                                ssum = _imin(must[u] - forced[u], ssum)
+                            if ssum > 0:
+                                a += ssum
+                        src = &soft_left[p][0]
+                        t = _draw_mask(rng, src, _start_room_mask(mask, False, free_, cap_t, st.deck_bound,
+                                                                  has_bound, demand - a if demand > a else 0,
+                                                                  deck_need))
                     if t < 0:
                         return False
                     src[t] -= 1

@@ -536,9 +536,10 @@ cdef class TreeSearch:
                 if PROF_ON:
                     self._lap(PH_ROLL_END, &mark)
                 break
-            if (rollout_moves & 63) == 63 and self.cancel.stop_requested:
+            if (rollout_moves & 15) == 15 and self.cancel.stop_requested:
                 # A stop ends a long rollout at once (a whole Sunken City game of policy moves took
                 # 60+ ms on a loaded machine), scored as a cutoff is: by the static evaluation.
+                # (A flag read: every 16 moves costs nothing; 64 policy moves could take 10+ ms.)
                 self.kernel.evaluate(s, values)
                 break
             if player == K_CHANCE:
@@ -751,8 +752,11 @@ cdef class TreeSearch:
                     break
                 if seconds >= 0 and now_seconds() >= deadline:
                     break
-                # Every 16 iterations or 256 steps (long rollouts): a stop or a signal is seen
-                # within milliseconds.
+                # A stop request after every iteration (a flag read: the rollout that saw it
+                # ended early, and the next iterations must not run their own); signals every
+                # 16 iterations or 256 steps (a clock read): seen within milliseconds.
+                if cancel.stop_requested:
+                    break
                 if (done & 15) == 0 or self.steps >= poll_at:
                     if PROF_ON:
                         self.prof_count[CT_POLLS] += 1

@@ -45,10 +45,6 @@ CHECKS_PER_GAME, GAME_MOVES, MIN_GAMES, MAX_GAMES = 50, 2_000, 2, 40
 MUTATION_MOVES, MIN_MUTATIONS, MAX_MUTATIONS = 40_000, 100, 400
 #: Random moves played from an accepted mutated document, each reached state reloaded.
 PLAY_ON = 12
-#: Games whose determinization still fails on some accepted mutated documents (open, issue 27: Area 51's
-#: sampler finds no world for a document whose records pass knowledge_violations, e.g. every `known`
-#: record zeroed by a crossover while `soft` records remain). Their successors are still reloaded below.
-KNOWLEDGE_OPEN = ("area51",)
 #: Then up to this many moves on the fast engine, every successor's document reloaded on both engines.
 LATER_MOVES = 400
 
@@ -228,9 +224,8 @@ def test_mutated_documents_load_on_both_engines_or_neither(case):
         if states is None:
             continue
         accepted += 1
-        if name not in KNOWLEDGE_OPEN:
-            for state in states:
-                check_knowledge(state, random.Random(accepted), f"{state.game.backend}: ")
+        for state in states:
+            check_knowledge(state, random.Random(accepted), f"{state.game.backend}: ")
         for _ in range(PLAY_ON):
             check_round_trip(games, states)
             lead = states[0]

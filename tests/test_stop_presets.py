@@ -41,3 +41,45 @@ def test_a_search_with_the_games_presets_stops_when_asked(kind, name, options, e
     thread.join(60)  # far inside the 600 s budget: only a search that polls the flag gets here
     assert not thread.is_alive(), "the search did not stop"
     assert result["analysis"].action in state.legal_actions()
+
+
+def test_reference_expectimax_first_pass_of_leaf_playouts_obeys_a_stop():
+    """Found by fuzz_long (a 30 s "hang"): the reference expectimax's first pass had to complete, and
+    with Sunken City's leaf_playout=60 at a raise step (332 moves, each a 60-move Python playout) it
+    took 27 s, past its 2 s budget and deaf to bot.stop(). Once one root move is searched, a stop (or
+    the deadline) now ends the pass with the best move searched so far."""
+    game = aiplay.load("sunken_city", backend="reference", players=4, short=True)
+    rng = random.Random(0)
+    state = game.new_initial_state()
+    while state.is_chance_node() or len(state.legal_actions()) < 200:
+        state.apply_action(aiplay.sample_chance_outcome(state, rng) if state.is_chance_node()
+                           else rng.choice(state.legal_actions()))
+    bot = make_bot("expectimax", game=game, seed=1, seconds=600)
+    assert bot.leaf_playout == 60 and bot.backend in ("auto", "reference")
+    timer = threading.Timer(0.3, bot.stop)
+    timer.start()
+    analysis = bot.analyse(state)
+    timer.join()
+    assert analysis.action in state.legal_actions()
+    # Cut, not completed: fewer moves searched than there are, and no depth completed.
+    assert 1 <= len(analysis.stats) < len(state.legal_actions())
+    assert analysis.counters["completed_depth"] == 0 and not analysis.counters["forced"]
+
+
+def test_a_level_bot_stopped_while_building_its_search_answers_at_once(monkeypatch):
+    """cancel_latency --presets: a level bot stopped 50 ms in once took 249 ms (Groom Lake): the stop came
+    while the first move built the inner search, whose start cleared it, so the level's whole budget ran."""
+    from aiplay.search.level import LevelBot
+    game = aiplay.load("sunken_city", players=3)
+    state = aiplay.skip_chance(game.new_initial_state(), random.Random(1))
+    build = LevelBot._inner
+
+    def stopped_while_building(self, s):
+        search = build(self, s)
+        self.stop()  # where a stop from another thread can land
+        return search
+
+    monkeypatch.setattr(LevelBot, "_inner", stopped_while_building)
+    analysis = make_bot("level", game=game, seed=1).analyse(state)
+    assert analysis.action in state.legal_actions()
+    assert analysis.counters["iterations"] == 1  # not the level's 4,000

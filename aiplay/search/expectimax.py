@@ -57,6 +57,7 @@ from __future__ import annotations
 
 import math
 import random
+import time
 import zlib
 from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
@@ -102,18 +103,21 @@ class _Abort(Exception):
     """Raised inside the recursion when the budget runs out mid-iteration."""
 
 
-def policy_leaf_value(state: State, moves: int) -> List[float]:
+def policy_leaf_value(state: State, moves: int, abort: Optional[Callable[[], bool]] = None) -> List[float]:
     """Play up to ``moves`` moves of the game's playout policy from ``state``, then evaluate.
 
     The generator is seeded by the position (CRC-32 of its JSON), so a leaf
     always gets the same value. The native search does the same with the
     kernel's policy and state hash (so the two paths need not agree here).
+    ``abort`` is asked every 8 moves; True raises ``_Abort`` (the search discards the leaf).
     """
     world = state.clone()
     rng = random.Random(zlib.crc32(world.to_json().encode()))
     policy = world.game.heuristic_policy
     assert policy is not None  # leaf_playout is refused for games without a policy
-    for _ in range(moves):
+    for move in range(moves):
+        if abort is not None and move & 7 == 7 and abort():
+            raise _Abort
         if world.is_terminal():
             break
         if world.is_chance_node():
@@ -135,14 +139,29 @@ class _Search:
         self.root_player = root_player
         self.num_players = num_players
         self.meter = Meter(bot.budget, bot._stop_event)
-        self.may_abort = False  # off while the first depth runs: it must complete
+        self.may_abort = False  # off while the first depth runs: it must complete...
+        # ...but once one root action is searched, a stop request or the deadline ends it (the
+        # best of the actions searched is the answer): a depth-1 pass of hundreds of leaf
+        # playouts took 27 s, far past a 2 s budget and deaf to bot.stop().
+        self.root_answered = False
+        self.root_cut = False  # the first pass ended that way (counters: completed_depth 0)
         self.tt: Dict[int, Tuple] = {}
         self.tt_hits = 0
         self.max_ply = 0
 
+    def must_end(self) -> bool:
+        """True when the search must stop now: the budget (deeper passes), a stop or the deadline."""
+        meter = self.meter
+        if self.may_abort:
+            return meter.exhausted()
+        if not self.root_answered:
+            return False
+        return ((meter.stop is not None and meter.stop.is_set())
+                or (meter.deadline is not None and time.perf_counter() >= meter.deadline))
+
     def leaf_value(self, state: State) -> Tuple[float, ...]:
         if self.leaf_playout:
-            return tuple(policy_leaf_value(state, self.leaf_playout))
+            return tuple(policy_leaf_value(state, self.leaf_playout, self.must_end))
         if self.evaluate is None:
             # The game's own static evaluation (zeros for a game without
             # one); the native kernels compute the very same figures.
@@ -160,7 +179,7 @@ class _Search:
         meter.nodes += 1
         if ply > self.max_ply:
             self.max_ply = ply
-        if self.may_abort and meter.exhausted():
+        if self.must_end():
             raise _Abort
         player = state.current_player()
         if player == TERMINAL:
@@ -222,12 +241,22 @@ class _Search:
         best_values: Tuple[float, ...] = ()
         best_pv: Tuple[int, ...] = ()
         need: Optional[int] = 0
+        if per_action is not None:
+            self.root_answered = False
         for action in state.legal_actions():
             child = state.clone()
             child.apply_action(action)
-            child_values, _, child_need, child_pv = self.search(child, depth - 1, ply + 1)
+            try:
+                child_values, _, child_need, child_pv = self.search(child, depth - 1, ply + 1)
+            except _Abort:
+                if per_action is None or self.may_abort:
+                    raise
+                need = None  # the first pass, cut by a stop or the deadline: the best so far (inexact)
+                self.root_cut = True
+                break
             if per_action is not None:
                 per_action.append((action, child_values))
+                self.root_answered = True
             need = None if need is None or child_need is None else max(need, child_need + 1)
             score = self.score(player, child_values)
             if score > best_score:  # strict: ties keep the first action
@@ -391,7 +420,9 @@ class ExpectimaxBot(Bot):
             stats=stats, principal_variation=list(pv),
             counters={"iterations": None, "nodes": search.meter.nodes,
                       "seconds": search.meter.elapsed(), "max_depth": search.max_ply,
-                      "tt_hits": search.tt_hits, "completed_depth": completed_depth},
+                      "tt_hits": search.tt_hits, "completed_depth": 0 if search.root_cut else completed_depth,
+                      # A cut first pass may have searched one action: that is not a forced move.
+                      "forced": False},
         )
 
     def _analyse_native(self, state: Any, kernel: Any, player: int) -> Analysis:

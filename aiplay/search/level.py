@@ -151,7 +151,12 @@ class LevelBot(Bot):
     def _analyse(self, state: State) -> Analysis:
         """Search ``state`` with the level's budget, then draw among the near-best moves."""
         player = self._root_player(state)
-        inner = self._inner(state).analyse(state)
+        search = self._inner(state)
+        # The inner search clears its stop flag as it starts, so a stop that came while it was being
+        # built (the first move builds it) would be lost and the level's whole budget spent: it
+        # then searches one iteration, for a move. (A stop in the moment between this check and
+        # that start can still be missed.)
+        inner = search.analyse(state, iterations=1) if self._stop_event.is_set() else search.analyse(state)
         chosen = choose_among(inner.stats, self.spec.temperature, self.spec.width, branch(self._rng))
         line = inner.principal_variation if chosen.action == inner.action else [chosen.action]
         counters = dict(inner.counters, level=self.level, temperature=self.spec.temperature,

@@ -439,13 +439,17 @@ class Case:
     max_steps: int = 400
     #: True when :func:`case_from_seed` regenerates this case from ``seed`` alone.
     from_seed: bool = False
+    #: True when that call drew the kind from the seed too (``kind=None``): the replay must do the
+    #: same, since the draw uses the generator before the payload does.
+    kind_from_seed: bool = False
 
     def python(self, limit: int = 3000) -> str:
         """Python that replays this case: from its seed when it has one, else from the payload
         (a payload longer than ``limit`` characters is left out)."""
         if self.from_seed:
             return (f"from aiplay.testing.fuzzing import case_from_seed, run_case\n"
-                    f"case = case_from_seed({self.game!r}, {self.options!r}, {self.kind!r}, {self.seed!r}, "
+                    f"case = case_from_seed({self.game!r}, {self.options!r}, "
+                    f"{None if self.kind_from_seed else self.kind!r}, {self.seed!r}, "
                     f"max_steps={self.max_steps!r})\n"
                     f"run_case(case)")
         payload = repr(self.payload)
@@ -529,10 +533,12 @@ def case_from_seed(name: str, options: Mapping[str, Any], kind: Optional[str], s
                    max_steps: int = 400) -> Case:
     """The case a long run generates for this seed (``kind=None``: drawn from the seed too)."""
     rng = random.Random(seed)
+    drawn = kind is None
     if kind is None:
         kind = pick_kind(rng)
     case = generate_case(name, options, kind, rng, seed=seed, max_steps=max_steps)
     case.from_seed = True
+    case.kind_from_seed = drawn
     return case
 
 
@@ -569,7 +575,10 @@ def check_state(state: State, label: str = "") -> None:
     """The observation API works at ``state`` for every seat, and ``to_json`` round-trips."""
     game = state.game
     text = state.to_json()
-    again = game.state_from_json(text).to_json()
+    try:
+        again = game.state_from_json(text).to_json()
+    except InvalidStateError as exc:  # the same finding as check_reloads's (this reload stands in for it)
+        raise FuzzFailure(f"{label}an accepted position's successor does not load again: {exc}") from exc
     if again != text:
         raise FuzzFailure(f"{label}to_json round trip differs:\n{text[:500]}\n{again[:500]}")
     returns = state.returns()
@@ -622,17 +631,19 @@ def play_on(states: Dict[str, State], rng: random.Random, max_steps: int, check_
 
     ``check_every``: :func:`check_state` every that many moves; ``reload_every``:
     :func:`check_reloads` on every engine every that many moves (1: every successor).
+    A move that gets :func:`check_state` is not reloaded twice: check_state reloads it too.
     """
     first = next(iter(states.values()))
     for step in range(max_steps):
-        if reload_every and step and step % reload_every == 0:
+        checked = bool(check_every) and step % check_every == 0
+        if reload_every and step and step % reload_every == 0 and not checked:
             for b, s in states.items():
                 check_reloads(s, f"{b} after {step} moves: ")
         players = {b: s.current_player() for b, s in states.items()}
         legals = {b: s.legal_actions() for b, s in states.items()}
         if len(set(players.values())) > 1 or len({tuple(v) for v in legals.values()}) > 1:
             raise FuzzFailure(f"engines disagree after {step} moves: players {players}, legal {legals}")
-        if check_every and step % check_every == 0:
+        if checked:
             for b, s in states.items():
                 check_state(s, f"{b} at move {step}: ")
         player = players[next(iter(players))]
@@ -676,7 +687,8 @@ def run_action_steps(state: State, steps: Sequence[Tuple[str, Any]]) -> List[Any
     """Run action steps on one state; returns a trace (per step: result or error class) to compare engines."""
     trace: List[Any] = []
     for op, value in steps:
-        before = state.to_json()
+        # "legal" needs no snapshot: any error there is a finding whatever the state became.
+        before = state.to_json() if op != "legal" else ""
         legal = state.legal_actions()
         try:
             if op == "legal":

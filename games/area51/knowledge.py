@@ -71,7 +71,9 @@ multiset is every card minus what o sees. Every other seat, the acting one
 included, is redealt. In order: the main deck is fixed while the top layer
 lasts; each hand's start slots are drawn from start types within the start
 copies left (soft cards that fit nowhere else first; o's own start cards are
-counted, o choosing the least constraining); a reshuffled deck is drawn within
+counted, o choosing the least constraining; a soft card of the seat's stands in
+a start slot when the free cards cannot fill it and the deck together -- it is
+in the hand either way); a reshuffled deck is drawn within
 its bound (the start slots are drawn only while the deck stays fillable, a
 two-sink transportation check); each seat's remaining unseen slots and linked
 cards receive its soft cards, then free cards (the acting seat's committed
@@ -361,8 +363,12 @@ def _sample(state: Area51State, o: int, rng: random.Random) -> Optional[Area51St
     demand = sum(must.values()) - sum(min(must[p], max(0, sum(state.soft[p]) - maybe[p] - len(linked_of[p])))
                                       for p in seats)
 
-    def start_room(skip: int, from_free: bool = True) -> bool:
-        """After one more start card of type ``skip``, can the other start slots and the deck still be filled?"""
+    def start_room(skip: int, from_free: bool = True, soft_help: int = 0) -> bool:
+        """After one more start card of type ``skip``, can the other start slots and the deck still be filled?
+
+        ``soft_help``: how many of the other start slots soft cards may fill instead of free cards.
+        """
+        demand_left = max(0, demand - soft_help)
         a_sum = b_sum = ab_sum = 0
         for u in range(NUM_TYPES):
             fr = free[u] - (u == skip and from_free)
@@ -371,31 +377,47 @@ def _sample(state: Area51State, o: int, rng: random.Random) -> Optional[Area51St
             a_sum += max(0, a)
             b_sum += max(0, b)
             ab_sum += max(0, min(fr, a + b))
-        return a_sum >= demand and b_sum >= deck_need and ab_sum >= demand + deck_need
+        return a_sum >= demand_left and b_sum >= deck_need and ab_sum >= demand_left + deck_need
 
     # Soft cards go to the maybe slots and linked cards; only those that cannot fit there
     # take start slots, and they are placed first (they can only be of their own types).
     soft_left = {p: list(state.soft[p]) for p in seats}  # soft cards not placed yet
     ys = {p: [0] * NUM_TYPES for p in seats}
     forced = {p: min(must[p], max(0, sum(state.soft[p]) - maybe[p] - len(linked_of[p]))) for p in seats}
-    for from_soft in (True, False):
-        for p in seats:
-            y = ys[p]
-            for j in range(forced[p] if from_soft else must[p] - forced[p]):
-                if not from_soft:
-                    demand -= 1
-                force = commit_in_must and p == acting and sum(y) == 0
+    order = [(p, from_soft) for from_soft in (True, False) for p in seats]
+    for idx, (p, from_soft) in enumerate(order):
+        y = ys[p]
+        slots = forced[p] if from_soft else must[p] - forced[p]
+        for j in range(slots):
+            if not from_soft:
+                demand -= 1
+            force = commit_in_must and p == acting and sum(y) == 0
 
-                def ok(t: int, force=force, from_soft=from_soft) -> bool:
-                    if not START_COUNTS[t] or cap_t[t] <= 0 or (force and t // 4 not in colours):
-                        return False
-                    return start_room(t, not from_soft)
+            def ok(t: int, force=force, from_soft=from_soft, help_=0) -> bool:
+                if not START_COUNTS[t] or cap_t[t] <= 0 or (force and t // 4 not in colours):
+                    return False
+                return start_room(t, not from_soft, help_)
 
-                pool = soft_left[p] if from_soft else free
+            pool = soft_left[p] if from_soft else free
+            if from_soft or any(pool[t] > 0 and ok(t) for t in range(NUM_TYPES)):
                 t = _draw(rng, pool, ok)
-                pool[t] -= 1
-                cap_t[t] -= 1
-                y[t] += 1
+            else:
+                # The free cards cannot fill this start slot and the rest (with the deck): a soft
+                # card of the seat's own start types may stand in it (it is in the hand either
+                # way), and the maybe slot it leaves takes a free card of any type. Soft cards of
+                # the seats still to come may fill their later slots (a counting relaxation: the
+                # world is checked, and redrawn at a dead end).
+                def help_after(q: int, later: int, mine: bool) -> int:
+                    eligible = sum(soft_left[q][u] for u in range(NUM_TYPES) if START_COUNTS[u] and cap_t[u] > 0)
+                    return max(0, min(later, eligible - mine))
+
+                helped = sum(help_after(q, must[q] - forced[q], False) for q, soft in order[idx + 1:] if not soft)
+                helped += help_after(p, slots - j - 1, True)
+                pool = soft_left[p]
+                t = _draw(rng, pool, lambda u: ok(u, from_soft=True, help_=helped))
+            pool[t] -= 1
+            cap_t[t] -= 1
+            y[t] += 1
     for p in seats:
         k_free[p] = maybe[p] + len(linked_of[p]) - sum(soft_left[p])
         if k_free[p] < 0:
