@@ -265,7 +265,7 @@ def click_board(browser, action, ids, menu_shot=None):
         state = browser.wait_for("(() => { const d = window.aiplayDemo;"
                                  " if (!document.getElementById('menu').hidden) return 'menu';"
                                  " return d.busy || d.finished || d.status.to_move !== d.seat || d.legal.length === 0"
-                                 " ? 'played' : null; })()", timeout=30)
+                                 " ? 'played' : null; })()", timeout=90)
         if state != "menu":
             return menus
         menus += 1
