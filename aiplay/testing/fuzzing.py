@@ -265,7 +265,11 @@ def mutate_document(doc: Any, rng: random.Random, mutations: int = 1) -> Any:
             size = rng.choice([len(node) + 1, 2 * len(node) + 1, 1000, 50_000])
             # Keep the document within a few MB: growing a list of already grown lists
             # multiplies sizes, and a case must stay cheap (a 1 GB text is no better input).
-            entry = len(json.dumps(node[0], allow_nan=True))
+            # Measured as written out: an entry holding a deep-nesting marker is a few bytes
+            # in the tree but up to 200,000 once expanded (20,000 copies of one made a 2.7 GB
+            # document, fuzz_long pig case 34231 at 883e54e, a "hang" of the generator).
+            entry = max(len(dump_document(e)) for e in node) if len(node) <= 64 else \
+                len(dump_document(node)) // len(node)
             size = max(len(node) + 1, min(size, 400_000 // (entry + 2)))
             # Copies, not references: a later edit must change one entry only, and a swap
             # of aliased subtrees could make the document circular.
