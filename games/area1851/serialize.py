@@ -6,8 +6,9 @@ naming the field (``state.players[1].hand[3]``); unknown and missing fields are 
 nothing is half-loaded. Beyond types and ranges it checks what the components allow: the Tinker
 cards of each type (deck, discard, hands, junkyards, tableaus) and the feats of each type total
 the game's; each player has 3 assistants; gadgets' sockets fit their modifications; the phase,
-actor and step agree; the events follow the block structure; the snapshot exists exactly in the
-simultaneous phases; and the knowledge records hold (every state reached by play satisfies them).
+actor and step agree; the events follow the block structure; cards are kept only in the rotation
+phase; the snapshot exists exactly in the simultaneous phases, with nothing kept, discarded or drawn
+in its blocks; and the knowledge records hold (every state reached by play satisfies them).
 """
 
 from __future__ import annotations
