@@ -167,3 +167,55 @@ def test_area51_worlds_exist_for_zeroed_known_records_with_soft_ones_left():
             check_knowledge(s, random.Random(moves), f"{s.game.backend} after {moves} moves: ")
         checked += 1
     assert checked > 0
+
+
+def test_area1851_kept_cards_outside_the_rotation_phase_are_refused():
+    """Found by fuzz_long (case 14957): a kept card in the set-up deal was accepted, and the reference engine's
+    determinize(0) gave a world whose view(0) differed (a world's other seats keep nothing)."""
+    options = {"players": 4}
+    data = reached("area1851", options, 2, lambda d: d["phase"] != "rotation" and any(any(p["hand"]) for p in
+                                                                                       d["players"]))
+    accepted("area1851", options, data)
+    q = next(q for q, p in enumerate(data["players"]) if any(p["hand"]))
+    t = next(t for t, c in enumerate(data["players"][q]["hand"]) if c)
+    bad = copy.deepcopy(data)
+    bad["players"][q]["kept"][t] = 1
+    refused("area1851", options, bad, f"state.players[{q}].kept")
+
+
+def test_area1851_kept_cards_in_the_rotation_phase_still_load():
+    """The other side of the check above: a seat holding cards back mid-rotation is a position of play."""
+    options = {"players": 3}
+    data = reached("area1851", options, 5, lambda d: d["phase"] == "rotation" and any(any(p["kept"]) for p in
+                                                                                       d["players"]))
+    accepted("area1851", options, data)
+
+
+def test_area1851_a_discard_in_the_phase_start_snapshot_is_refused():
+    """Found by fuzz_long (case 76546): a snapshot block with disc_add set was accepted (seat 0 had acted, so
+    its block was not compared to the snapshot); a native world for seat 1 gave seat 0 that block, and the
+    world did not load again ("the records ask for more cards than the observer cannot see")."""
+    options = {"players": 3}
+    data = area1851_sim_state(1, actor_at_least=1)
+    accepted("area1851", options, data)
+    for key in ("disc_add", "drawn", "fdrawn"):
+        bad = copy.deepcopy(data)
+        if key == "disc_add":
+            bad["snap"]["players"][0]["disc_add"][0] = 1
+        else:
+            bad["snap"]["players"][0][key] = 1
+        refused("area1851", options, bad, "state.snap.players[0]")
+
+
+@pytest.mark.parametrize("options, seed, field", [
+    ({"players": 4, "block": 1}, 8256264211161781067, "state.players[1].kept"),
+    ({"players": 2, "block": 1}, 1483454375621696049, "state.snap.players[0]"),
+])
+def test_area1851_fuzz_long_findings_are_refused(options, seed, field):
+    """The two fuzz_long documents themselves (run seed 0 at a545013), rebuilt from their case seeds."""
+    import json
+
+    from aiplay.testing.fuzzing import case_from_seed, run_case
+    case = case_from_seed("area1851", options, None, seed, max_steps=40)
+    refused("area1851", options, json.loads(case.payload)["state"], field)
+    assert run_case(case) == "rejected"

@@ -6,8 +6,9 @@ naming the field (``state.players[1].hand[3]``); unknown and missing fields are 
 nothing is half-loaded. Beyond types and ranges it checks what the components allow: the Tinker
 cards of each type (deck, discard, hands, junkyards, tableaus) and the feats of each type total
 the game's; each player has 3 assistants; gadgets' sockets fit their modifications; the phase,
-actor and step agree; the events follow the block structure; the snapshot exists exactly in the
-simultaneous phases; and the knowledge records hold (every state reached by play satisfies them).
+actor and step agree; the events follow the block structure; cards are kept only in the rotation
+phase; the snapshot exists exactly in the simultaneous phases, with nothing kept, discarded or drawn
+in its blocks; and the knowledge records hold (every state reached by play satisfies them).
 """
 
 from __future__ import annotations
@@ -27,7 +28,8 @@ from .cards import (
 from .knowledge import determinize_state
 from .player import PLAYER_FIELDS, Player, Snapshot
 from .rules import (
-    CTX_KEYS, FLAG_NAMES, OVER, PHASES, QUEUE_KINDS, SETUP_DEAL, SIM_PHASES, STEPS, Area1851State, event_at,
+    CTX_KEYS, FLAG_NAMES, OVER, PHASES, QUEUE_KINDS, ROTATION, SETUP_DEAL, SIM_PHASES, STEPS, Area1851State,
+    event_at,
 )
 
 FIELDS = ("actor", "actor_done", "ctx", "deck", "direction", "discard", "events", "feat_deck", "flags", "phase",
@@ -232,6 +234,14 @@ def load_state(game: Any, data: Mapping[str, Any], cross_checks: bool = True) ->
         if arg not in allowed:
             raise _err(f"state.queue[{i}][2]", f"must be one of {list(allowed)} for a {item[0]} item")
         st.queue.append([item[0], p, arg])
+    if phase != ROTATION:
+        # Cards are held back only during the rotation phase, and the kept cards pass on at its end
+        # (rules._pass_hands). A stray record showed in view(p) and no sampled world reproduced it
+        # (fuzz_long area1851 case 14957, issue 27).
+        for q, pl in enumerate(st.players):
+            if any(pl.kept):
+                raise _err(f"state.players[{q}].kept", f"cards are kept only in the rotation phase, not {phase}: "
+                                                       "must be all 0")
     st.actor = _int(d["actor"], "state.actor", -1, n - 1)
     if not isinstance(d["actor_done"], bool):
         raise _err("state.actor_done", f"must be true or false, got {d['actor_done']!r}")
@@ -314,6 +324,12 @@ def _check_snapshot(st: Area1851State) -> None:
     for q, block in enumerate(st.snap.players):
         if any(block.kept):
             raise _err(f"state.snap.players[{q}].kept", "nobody has kept a card at a phase's start: must be all 0")
+        # The phase's own counters start at 0 (rules._start_sim resets them before the snapshot). A sampled
+        # world gives the other seats their snapshot blocks, so a non-zero disc_add there became the world's
+        # discard pile for that seat, and the world did not load again (fuzz_long area1851 case 76546).
+        if any(block.disc_add) or block.drawn or block.fdrawn:
+            raise _err(f"state.snap.players[{q}]", "a phase starts with nothing discarded or drawn in it: "
+                                                   "disc_add, drawn and fdrawn must be 0")
     for q in range(st.actor + 1, len(st.players)):
         now, then = st.players[q].to_dict(), st.snap.players[q].to_dict()
         # Except the records others keep about q (known[x]): hidden from q, a world sampled for q redraws
