@@ -32,10 +32,16 @@ def _finite_float(text: str) -> float:
     return value
 
 
+def strict_loads(text: Union[str, bytes]) -> Any:
+    """``json.loads`` that refuses ``NaN``, ``Infinity`` and numbers too large for a double with a
+    ``ValueError`` (``RecursionError`` when nested too deeply); callers word the error for their reader."""
+    return json.loads(text, parse_constant=_reject_constant, parse_float=_finite_float)
+
+
 def parse_json(text: Union[str, bytes], fail: Fail, source: str = "the input") -> Any:
     """``text`` as strict JSON; ``fail(message)`` is raised when it is not (too deep, NaN, 1e400, bad syntax)."""
     try:
-        return json.loads(text, parse_constant=_reject_constant, parse_float=_finite_float)
+        return strict_loads(text)
     except RecursionError:
         raise fail(f"{source} is nested too deeply to be read") from None
     except (TypeError, ValueError) as exc:  # JSONDecodeError and UnicodeDecodeError are ValueErrors
@@ -55,4 +61,4 @@ def read_json_file(path: Union[str, Path], fail: Fail, max_bytes: int = MAX_FILE
     return parse_json(data, fail, str(path))
 
 
-__all__ = ["MAX_FILE_BYTES", "parse_json", "read_json_file"]
+__all__ = ["MAX_FILE_BYTES", "parse_json", "read_json_file", "strict_loads"]

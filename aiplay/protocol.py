@@ -37,6 +37,7 @@ import aiplay
 from aiplay.errors import AiplayError, IllegalActionError, InvalidOptionError, NotDecisionNodeError
 from aiplay.exits import Interrupted
 from aiplay.game import CHANCE, TERMINAL, Game, State, seen_action
+from aiplay.jsonio import strict_loads
 from aiplay.match import Match, Move
 from aiplay.registry import BACKENDS, game_entries, game_entry, load
 from aiplay.search import BOTS, make_bot
@@ -82,17 +83,6 @@ class ProtocolError(AiplayError, ValueError):
     """A request that is malformed or cannot be served (its text is the reply's ``error``)."""
 
 
-def _reject_constant(name: str) -> Any:
-    raise ValueError(f"{name} is not a JSON number")
-
-
-def _finite_float(text: str) -> float:
-    """A JSON number as a float; one too large for a double (``1e400``) is refused, never ``inf``."""
-    value = float(text)
-    if not math.isfinite(value):
-        raise ValueError(f"number {text[:40]} is out of range (larger than a double)")
-    return value
-
 
 def _strict(value: Any) -> Any:
     """``value`` with every non-finite float replaced by None: a reply is strict JSON (docs/protocol.md)."""
@@ -120,7 +110,7 @@ def parse_request(line: str) -> Dict[str, Any]:
     if not line.strip():
         raise ProtocolError("empty line: a request is one JSON object with a 'cmd' field")
     try:
-        request = json.loads(line, parse_constant=_reject_constant, parse_float=_finite_float)
+        request = strict_loads(line)
     except RecursionError:
         raise ProtocolError("malformed JSON: nested too deeply") from None
     except ValueError as exc:
