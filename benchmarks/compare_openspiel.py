@@ -102,11 +102,9 @@ def decision_states(name: str, count: int, seed: int):
     return decision_state_pairs(name, count, seed, pyspiel)
 
 
-def bench_ismcts(name: str, sims: int, states: int) -> None:
-    pairs = decision_states(name, states, seed=1)
-    ours = ISMCTSBot(iterations=sims, uct_c=UCT_C, seed=1, reuse_tree=False)
-    theirs = pyspiel.ISMCTSBot(1, pyspiel.RandomRolloutEvaluator(1, 1), UCT_C, sims)
-    ours.choose(pairs[0][0])  # warm-up: the tree's node array grows once
+def move_rates(pairs, ours, theirs, sims: int):
+    """Two rate functions for :func:`interleaved`: simulations per second of our bot and of
+    OpenSpiel's, each choosing a move in every state of ``pairs`` once."""
 
     def our_rate() -> float:
         start = time.perf_counter()
@@ -120,8 +118,16 @@ def bench_ismcts(name: str, sims: int, states: int) -> None:
             theirs.step(os_state)
         return sims * len(pairs) / (time.perf_counter() - start)
 
+    return our_rate, their_rate
+
+
+def bench_ismcts(name: str, sims: int, states: int) -> None:
+    pairs = decision_states(name, states, seed=1)
+    ours = ISMCTSBot(iterations=sims, uct_c=UCT_C, seed=1, reuse_tree=False)
+    theirs = pyspiel.ISMCTSBot(1, pyspiel.RandomRolloutEvaluator(1, 1), UCT_C, sims)
+    ours.choose(pairs[0][0])  # warm-up: the tree's node array grows once
     speed_row(f"ISMCTS simulations/s, {name} ({sims} per move, {len(pairs)} states)",
-              *interleaved(our_rate, their_rate))
+              *interleaved(*move_rates(pairs, ours, theirs, sims)))
 
 
 def pig_value(winscore: int) -> Callable:
@@ -202,20 +208,8 @@ def bench_mcts(sims: int, states: int) -> None:
     os_game = pyspiel.load_game("pig")
     theirs = pyspiel.MCTSBot(os_game, pyspiel.RandomRolloutEvaluator(1, 1), UCT_C, sims, 1000, False, 1, False)
     ours.choose(pairs[0][0])  # warm-up
-
-    def our_rate() -> float:
-        start = time.perf_counter()
-        for state, _ in pairs:
-            ours.choose(state)
-        return sims * len(pairs) / (time.perf_counter() - start)
-
-    def their_rate() -> float:
-        start = time.perf_counter()
-        for _, os_state in pairs:
-            theirs.step(os_state)
-        return sims * len(pairs) / (time.perf_counter() - start)
-
-    speed_row(f"MCTS iterations/s, pig ({sims} per move, {len(pairs)} states)", *interleaved(our_rate, their_rate))
+    speed_row(f"MCTS iterations/s, pig ({sims} per move, {len(pairs)} states)",
+              *interleaved(*move_rates(pairs, ours, theirs, sims)))
 
 
 def bench_playouts(seconds: float) -> None:
