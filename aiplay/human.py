@@ -86,6 +86,15 @@ class HumanGame:
         self.stdout = stdout if stdout is not None else sys.stdout
         self._shown_turn = -1
         self._rewound = False
+        # The game package's optional describe_action(state, action, viewer) hook (Area 1851 names the
+        # card behind "gadget 0"), looked up once: a native state must build its reference copy to use it.
+        reference_game = getattr(game, "reference", game)
+        try:
+            package = importlib.import_module(type(reference_game).__module__.rsplit(".", 1)[0])
+        except ImportError:  # a game class defined outside a package has no such hook
+            package = None
+        hook = getattr(package, "describe_action", None)
+        self._describe_action = hook if callable(hook) else None
 
     def say(self, text: str = "") -> None:
         self.stdout.write(text + "\n")
@@ -250,22 +259,20 @@ class HumanGame:
         shown = [m for m in numbered if m[2].lower().startswith(prefix.lower())]
         if not shown:
             raise InvalidOptionError(f"no legal move starts with {prefix!r}; type list to see them all")
-        for number, action, name in shown:
-            label = self.describe(action)
+        labels = self.describe([action for _, action, _ in shown])
+        for (number, _, name), label in zip(shown, labels):
             self.say(f"  {number:3d}. {name}" + (f"  ({label})" if label else ""))
 
-    def describe(self, action: int) -> Optional[str]:
-        """What ``action`` refers to, said beside its name (Area 1851: ``gadget 0`` is which card), when
-        the game's package offers ``describe_action(state, action, viewer)``; read from the human seat's view."""
+    def describe(self, actions: Sequence[int]) -> List[Optional[str]]:
+        """What each of ``actions`` refers to, said beside its name (Area 1851: ``gadget 0`` is which card),
+        when the game's package offers ``describe_action(state, action, viewer)``; read from the human seat's view."""
         state = self.match.state
         player = state.current_player()
-        if player not in self.humans:
-            return None
+        if self._describe_action is None or player not in self.humans:
+            return [None] * len(actions)
         to_reference = getattr(state, "to_reference", None)
         ref = to_reference() if callable(to_reference) else state  # renderers live in the reference engine
-        package = importlib.import_module(type(ref).__module__.rsplit(".", 1)[0])
-        fn = getattr(package, "describe_action", None)
-        return fn(ref, action, player) if callable(fn) else None
+        return [self._describe_action(ref, action, player) for action in actions]
 
     def flush_typeahead(self) -> None:
         """Drop what was typed while the bots were thinking, so that it is not taken as the next move."""
@@ -329,7 +336,7 @@ class HumanGame:
             except (AiplayError, OSError) as exc:
                 self.say(f"error: {exc}")
                 continue
-            label = self.describe(move)  # before the move: a delivered gadget is gone after it
+            label = self.describe([move])[0]  # before the move: a delivered gadget is gone after it
             record = self.match.apply(move)
             self.say(f"  player {player} (you): {record.name}" + (f" ({label})" if label else ""))
             return True
