@@ -116,6 +116,9 @@ PROFILE_COUNTS = ("redraws", "tree_steps", "rollout_steps", "expansions", "polls
 
 MODES = {"mcts": MODE_MCTS, "so-ismcts": MODE_SO_ISMCTS, "mo-ismcts": MODE_MO_ISMCTS}
 ROLLOUTS = ("random", "policy")
+#: How the other players move inside the tree: by their own UCB ("search", the textbook
+#: algorithm) or by the kernel's playout policy ("policy": a best response to that policy).
+OPPONENTS = ("search", "policy")
 
 
 cdef struct Node:
@@ -193,6 +196,7 @@ cdef class TreeSearch:
     cdef bint use_policy         # the kernel's policy_action instead of uniform moves
     cdef double epsilon          # with use_policy: chance of a uniform move instead
     cdef int cutoff              # rollout moves before the static evaluation stops it (-1: none)
+    cdef bint policy_opponents   # in the tree, the other players move by policy_action (no UCB)
     # threads and cancellation
     # profile build only (see PROF_ON): ticks per phase and event counts of the last run()
     cdef unsigned long long prof[N_PHASES]
@@ -202,7 +206,7 @@ cdef class TreeSearch:
 
     def __init__(self, Kernel kernel, str mode="mcts", double uct_c=2.0, object max_nodes=1_000_000,
                  str rollout="random", double rollout_epsilon=0.0, int rollout_cutoff=-1,
-                 Cancellation cancel=None):
+                 Cancellation cancel=None, str opponents="search"):
         if mode not in MODES:
             raise InvalidOptionError(f"mode {mode!r} is invalid; it accepts one of {sorted(MODES)}")
         num_trees = kernel.num_players if MODES[mode] == MODE_MO_ISMCTS else 1
@@ -221,9 +225,14 @@ cdef class TreeSearch:
         if rollout_cutoff < -1:
             raise InvalidOptionError(
                 f"rollout_cutoff={rollout_cutoff} is invalid; it accepts -1 (none) or an integer >= 0")
+        if opponents not in OPPONENTS:
+            raise InvalidOptionError(f"opponents {opponents!r} is invalid; it accepts one of {list(OPPONENTS)}")
+        if opponents == "policy" and not kernel.has_policy:
+            raise InvalidOptionError("opponents='policy' needs the kernel's playout policy, and this kernel has none")
         # Shared by a bot's workers, so that one stop request reaches them all.
         self.cancel = cancel if cancel is not None else Cancellation()
         self.use_policy = rollout == "policy"
+        self.policy_opponents = opponents == "policy"
         self.epsilon = rollout_epsilon
         self.cutoff = rollout_cutoff
         self.kernel = kernel
@@ -438,7 +447,14 @@ cdef class TreeSearch:
                     break  # no move at a decision node (a kernel bug): score the position as it is
                 # The tree that chooses: the mover's own tree in MO-ISMCTS.
                 t = player if self.mode == MODE_MO_ISMCTS else 0
-                action = self._decide(current[t], player, n, rng, availability)
+                if self.policy_opponents and player != self.owner:
+                    # The opponent model: the move its policy makes in this world. Its child is
+                    # looked up as _decide would; a new one ends the descent as an expansion does.
+                    action = self.kernel.policy_action(s, self.actions, n, rng)
+                    self.chosen_child = self._find_child(current[t], <uint64_t>action, player)
+                    self.expanding = self.chosen_child == NO_NODE
+                else:
+                    action = self._decide(current[t], player, n, rng, availability)
                 if self.expanding:
                     stop = True
                 if PROF_ON:

@@ -114,7 +114,7 @@ class ISMCTSBot(Bot):
                  nodes: Optional[int] = None, seed: SeedLike = None, uct_c: float = DEFAULT_UCT_C,
                  variant: str = "so", workers: Optional[int] = None, reuse_tree: Optional[bool] = None,
                  max_nodes: Optional[int] = None, backend: str = "auto", rollout: str = "random",
-                 rollout_epsilon: float = 0.0, rollout_cutoff: Optional[int] = None):
+                 rollout_epsilon: float = 0.0, rollout_cutoff: Optional[int] = None, opponents: str = "search"):
         """Build the bot; raises :class:`~aiplay.errors.InvalidOptionError` for a bad option.
 
         ``uct_c``: exploration constant, a finite number >= 0, in units of the
@@ -123,13 +123,16 @@ class ISMCTSBot(Bot):
         ``rollout_cutoff``: the simulation step, run in each determinized
         world; see :class:`~aiplay.search.rollout.Rollout`.
         ``variant``: ``"so"`` (SO-ISMCTS) or ``"mo"`` (MO-ISMCTS, native only).
+        ``opponents``: ``"search"`` (the other players choose by UCB on their own
+        returns) or ``"policy"`` (they move by the game's playout policy inside the
+        tree too); see :data:`~aiplay.search.tree_config.OPPONENTS`.
         ``workers``, ``reuse_tree``, ``max_nodes``, ``backend``: see the class.
         """
         super().__init__(seed)
         self.config = TreeSearchConfig.from_options(
             iterations=iterations, seconds=seconds, nodes=nodes, uct_c=uct_c, rollout=rollout,
             rollout_epsilon=rollout_epsilon, rollout_cutoff=rollout_cutoff, backend=backend,
-            variant=variant, workers=workers, reuse_tree=reuse_tree, max_nodes=max_nodes)
+            variant=variant, workers=workers, reuse_tree=reuse_tree, max_nodes=max_nodes, opponents=opponents)
         self.budget, self.uct_c, self.rollout = self.config.budget, self.config.uct_c, self.config.rollout
         self.backend, self.variant = self.config.backend, self.config.variant
         self._pool: Optional[TreeSearchPool] = None
@@ -137,7 +140,7 @@ class ISMCTSBot(Bot):
     def _analyse(self, state: State) -> Analysis:
         """Run the search from ``state`` (not mutated) for its player to move, and report it."""
         root_player = self._root_player(state)
-        self.rollout.check_game(state)
+        self.config.check_game(state)
         call_rng = branch(self._rng)
         if native_kernel(state, self.backend) is not None:
             return self._analyse_native(state, root_player, call_rng)
@@ -150,6 +153,7 @@ class ISMCTSBot(Bot):
         meter.nodes = 1  # the root
         tree_nodes, max_depth = 1, 0
         c, log, sqrt = self.uct_c, math.log, math.sqrt  # locals: the loop below is hot
+        opponent_policy = state.game.heuristic_policy if self.config.opponents == "policy" else None
 
         while True:
             world = state.determinize(root_player, det_rng)
@@ -171,8 +175,22 @@ class ISMCTSBot(Bot):
                     node = child
                     path.append(child)
                     continue
-                available = world.legal_actions()
                 children = node.children
+                if opponent_policy is not None and to_move != root_player:
+                    # The opponent model (option opponents='policy'): the policy's move in this world.
+                    action = opponent_policy(world, rng)
+                    world.apply_action(action)
+                    child = children.get(action)
+                    if child is None:
+                        child = children[action] = _Node(num_players)
+                        child.availability = 1
+                        tree_nodes += 1
+                        path.append(child)
+                        break
+                    node = child
+                    path.append(node)
+                    continue
+                available = world.legal_actions()
                 untried = [a for a in available if a not in children]
                 if untried:
                     action = untried[rng.randrange(len(untried))]
@@ -236,4 +254,5 @@ class ISMCTSBot(Bot):
         return line
 
     def __repr__(self) -> str:
-        return f"ISMCTSBot(budget={self.budget}, uct_c={self.uct_c}, rollout={self.rollout})"
+        opponents = "" if self.config.opponents == "search" else f", opponents={self.config.opponents}"
+        return f"ISMCTSBot(budget={self.budget}, uct_c={self.uct_c}, rollout={self.rollout}{opponents})"

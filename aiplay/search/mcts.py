@@ -138,12 +138,16 @@ class MCTSBot(Bot):
                  nodes: Optional[int] = None, seed: SeedLike = None, uct_c: float = DEFAULT_UCT_C,
                  allow_hidden_information: bool = False, workers: Optional[int] = None,
                  reuse_tree: Optional[bool] = None, max_nodes: Optional[int] = None, backend: str = "auto",
-                 rollout: str = "random", rollout_epsilon: float = 0.0, rollout_cutoff: Optional[int] = None):
+                 rollout: str = "random", rollout_epsilon: float = 0.0, rollout_cutoff: Optional[int] = None,
+                 opponents: str = "search"):
         """Build the bot; raises :class:`~aiplay.errors.InvalidOptionError` for a bad option.
 
         ``uct_c``: exploration constant, a finite number >= 0 (0 = greedy).
         ``rollout`` (``"random"`` or ``"policy"``), ``rollout_epsilon``,
         ``rollout_cutoff``: the simulation step, see :class:`~aiplay.search.rollout.Rollout`.
+        ``opponents``: ``"search"`` (the other players choose by UCB on their own
+        returns) or ``"policy"`` (they move by the game's playout policy inside the
+        tree too); see :data:`~aiplay.search.tree_config.OPPONENTS`.
         ``allow_hidden_information``: search the true state of a
         hidden-information game anyway (a cheating baseline).
         ``workers`` (default 1), ``reuse_tree`` (default True), ``max_nodes``
@@ -155,7 +159,7 @@ class MCTSBot(Bot):
         self.config = TreeSearchConfig.from_options(
             iterations=iterations, seconds=seconds, nodes=nodes, uct_c=uct_c, rollout=rollout,
             rollout_epsilon=rollout_epsilon, rollout_cutoff=rollout_cutoff, backend=backend,
-            workers=workers, reuse_tree=reuse_tree, max_nodes=max_nodes)
+            workers=workers, reuse_tree=reuse_tree, max_nodes=max_nodes, opponents=opponents)
         self.budget, self.uct_c, self.rollout = self.config.budget, self.config.uct_c, self.config.rollout
         self.backend = self.config.backend
         self.allow_hidden_information = check_bool("allow_hidden_information", allow_hidden_information)
@@ -165,7 +169,7 @@ class MCTSBot(Bot):
         """Run the search from ``state`` (not mutated) and report it."""
         player = self._root_player(state)
         self._require_perfect_information(state, self.allow_hidden_information)
-        self.rollout.check_game(state)
+        self.config.check_game(state)
         rng = branch(self._rng)  # this call's own stream: see Bot
         if native_kernel(state, self.backend) is not None:
             return self._analyse_native(state, player, rng)
@@ -176,6 +180,7 @@ class MCTSBot(Bot):
         meter.nodes = 1  # the root
         tree_nodes, max_depth = 1, 0
         c, log, sqrt = self.uct_c, math.log, math.sqrt  # locals: the loop below is hot
+        opponent_policy = state.game.heuristic_policy if self.config.opponents == "policy" else None
 
         while True:
             scratch = state.clone()
@@ -196,6 +201,19 @@ class MCTSBot(Bot):
                         break
                     node = child
                     path.append(child)
+                    continue
+                if opponent_policy is not None and to_move != player:
+                    # The opponent model (option opponents='policy'): the policy's move here.
+                    action = opponent_policy(scratch, rng)
+                    scratch.apply_action(action)
+                    child = node.children.get(action)
+                    if child is None:
+                        child = node.children[action] = _Node(num_players)
+                        tree_nodes += 1
+                        path.append(child)
+                        break
+                    node = child
+                    path.append(node)
                     continue
                 if node.actions is None:
                     node.actions = scratch.legal_actions()

@@ -82,8 +82,12 @@ class TreeSearchPool:
                     f"tree(s) and needs at least {trees_per_search + 1} nodes, so give max_nodes >= "
                     f"{(trees_per_search + 1) * self.workers}")
             kind, epsilon, cutoff = self.rollout.native_arguments(kernel, type(kernel).__name__)
+            if self.config.opponents == "policy" and not kernel.has_policy:
+                raise InvalidOptionError(
+                    f"opponents='policy' needs a playout policy, and the {type(kernel).__name__!r} kernel has "
+                    "none; use opponents='search' or backend='reference'")
             self._searches = [TreeSearch(kernel, self.mode, self.uct_c, per_worker, kind, epsilon, cutoff,
-                                         self.cancel)
+                                         self.cancel, self.config.opponents)
                               for _ in range(self.workers)]
             self._kernel = kernel
         return self._searches

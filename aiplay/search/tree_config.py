@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from typing import Any, List, Optional
 
 from aiplay.errors import InvalidOptionError
+from aiplay.game import State
 from aiplay.limits import check_memory
 from aiplay.registry import BACKENDS
 from aiplay.search.base import MAX_C_INT, Budget, check_bool, check_nonnegative_float, check_positive_int
@@ -44,6 +45,13 @@ NODE_BYTES = 64
 MAX_WORKERS = 256
 #: The ISMCTS variants: single-observer (both paths) and multiple-observer (native only).
 VARIANTS = ("so", "mo")
+#: How the other players move inside the tree. ``"search"``: each by UCB on its own returns,
+#: the textbook algorithm, which assumes every opponent plays for itself as well as the search
+#: can. ``"policy"``: each by the game's playout policy (the ``heuristic`` bot's rules), so the
+#: search is a best response to opponents who play like that policy. It matters where the
+#: textbook assumption misleads: in Groom Lake a self-interested Human gains by voting a rival
+#: Human out, so an Alien searching with ``"search"`` calls votes that real Humans never carry.
+OPPONENTS = ("search", "policy")
 
 
 def check_backend(value: Any) -> str:
@@ -70,17 +78,22 @@ class TreeSearchConfig:
     workers: Optional[int] = None
     reuse_tree: Optional[bool] = None
     max_nodes: Optional[int] = None
+    opponents: str = "search"
 
     @classmethod
     def from_options(cls, *, iterations: Optional[int] = None, seconds: Optional[float] = None,
                      nodes: Optional[int] = None, uct_c: float = DEFAULT_UCT_C, rollout: str = "random",
                      rollout_epsilon: float = 0.0, rollout_cutoff: Optional[int] = None,
                      backend: str = "auto", variant: str = "so", workers: Optional[int] = None,
-                     reuse_tree: Optional[bool] = None, max_nodes: Optional[int] = None) -> "TreeSearchConfig":
+                     reuse_tree: Optional[bool] = None, max_nodes: Optional[int] = None,
+                     opponents: str = "search") -> "TreeSearchConfig":
         """Validate a bot's keyword options; raises :class:`InvalidOptionError` naming a bad one."""
         budget = Budget(iterations=iterations, seconds=seconds, nodes=nodes)
         if budget.unlimited:
             budget = Budget(iterations=DEFAULT_ITERATIONS)
+        if opponents not in OPPONENTS:
+            raise InvalidOptionError(
+                f"option opponents={opponents!r} is invalid; it accepts one of: {', '.join(map(repr, OPPONENTS))}")
         if variant not in VARIANTS:
             raise InvalidOptionError(f"option variant={variant!r} is invalid; it accepts 'so' or 'mo'")
         max_nodes = check_positive_int("max_nodes", max_nodes, maximum=MAX_C_INT)
@@ -95,7 +108,16 @@ class TreeSearchConfig:
             workers=check_positive_int("workers", workers, maximum=MAX_WORKERS),
             reuse_tree=None if reuse_tree is None else check_bool("reuse_tree", reuse_tree),
             max_nodes=max_nodes,
+            opponents=opponents,
         )
+
+    def check_game(self, state: State) -> None:
+        """Raise :class:`InvalidOptionError` when the game cannot run this search (rollout or opponents)."""
+        self.rollout.check_game(state)
+        if self.opponents == "policy" and getattr(state.game, "heuristic_policy", None) is None:
+            raise InvalidOptionError(
+                f"opponents='policy' needs a policy for the other players, and {state.game.name!r} has none; "
+                "use opponents='search'")
 
     @property
     def threads(self) -> int:
