@@ -174,13 +174,21 @@ def ladder(game: str, players: int, games: int, seed: int, quick: bool = False, 
     }
 
 
-def target(game: str, games: int, seed: int, processes: int = 1, progress: bool = False) -> Dict[str, Any]:
-    """The Done-means match: the top level against the new heuristic at the small table."""
+def target(game: str, games: int, seed: int, processes: int = 1, progress: bool = False,
+           out_dir: Optional[str] = None) -> Dict[str, Any]:
+    """The Done-means match: the top level against the new heuristic at the small table.
+
+    ``out_dir``: keep the games in a results file there, so that a rerun resumes.
+    """
     players = SMALL_TABLE[game]
     best = f"level(level={NUM_LEVELS},name=best)"
     bots = [best, NEW_HEURISTIC] + [NEW_HEURISTIC] * (players - 2)
+    out = None
+    if out_dir is not None:
+        Path(out_dir).mkdir(parents=True, exist_ok=True)
+        out = str(Path(out_dir) / f"target-{game}-{players}p.jsonl")
     result = run(game, bots, games=games, seed=seed, game_options={"players": players}, processes=processes,
-                 progress=progress)
+                 progress=progress, out=out)
     low, high = result.interval(0)
     out = {"game": game, "players": players, "games": result.games, "best_win_rate": result.win_rate(0),
            "interval": [low, high], "wall_seconds": result.wall_seconds}
@@ -250,8 +258,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     parser.add_argument("--game", action="append", choices=GAMES, help="a game (repeatable; default all four)")
     parser.add_argument("--games", type=int, default=20, help="games per table (rounded up to seat rotations)")
     parser.add_argument("--seed", type=int, default=22)
-    parser.add_argument("--tables", choices=["small", "common", "both"], default="both",
-                        help="table sizes: 2 players (Groom Lake 3), the common size, or both")
+    parser.add_argument("--tables", choices=["small", "common", "both", "none"], default="both",
+                        help="table sizes: 2 players (Groom Lake 3), the common size, both, or none (--target alone)")
     parser.add_argument("--quick", action="store_true", help="the CI profile: few rungs, 2 games a table")
     parser.add_argument("--target", action="store_true", help="also play the top level against the new heuristic")
     parser.add_argument("--target-games", type=int, default=200)
@@ -278,7 +286,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     targets = []
     if args.target:
         for game in games:
-            t = target(game, args.target_games, args.seed, args.processes, args.progress)
+            t = target(game, args.target_games, args.seed, args.processes, args.progress, args.out_dir)
             targets.append(t)
             print(f"target {game}: best {t['best_win_rate']:.1%} of {t['games']} against the new heuristic "
                   f"[{t['interval'][0]:.1%}, {t['interval'][1]:.1%}]", flush=True)
