@@ -85,6 +85,32 @@ EVENTS: Tuple[str, ...] = (
 (E_HARSH, E_CASINO, E_DRAW, E_DUST, E_HOLD, E_BASICS, E_LEARN, E_MISSING, E_NODELIV, E_CHEAT, E_NOTSOFAST,
  E_RISKY, E_ROTATE, E_AUDIT, E_SMELL, E_SOLAR, E_STRIKE, E_TRASH, E_END, E_LEFT, E_RIGHT) = range(21)
 NUM_EVENTS = len(EVENTS)
+#: What each event does, in a few words (spec "Events"), for the text a person reads: a name
+#: alone does not say that Solar Flare leaves one die a player this turn.
+EVENT_EFFECTS: Tuple[str, ...] = (
+    "now: each player moves a face-up gadget or modification to their junkyard",
+    "now: each player rolls a die: 1 draw 2 in the action phase, 2 junk a card, 3 move an assistant, 4 start with 3 AP",
+    "action phase: each player may draw 1 Tinker card",
+    "now: each player loses a random junkyard card",
+    "rotation: each player keeps 2 cards and passes the rest",
+    "this turn: no Level 2 effects",
+    "delivery: a player who delivered nothing scores 3 per gadget the others delivered",
+    "now: the next event is revealed as well",
+    "this turn: no delivery phase",
+    "preparation: after rolling, each player may set one die to any face",
+    "now: the leaders drop to the next lower multiple of 5, everyone else scores 1",
+    "now: each player may roll a die: 1 one AP, 2 no draw, 3 nothing, 4 a free build or modification",
+    "now: everyone passes their hand again",
+    "this turn: nobody may scrap",
+    "now: each player may draw 1 feat",
+    "this turn: each player may use only 1 of their dice",
+    "this turn: no assistant may be activated",
+    "now: the lowest score(s) gain 2 per junkyard card",
+    "the game ends after this turn's assistant phase",
+    "from now on pass left; one more assistant each",
+    "from now on pass right; one more assistant each",
+)
+assert len(EVENT_EFFECTS) == NUM_EVENTS
 #: The 18 events shuffled into the blocks (spec "Set-up" 3).
 RANDOM_EVENTS: Tuple[int, ...] = tuple(e for e in range(NUM_EVENTS) if e not in (E_END, E_LEFT, E_RIGHT))
 

@@ -10,7 +10,7 @@ from html import escape
 from typing import Any, Dict, List, Optional
 
 from .actions import decode
-from .cards import EVENTS, FACTIONS, FEAT_NAMES, LOCATIONS, SOCKET_LETTERS, TINKER, TINKER_NAMES
+from .cards import EVENT_EFFECTS, EVENTS, FACTIONS, FEAT_NAMES, LOCATIONS, SOCKET_LETTERS, TINKER, TINKER_NAMES
 
 #: The state (rules.Area1851State above this module), typed loosely to keep the import tree.
 State = Any
@@ -64,7 +64,8 @@ def render_view(view: Dict[str, Any]) -> str:
     to_move = view["to_move"]
     lines = [f"Area 1851, turn {view['turn']}, phase {view['phase']}, you are p{me}"
              + ("" if to_move is None or to_move < 0 else f", p{to_move} to move"),
-             "events: " + (", ".join(view["events"]) or "none"),
+             "events: " + (", ".join(f"{e} ({EVENT_EFFECTS[EVENTS.index(e)]})" for e in view["events"])
+                           or "none"),
              f"pass {view['direction']}; deck {view['deck_size']}, discard {sum(view['discard'])}, "
              f"feat deck {view['feat_deck_size']}"]
     decision = decision_text(view)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any, List, Optional
 
 from .components import (
-    CANYON, CIVILIZATION, DIRS, HAZARD_NAMES, MOUNTAIN, ROLE_NAMES, STACK_NAMES, TERRAIN_NAMES, TILES, TYPE_NAMES,
+    CANYON, CIVILIZATION, CRASH, DIRS, HAZARD_NAMES, HELPS, MOUNTAIN, ROLE_NAMES, STACK_NAMES, TERRAIN_NAMES, TILES, TYPE_NAMES,
     rotated_edges,
 )
 
@@ -52,8 +52,33 @@ def render(state: Any, viewer: Optional[int] = None) -> str:
                      "on the Refresh stack")
     lines.append("tile stacks: " + ", ".join(f"{STACK_NAMES[k]}: {len(s)}" for k, s in enumerate(state.stacks))
                  + f", pool: {len(state.pool)}")
+    if state.step == "contribute" and state.target >= 0:
+        # What the seat is paying into, which the map's letters do not say: the hazard, its
+        # toughness, the dice pledged so far (every contribution is public) and what helps.
+        tile_id, x, y = state.placed[state.target][:3]
+        tile = TILES[tile_id]
+        helps = ", ".join(TYPE_NAMES[t] for t in HELPS[tile.hazard])
+        lines.append(f"overcoming {TERRAIN_NAMES[tile.terrain]} {HAZARD_NAMES[tile.hazard]} {tile.number} at "
+                     f"({x},{y}), entered by player {state.turn}: {state.count} dice so far, the total must beat "
+                     f"{tile.number}; {helps} and life tokens add a die each")
+    lines.append(f"Team at ({state.team[0]},{state.team[1]}), map (x grows to the right, y upwards):")
     lines.extend(map_text(state))
+    hazards = hazard_list(state)
+    if hazards:
+        lines.append("hazards: " + "; ".join(hazards))
     return "\n".join(lines)
+
+
+def hazard_list(state: Any) -> List[str]:
+    """Every hazard on the map, with its place, number and whether it is open: the map marks only ``!``/``+``."""
+    out = []
+    for tile_id, x, y, _rot, open_ in state.placed:
+        tile = TILES[tile_id]
+        if tile.hazard:
+            what = "investigations" if tile.hazard == CRASH else "toughness"
+            out.append(f"({x},{y}) {HAZARD_NAMES[tile.hazard]} ({what} {tile.number}) "
+                       f"{'open' if open_ else 'closed'}")
+    return out
 
 
 def map_text(state: Any) -> List[str]:
