@@ -132,3 +132,31 @@ def test_a_game_over_before_the_agent_moves_ends_at_the_next_step():
     assert not observation["action_mask"].any()
     observation, reward, terminated, truncated, info = e.step(0)
     assert terminated and reward == e.state.returns()[1] == -1.0
+
+
+@pytest.mark.parametrize("name,seat", [("leduc_poker", 1), ("kuhn_poker", 0), ("groom_lake", 2)])
+def test_render_shows_only_what_the_seat_knows(name, seat):
+    """Twins by sampling: states the agent cannot tell apart (one information-state key) render
+    to one text, and the render differs from the omniscient text where something is hidden."""
+    e = env(name, seat=seat, opponents="random", render_mode="ansi")
+    raw = e.unwrapped
+    by_key, worlds = {}, {}
+    differs_from_omniscient = False
+    for episode in range(40 if name != "groom_lake" else 3):
+        e.reset(seed=episode)
+        for _ in range(200):
+            state = raw.state
+            text = e.render()
+            key = state.information_state_key(seat)
+            by_key.setdefault(key, set()).add(text)
+            worlds.setdefault(key, set()).add(str(state))
+            differs_from_omniscient |= text != str(state)
+            if state.is_terminal():
+                break
+            _, _, terminated, _, _ = e.step(state.legal_actions()[0])
+            if terminated:
+                break
+    assert all(len(texts) == 1 for texts in by_key.values()), "one information state rendered two ways"
+    if name != "groom_lake":  # real twins were met: one key, several hidden worlds
+        assert any(len(w) > 1 for w in worlds.values())
+    assert differs_from_omniscient

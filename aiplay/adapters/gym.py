@@ -167,12 +167,22 @@ class AiplayGymEnv(gymnasium.Env):  # type: ignore[misc]
         return self._observe(), reward, self._done, False, self._info()
 
     def render(self) -> Optional[str]:
-        """The state's text: returned in ``"ansi"`` mode, printed in ``"human"`` mode (returning None)."""
+        """The state as the agent's seat sees it: returned in ``"ansi"`` mode, printed in ``"human"``
+        mode (returning None).
+
+        The text of :func:`aiplay.protocol.render_state` for the seat (the whole state only
+        when nothing is hidden), else the seat's information-state string: never the others'
+        hidden cards, which an agent reading its own renders must not learn.
+        """
         if self.render_mode is None:
             gymnasium.logger.warn("render() was called without a render mode; make the environment "
                                   "with render_mode='ansi' or 'human'")
             return None
-        text = str(self.state)
+        from aiplay.protocol import render_state  # late: the protocol imports the whole package
+
+        text = render_state(self.state, self.seat)
+        if text is None:
+            text = self.state.information_state_string(self.seat)
         if self.render_mode == "human":
             print(text)
             return None
