@@ -172,7 +172,20 @@ class MCTSBot(Bot):
         self.config.check_game(state)
         rng = branch(self._rng)  # this call's own stream: see Bot
         if native_kernel(state, self.backend) is not None:
-            return self._analyse_native(state, player, rng)
+            return self._native_pool().analyse(self.kind, state, player, self.budget, rng)
+        return self._analyse_reference(state, player, rng)
+
+    def _choose_action(self, state: State) -> int:
+        """:meth:`_analyse`'s move, the same search; the native path builds no report."""
+        player = self._root_player(state)
+        self._require_perfect_information(state, self.allow_hidden_information)
+        self.rollout.check_game(state)
+        rng = branch(self._rng)
+        if native_kernel(state, self.backend) is not None:
+            return self._native_pool().choose(self.kind, state, player, self.budget, rng)
+        return self._analyse_reference(state, player, rng).action
+
+    def _analyse_reference(self, state: State, player: int, rng: random.Random) -> Analysis:
         self.config.check_reference_path("MCTSBot")
         num_players = state.game.num_players
         root = _Node(num_players)
@@ -261,10 +274,10 @@ class MCTSBot(Bot):
         return tree_analysis(self.kind, player, stats, lambda first: self._principal_variation(root, first),
                              meter, max_depth, tree_nodes)
 
-    def _analyse_native(self, state: State, player: int, rng: random.Random) -> Analysis:
+    def _native_pool(self) -> TreeSearchPool:
         if self._pool is None:
             self._pool = TreeSearchPool("mcts", self.config, cancel=self._cancel)
-        return self._pool.analyse(self.kind, state, player, self.budget, rng)
+        return self._pool
 
     @staticmethod
     def _principal_variation(root: _Node, first: int) -> List[int]:
