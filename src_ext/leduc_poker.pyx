@@ -327,6 +327,10 @@ cdef class LeducPokerKernel(Kernel):
                     m += 1
         if showdown:
             target = self._winners(st)
+        # The deck follows the new cards: the old ones go back now, the new ones leave below.
+        for p in range(st.dealt):
+            if p != observer:
+                st.deck[st.private_cards[p]] += 1
         while True:
             i = 0
             for p in range(st.dealt):
@@ -339,13 +343,9 @@ cdef class LeducPokerKernel(Kernel):
                     i += 1
             if not showdown or self._winners(st) == target:
                 break
-        # The deck follows the new cards.
-        for c in range(self.num_outcomes):
-            st.deck[c] = <int8_t>self.copies
         for p in range(st.dealt):
-            st.deck[st.private_cards[p]] -= 1
-        if st.public_card != NO_CARD:
-            st.deck[st.public_card] -= 1
+            if p != observer:
+                st.deck[st.private_cards[p]] -= 1
         return True
 
     cpdef dict to_dict(self, NativeState state):
