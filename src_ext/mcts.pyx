@@ -138,6 +138,7 @@ cdef struct Node:
 # (the table is filled by it), without a libm call per child.
 cdef enum:
     LOG_TABLE_SIZE = 4096
+    FEW_LEGAL = 8            # _decide_few below this many legal moves
 cdef double LOG_TABLE[LOG_TABLE_SIZE]
 cdef int _i
 for _i in range(LOG_TABLE_SIZE):
@@ -328,6 +329,8 @@ cdef class TreeSearch:
         """
         # Locals, not attributes: Python's -fno-strict-aliasing makes the compiler reload every
         # attribute after each store through a pointer.
+        if n_legal <= FEW_LEGAL:
+            return self._decide_few(node, player, n_legal, rng, availability)
         cdef Node* nodes = self.nodes
         cdef const int* actions = self.actions
         cdef int* stamp = self.stamp
@@ -384,6 +387,63 @@ cdef class TreeSearch:
                 best = a
         self.chosen_child = child_of[best]
         return best
+
+    cdef int _decide_few(self, int node, int player, int n_legal, Rng* rng, bint availability) noexcept nogil:
+        """:meth:`_decide` for a short legal list: the same choice and the same counts.
+
+        Each child is matched to its slot in the legal list by a scan of at most
+        FEW_LEGAL entries, held in a local array, instead of the per-action stamps: a
+        leduc decision has at most 3 moves, and the stamps' stores and dependent loads
+        cost more than the scan.
+        """
+        cdef Node* nodes = self.nodes
+        cdef const int* actions = self.actions
+        cdef double uct_c = self.uct_c
+        cdef int slot[FEW_LEGAL]
+        cdef int c = nodes[node].first_child
+        cdef int i, a, untried = n_legal, pick, best = 0
+        cdef double score, best_score = -1e300, log_n
+        cdef Node* ch
+        for i in range(n_legal):
+            slot[i] = NO_NODE
+        while c != NO_NODE:
+            ch = &nodes[c]
+            if ch.mover == player:
+                a = ch.action
+                for i in range(n_legal):
+                    if actions[i] == a:
+                        slot[i] = c
+                        untried -= 1
+                        break
+            c = ch.next_sibling
+        if untried > 0:
+            if availability:
+                for i in range(n_legal):
+                    if slot[i] != NO_NODE:
+                        nodes[slot[i]].avail += 1
+            pick = rng_below(rng, untried)
+            for i in range(n_legal):
+                if slot[i] == NO_NODE:
+                    if pick == 0:
+                        self.expanding = True
+                        self.chosen_child = NO_NODE
+                        return actions[i]
+                    pick -= 1
+        self.expanding = False
+        if not availability:
+            log_n = count_log(nodes[node].visits)
+        for i in range(n_legal):
+            ch = &nodes[slot[i]]
+            if availability:
+                ch.avail += 1
+                score = ch.value_sum / ch.visits + uct_c * sqrt(count_log(ch.avail) / ch.visits)
+            else:
+                score = ch.value_sum / ch.visits + uct_c * sqrt(log_n / ch.visits)
+            if score > best_score:
+                best_score = score
+                best = i
+        self.chosen_child = slot[best]
+        return actions[best]
 
     cdef inline void _lap(self, int phase, unsigned long long* mark) noexcept nogil:
         """Profile build: charge the ticks since ``mark`` to ``phase`` and move the mark."""
