@@ -334,7 +334,7 @@ class Bot(abc.ABC):
 
         ``iterations``, ``seconds``, ``nodes``: a budget for this call only (see :meth:`analyse`).
         """
-        return self._search(state, iterations, seconds, nodes, True)
+        return self._search_call(state, iterations, seconds, nodes, True)
 
     def analyse(self, state: State, *, iterations: Optional[int] = None, seconds: Optional[float] = None,
                 nodes: Optional[int] = None) -> Analysis:
@@ -351,10 +351,10 @@ class Bot(abc.ABC):
         or at the end of the game, and :class:`~aiplay.errors.BotBusyError`
         when the bot is already searching in another thread.
         """
-        return self._search(state, iterations, seconds, nodes, False)
+        return self._search_call(state, iterations, seconds, nodes, False)
 
-    def _search(self, state: State, iterations: Optional[int], seconds: Optional[float],
-                nodes: Optional[int], action_only: bool) -> Any:
+    def _search_call(self, state: State, iterations: Optional[int], seconds: Optional[float],
+                     nodes: Optional[int], action_only: bool) -> Any:
         """:meth:`analyse`; with ``action_only``, :meth:`choose`: the same search, only the move."""
         if not isinstance(state, State):
             raise InvalidOptionError(f"{type(self).__name__} needs an aiplay State, got {state!r}")
