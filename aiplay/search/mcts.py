@@ -35,7 +35,7 @@ from __future__ import annotations
 
 import math
 import random
-from typing import Any, Callable, Dict, List, Optional
+from typing import Any, Callable, Dict, List, Optional, Tuple
 
 from aiplay.game import CHANCE, TERMINAL, State, sample_chance_outcome
 from aiplay.rng import SeedLike, branch
@@ -167,23 +167,25 @@ class MCTSBot(Bot):
 
     def _analyse(self, state: State) -> Analysis:
         """Run the search from ``state`` (not mutated) and report it."""
-        player = self._root_player(state)
-        self._require_perfect_information(state, self.allow_hidden_information)
-        self.config.check_game(state)
-        rng = branch(self._rng)  # this call's own stream: see Bot
-        if native_kernel(state, self.backend) is not None:
+        player, rng, native = self._start(state)
+        if native:
             return self._native_pool().analyse(self.kind, state, player, self.budget, rng)
         return self._analyse_reference(state, player, rng)
 
     def _choose_action(self, state: State) -> int:
         """:meth:`_analyse`'s move, the same search; the native path builds no report."""
-        player = self._root_player(state)
-        self._require_perfect_information(state, self.allow_hidden_information)
-        self.rollout.check_game(state)
-        rng = branch(self._rng)
-        if native_kernel(state, self.backend) is not None:
+        player, rng, native = self._start(state)
+        if native:
             return self._native_pool().choose(self.kind, state, player, self.budget, rng)
         return self._analyse_reference(state, player, rng).action
+
+    def _start(self, state: State) -> Tuple[int, random.Random, bool]:
+        """What every search call does first: the checks, this call's stream, which path runs."""
+        player = self._root_player(state)
+        self._require_perfect_information(state, self.allow_hidden_information)
+        self.config.check_game(state)
+        rng = branch(self._rng)  # this call's own stream: see Bot
+        return player, rng, native_kernel(state, self.backend) is not None
 
     def _analyse_reference(self, state: State, player: int, rng: random.Random) -> Analysis:
         self.config.check_reference_path("MCTSBot")
