@@ -15,7 +15,7 @@ players.
 """
 
 from libc.stdint cimport int8_t, int16_t, uint16_t, uint64_t
-from libc.string cimport memset
+from libc.string cimport memcpy, memset
 
 from aiplay._ext.kernel cimport K_CHANCE, K_MAX_PLAYERS, K_TERMINAL, Kernel, mix64, NativeState, Rng, rng_below
 
@@ -150,6 +150,12 @@ cdef class LeducPokerKernel(Kernel):
         st.stakes = ANTE
         st.in_hand = <int8_t>self.players
         st.pot = ANTE * self.players
+
+    cdef void clone_into(self, const void* src, void* dst) noexcept nogil:
+        # A constant size: the compiler copies it inline (padding bytes included, which a struct
+        # assignment need not do), where the generic memcpy of state_size bytes is a libc call,
+        # one per search iteration.
+        memcpy(dst, src, sizeof(LeducC))
 
     cdef int current_player(self, const void* s) noexcept nogil:
         cdef const LeducC* st = <const LeducC*>s
@@ -327,6 +333,10 @@ cdef class LeducPokerKernel(Kernel):
                     m += 1
         if showdown:
             target = self._winners(st)
+        # The deck follows the new cards: the old ones go back now, the new ones leave below.
+        for p in range(st.dealt):
+            if p != observer:
+                st.deck[st.private_cards[p]] += 1
         while True:
             i = 0
             for p in range(st.dealt):
@@ -339,13 +349,9 @@ cdef class LeducPokerKernel(Kernel):
                     i += 1
             if not showdown or self._winners(st) == target:
                 break
-        # The deck follows the new cards.
-        for c in range(self.num_outcomes):
-            st.deck[c] = <int8_t>self.copies
         for p in range(st.dealt):
-            st.deck[st.private_cards[p]] -= 1
-        if st.public_card != NO_CARD:
-            st.deck[st.public_card] -= 1
+            if p != observer:
+                st.deck[st.private_cards[p]] -= 1
         return True
 
     cpdef dict to_dict(self, NativeState state):

@@ -138,6 +138,7 @@ cdef struct Node:
 # (the table is filled by it), without a libm call per child.
 cdef enum:
     LOG_TABLE_SIZE = 4096
+    FEW_LEGAL = 8            # _decide_few below this many legal moves
 cdef double LOG_TABLE[LOG_TABLE_SIZE]
 cdef int _i
 for _i in range(LOG_TABLE_SIZE):
@@ -328,6 +329,8 @@ cdef class TreeSearch:
         """
         # Locals, not attributes: Python's -fno-strict-aliasing makes the compiler reload every
         # attribute after each store through a pointer.
+        if n_legal <= FEW_LEGAL:
+            return self._decide_few(node, player, n_legal, rng, availability)
         cdef Node* nodes = self.nodes
         cdef const int* actions = self.actions
         cdef int* stamp = self.stamp
@@ -384,6 +387,63 @@ cdef class TreeSearch:
                 best = a
         self.chosen_child = child_of[best]
         return best
+
+    cdef int _decide_few(self, int node, int player, int n_legal, Rng* rng, bint availability) noexcept nogil:
+        """:meth:`_decide` for a short legal list: the same choice and the same counts.
+
+        Each child is matched to its slot in the legal list by a scan of at most
+        FEW_LEGAL entries, held in a local array, instead of the per-action stamps: a
+        leduc decision has at most 3 moves, and the stamps' stores and dependent loads
+        cost more than the scan.
+        """
+        cdef Node* nodes = self.nodes
+        cdef const int* actions = self.actions
+        cdef double uct_c = self.uct_c
+        cdef int slot[FEW_LEGAL]
+        cdef int c = nodes[node].first_child
+        cdef int i, a, untried = n_legal, pick, best = 0
+        cdef double score, best_score = -1e300, log_n
+        cdef Node* ch
+        for i in range(n_legal):
+            slot[i] = NO_NODE
+        while c != NO_NODE:
+            ch = &nodes[c]
+            if ch.mover == player:
+                a = ch.action
+                for i in range(n_legal):
+                    if actions[i] == a:
+                        slot[i] = c
+                        untried -= 1
+                        break
+            c = ch.next_sibling
+        if untried > 0:
+            if availability:
+                for i in range(n_legal):
+                    if slot[i] != NO_NODE:
+                        nodes[slot[i]].avail += 1
+            pick = rng_below(rng, untried)
+            for i in range(n_legal):
+                if slot[i] == NO_NODE:
+                    if pick == 0:
+                        self.expanding = True
+                        self.chosen_child = NO_NODE
+                        return actions[i]
+                    pick -= 1
+        self.expanding = False
+        if not availability:
+            log_n = count_log(nodes[node].visits)
+        for i in range(n_legal):
+            ch = &nodes[slot[i]]
+            if availability:
+                ch.avail += 1
+                score = ch.value_sum / ch.visits + uct_c * sqrt(count_log(ch.avail) / ch.visits)
+            else:
+                score = ch.value_sum / ch.visits + uct_c * sqrt(log_n / ch.visits)
+            if score > best_score:
+                best_score = score
+                best = i
+        self.chosen_child = slot[best]
+        return actions[best]
 
     cdef inline void _lap(self, int phase, unsigned long long* mark) noexcept nogil:
         """Profile build: charge the ticks since ``mark`` to ``phase`` and move the mark."""
@@ -688,26 +748,66 @@ cdef class TreeSearch:
         and is re-raised here. One search at a time: a second concurrent call
         raises :class:`~aiplay.errors.BotBusyError`.
         """
-        cdef Kernel k = self.kernel
-        cdef int player = k.current_player(root.data)
-        if root.kernel is not k:
+        # Checked (busy included) and set with the GIL held, so two threads cannot both pass.
+        cdef int player = self._check_run(root, iterations, seconds, nodes)
+        self.busy = True
+        try:
+            return self._run(root, player, iterations, seconds, nodes, seed, reuse, False)
+        finally:
+            self.busy = False
+
+    def run_choose(self, NativeState root, long iterations=-1, double seconds=-1.0, long nodes=-1,
+                   uint64_t seed=0, bint reuse=True):
+        """:meth:`run`, returning only the move a bot plays: the most visited legal root action.
+
+        Ties: the higher mean value, then the first in legal order (``most_visited`` of
+        ``aiplay.search.base`` over ``tree_stats``). Same search, same tree afterwards; it
+        skips the report that a caller wanting only the move would throw away.
+        """
+        cdef int player = self._check_run(root, iterations, seconds, nodes)
+        self.busy = True
+        try:
+            return self._run(root, player, iterations, seconds, nodes, seed, reuse, True)
+        finally:
+            self.busy = False
+
+    cdef int _check_run(self, NativeState root, long iterations, double seconds, long nodes) except -1:
+        """The searching player at ``root``; raises as :meth:`run` does."""
+        cdef int player
+        if root.kernel is not self.kernel:
             raise InvalidOptionError("the state belongs to another kernel than this search's")
+        player = self.kernel.current_player(root.data)
         if player < 0:
             raise NotDecisionNodeError(
                 "search needs a state where a player is to move (not chance, not terminal)")
         if iterations < 0 and seconds < 0 and nodes < 0:
             raise InvalidOptionError("give at least one budget: iterations, seconds or nodes")
-        # Checked and set with the GIL held, so two threads cannot both pass.
         if self.busy:
             raise BotBusyError("this native search is already running in another thread")
-        self.busy = True
-        try:
-            return self._run(root, player, iterations, seconds, nodes, seed, reuse)
-        finally:
-            self.busy = False
+        return player
+
+    cdef int _best_action(self) noexcept nogil:
+        """The most visited root action among the legal ones of the searched position."""
+        cdef int root = self.roots[self._owner_tree()]
+        cdef int n = self.kernel.legal_actions(self.root_state, self.actions)
+        cdef int i, a, c, visits, best = -1, best_visits = 0
+        cdef double value = 0.0, best_value = 0.0
+        for i in range(n):
+            a = self.actions[i]
+            c = self._find_child(root, <uint64_t>a, self.owner)
+            visits = 0 if c == NO_NODE else self.nodes[c].visits
+            if visits > 0:
+                value = self.nodes[c].value_sum / visits
+            # most_visited: an unvisited action never beats the first one on a tie (its value is None).
+            if best == -1 or visits > best_visits or (visits == best_visits and visits > 0
+                                                     and value > best_value):
+                best, best_visits = a, visits
+                if visits > 0:
+                    best_value = value
+        return best
 
     cdef object _run(self, NativeState root, int player, long iterations, double seconds, long nodes,
-                     uint64_t seed, bint reuse):
+                     uint64_t seed, bint reuse, bint action_only):
         cdef Kernel k = self.kernel
         cdef int t, found
         cdef uint64_t info = k.info_hash(root.data, player)
@@ -788,6 +888,8 @@ cdef class TreeSearch:
         pending = cancel.take_pending()
         if pending is not None:
             raise pending  # Ctrl-C: the tree stays consistent (iterations are whole)
+        if action_only:
+            return self._best_action()
         report = self._root_report(done, elapsed, reused, reused_visits)
         if PROF_ON:
             report["counters"]["profile"] = {
@@ -797,7 +899,7 @@ cdef class TreeSearch:
             }
         return report
 
-    cdef int _owner_tree(self):
+    cdef inline int _owner_tree(self) noexcept nogil:
         return self.owner if self.mode == MODE_MO_ISMCTS else 0
 
     cdef object _root_report(self, long done, double elapsed, bint reused, long reused_visits):

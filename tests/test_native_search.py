@@ -209,3 +209,28 @@ def test_expectimax_prunes_two_player_constant_sum_without_changing_values(depth
         assert pruned.value == pytest.approx(expected.value, abs=1e-12)
         assert plain.value == pytest.approx(expected.value, abs=1e-12)
         assert pruned.counters["nodes"] <= plain.counters["nodes"]
+
+
+@pytest.mark.parametrize("name,make", [
+    ("leduc_poker", lambda **kw: ISMCTSBot(**kw)),
+    ("leduc_poker", lambda **kw: ISMCTSBot(variant="mo", **kw)),
+    ("kuhn_poker", lambda **kw: ISMCTSBot(**kw)),
+    ("pig", lambda **kw: MCTSBot(**kw)),
+])
+@pytest.mark.parametrize("reuse", [False, True])
+def test_choose_plays_what_analyse_reports(name, make, reuse):
+    """choose() takes the native searches' own pick (no report built): the same move as the
+    analysis of a twin bot, move after move, so the trees and generators stay in step too."""
+    chooser, analyser = (make(iterations=60, seed=7, reuse_tree=reuse) for _ in range(2))
+    rng = random.Random(5)
+    moves = 0
+    for _, state in positions(name, 8, seed=3):
+        while not state.is_terminal() and moves < 60:
+            if state.is_chance_node():
+                state.apply_action(aiplay.sample_chance_outcome(state, rng))
+                continue
+            action = chooser.choose(state)
+            assert action == analyser.analyse(state).action
+            state.apply_action(action)
+            moves += 1
+    assert moves >= 8

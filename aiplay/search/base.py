@@ -334,7 +334,7 @@ class Bot(abc.ABC):
 
         ``iterations``, ``seconds``, ``nodes``: a budget for this call only (see :meth:`analyse`).
         """
-        return self.analyse(state, iterations=iterations, seconds=seconds, nodes=nodes).action
+        return self._search_call(state, iterations, seconds, nodes, True)
 
     def analyse(self, state: State, *, iterations: Optional[int] = None, seconds: Optional[float] = None,
                 nodes: Optional[int] = None) -> Analysis:
@@ -351,6 +351,11 @@ class Bot(abc.ABC):
         or at the end of the game, and :class:`~aiplay.errors.BotBusyError`
         when the bot is already searching in another thread.
         """
+        return self._search_call(state, iterations, seconds, nodes, False)
+
+    def _search_call(self, state: State, iterations: Optional[int], seconds: Optional[float],
+                     nodes: Optional[int], action_only: bool) -> Any:
+        """:meth:`analyse`; with ``action_only``, :meth:`choose`: the same search, only the move."""
         if not isinstance(state, State):
             raise InvalidOptionError(f"{type(self).__name__} needs an aiplay State, got {state!r}")
         override = None
@@ -367,14 +372,19 @@ class Bot(abc.ABC):
         # The searches read self.budget; bots without one (random, heuristic) spend nothing anyway.
         saved = self.__dict__.get("budget")
         try:
-            self._stop_event.clear()
+            if self._stop_event.is_set():  # clear() takes the event's lock: skip it when unset
+                self._stop_event.clear()
             if self._cancel is not None:
                 self._cancel.reset()
             if override is not None and saved is not None:
                 self.budget = override
             analysis = self._forced_move(state) if self.searches else None
             if analysis is None:
+                if action_only:
+                    return self._choose_action(state)
                 analysis = self._analyse(state)
+            elif action_only:
+                return analysis.action
             # A bot that does not search (random, heuristic) answers at once anyway; it still says so.
             analysis.counters.setdefault("forced", len(analysis.stats) == 1)
             # Which search loop ran: the C one ("native") or the readable Python one.
@@ -400,6 +410,15 @@ class Bot(abc.ABC):
     @abc.abstractmethod
     def _analyse(self, state: State) -> Analysis:
         """The search itself (called with the bot's lock held)."""
+
+    def _choose_action(self, state: State) -> int:
+        """The action :meth:`_analyse` would choose (the lock held), drawing the same random numbers.
+
+        A bot whose analysis costs more than its move (the native tree searches: a short leduc
+        search is a few hundred microseconds, and the report's objects a tenth of that)
+        overrides this to skip building what :meth:`choose` throws away.
+        """
+        return self._analyse(state).action
 
     #: Attributes holding a bot's native search machinery (trees and tables in C memory, rebuilt
     #: on the next native search): a pickled or copied bot starts without them.

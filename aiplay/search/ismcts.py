@@ -38,7 +38,7 @@ from __future__ import annotations
 
 import math
 import random
-from typing import Dict, List, Optional
+from typing import Dict, List, Optional, Tuple
 
 from aiplay.game import CHANCE, TERMINAL, State, sample_chance_outcome
 from aiplay.rng import SeedLike, branch
@@ -139,11 +139,26 @@ class ISMCTSBot(Bot):
 
     def _analyse(self, state: State) -> Analysis:
         """Run the search from ``state`` (not mutated) for its player to move, and report it."""
+        root_player, call_rng, native = self._start(state)
+        if native:
+            return self._native_pool().analyse(self.kind, state, root_player, self.budget, call_rng)
+        return self._analyse_reference(state, root_player, call_rng)
+
+    def _choose_action(self, state: State) -> int:
+        """:meth:`_analyse`'s move, the same search; the native path builds no report."""
+        root_player, call_rng, native = self._start(state)
+        if native:
+            return self._native_pool().choose(self.kind, state, root_player, self.budget, call_rng)
+        return self._analyse_reference(state, root_player, call_rng).action
+
+    def _start(self, state: State) -> Tuple[int, random.Random, bool]:
+        """What every search call does first: the checks, this call's stream, which path runs."""
         root_player = self._root_player(state)
         self.config.check_game(state)
         call_rng = branch(self._rng)
-        if native_kernel(state, self.backend) is not None:
-            return self._analyse_native(state, root_player, call_rng)
+        return root_player, call_rng, native_kernel(state, self.backend) is not None
+
+    def _analyse_reference(self, state: State, root_player: int, call_rng: random.Random) -> Analysis:
         self.config.check_reference_path("ISMCTSBot")
         det_rng = branch(call_rng, _DETERMINIZATION_STREAM)
         rng = branch(call_rng, _SIMULATION_STREAM)
@@ -236,11 +251,11 @@ class ISMCTSBot(Bot):
         return tree_analysis(self.kind, root_player, stats,
                              lambda first: self._principal_variation(root, first), meter, max_depth, tree_nodes)
 
-    def _analyse_native(self, state: State, player: int, rng: random.Random) -> Analysis:
+    def _native_pool(self) -> TreeSearchPool:
         if self._pool is None:
             mode = "so-ismcts" if self.variant == "so" else "mo-ismcts"
             self._pool = TreeSearchPool(mode, self.config, cancel=self._cancel)
-        return self._pool.analyse(self.kind, state, player, self.budget, rng)
+        return self._pool
 
     @staticmethod
     def _principal_variation(root: _Node, first: int) -> List[int]:

@@ -35,7 +35,7 @@ from __future__ import annotations
 
 import math
 import random
-from typing import Any, Callable, Dict, List, Optional
+from typing import Any, Callable, Dict, List, Optional, Tuple
 
 from aiplay.game import CHANCE, TERMINAL, State, sample_chance_outcome
 from aiplay.rng import SeedLike, branch
@@ -167,12 +167,27 @@ class MCTSBot(Bot):
 
     def _analyse(self, state: State) -> Analysis:
         """Run the search from ``state`` (not mutated) and report it."""
+        player, rng, native = self._start(state)
+        if native:
+            return self._native_pool().analyse(self.kind, state, player, self.budget, rng)
+        return self._analyse_reference(state, player, rng)
+
+    def _choose_action(self, state: State) -> int:
+        """:meth:`_analyse`'s move, the same search; the native path builds no report."""
+        player, rng, native = self._start(state)
+        if native:
+            return self._native_pool().choose(self.kind, state, player, self.budget, rng)
+        return self._analyse_reference(state, player, rng).action
+
+    def _start(self, state: State) -> Tuple[int, random.Random, bool]:
+        """What every search call does first: the checks, this call's stream, which path runs."""
         player = self._root_player(state)
         self._require_perfect_information(state, self.allow_hidden_information)
         self.config.check_game(state)
         rng = branch(self._rng)  # this call's own stream: see Bot
-        if native_kernel(state, self.backend) is not None:
-            return self._analyse_native(state, player, rng)
+        return player, rng, native_kernel(state, self.backend) is not None
+
+    def _analyse_reference(self, state: State, player: int, rng: random.Random) -> Analysis:
         self.config.check_reference_path("MCTSBot")
         num_players = state.game.num_players
         root = _Node(num_players)
@@ -261,10 +276,10 @@ class MCTSBot(Bot):
         return tree_analysis(self.kind, player, stats, lambda first: self._principal_variation(root, first),
                              meter, max_depth, tree_nodes)
 
-    def _analyse_native(self, state: State, player: int, rng: random.Random) -> Analysis:
+    def _native_pool(self) -> TreeSearchPool:
         if self._pool is None:
             self._pool = TreeSearchPool("mcts", self.config, cancel=self._cancel)
-        return self._pool.analyse(self.kind, state, player, self.budget, rng)
+        return self._pool
 
     @staticmethod
     def _principal_variation(root: _Node, first: int) -> List[int]:

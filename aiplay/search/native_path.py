@@ -172,6 +172,18 @@ class TreeSearchPool:
         """The line of worker 0's tree from ``first_action``."""
         return list(self._searches[0].principal_variation(first_action))
 
+    def choose(self, kind: str, state: Any, player: int, budget: Budget, rng: random.Random) -> int:
+        """The move :meth:`analyse` would report, from the same search (same seeds, same tree)."""
+        trees = self._trees(state.kernel)
+        if len(trees) != 1:
+            return self.analyse(kind, state, player, budget, rng).action
+        # One worker: the search picks the move itself (most_visited over tree_stats), and
+        # none of the report is built.
+        seed = rng.getrandbits(64)
+        return trees[0].run_choose(state, -1 if budget.iterations is None else max(1, budget.iterations),
+                                   -1.0 if budget.seconds is None else budget.seconds,
+                                   -1 if budget.nodes is None else max(1, budget.nodes), seed, self.reuse)
+
     def analyse(self, kind: str, state: Any, player: int, budget: Budget, rng: random.Random) -> Analysis:
         """Search ``state`` and report it as the reference tree searches do."""
         merged = self.run(state, budget, rng)
