@@ -24,6 +24,7 @@ random numbers; its thresholds are read from that module); ``tests/test_policy_a
 compares them. The first policy, ``heuristic.policy_v1``, has no port.
 """
 
+cimport cython
 from libc.stdint cimport int8_t, int16_t, int32_t, uint8_t, uint64_t
 from libc.string cimport memcpy, memmove, memset
 from libc.math cimport tanh
@@ -321,6 +322,10 @@ cdef inline int _draw_weighted(Rng* rng, const int* pool, int mask) noexcept nog
     return -1
 
 
+# Final: its own methods are then called directly (no virtual call through the method table),
+# so the C compiler can inline the small ones into the per-move paths. Searches still reach the
+# contract methods through Kernel's table.
+@cython.final
 cdef class GroomLakeKernel(Kernel):
     """Groom Lake with fixed options (players 3-6, half_win)."""
 
