@@ -166,6 +166,7 @@ cdef int GL_LIFE_ALIBI = _H.LIFE_ALIBI
 cdef int GL_LIFE_WHEN_SHORT_FULL = _H.LIFE_WHEN_SHORT_FULL
 cdef int GL_TOOL_VALUE = _H.TOOL_VALUE
 cdef int GL_ALIEN_TOKEN_DEFICIT = _H.ALIEN_TOKEN_DEFICIT
+cdef int KEEP_NEW[2][NT]            # the policy's card values: [the Alien or not][type]
 cdef int _i, _r, _d
 for _i in range(NT):
     AP_VALUE[_i] = _C.AP_VALUE[_i]
@@ -197,6 +198,24 @@ for _i in range(4):
     MOVE_COST[_i] = -1 if _C.MOVE_COST[_i] is None else _C.MOVE_COST[_i]
     DX[_i], DY[_i] = _C.DIRS[_i]
     GX[_i], GY[_i] = _C.DIAGONALS[_i]
+
+
+cdef int _keep_value_new(int t, int role) noexcept nogil:
+    """heuristic._keep_value_new (read from KEEP_NEW, filled at import like the thresholds)."""
+    if role == ALIEN:
+        if IS_TECH[t]:
+            return 3 * AP_VALUE[t]
+        return 25 if t == RECOVERY else AP_VALUE[t] // 2 + 1
+    if t == RECOVERY:
+        return 60
+    if AP_VALUE[t]:
+        return 2 * AP_VALUE[t]
+    return GL_TOOL_VALUE + (1 if (t == WATER or t == COMPASS) else 0)
+
+
+for _i in range(NT):
+    KEEP_NEW[0][_i] = _keep_value_new(_i, HUMAN)
+    KEEP_NEW[1][_i] = _keep_value_new(_i, ALIEN)
 
 
 cdef struct GL:
@@ -246,7 +265,10 @@ cdef struct GL:
     uint8_t nballots
     uint8_t bal_seat[MAXP]
     uint8_t bal_vote[MAXP]
-    uint8_t grid[NCELLS]                # last: a function of the placed list (not hashed)
+    uint8_t grid[NCELLS]                # a function of the placed list (not hashed)
+    # Derived data, not hashed either: set wherever a state is made or changed as a whole
+    # (init_state, apply, determinize, load_dict).
+    int8_t lim                          # _limit_seat of the state (a seat over its hand limit, or -1)
 
 
 cdef inline int _sum(const uint8_t* a) noexcept nogil:
@@ -411,32 +433,34 @@ cdef class GroomLakeKernel(Kernel):
         return _at(st, st.team[0], st.team[1])
 
     # -- the map ----------------------------------------------------------------------------
-    cdef bint _fits(self, const GL* st, int x, int y, int tile, int rot) noexcept nogil:
-        cdef int e, d, j, nbe
-        cdef bint touching = False
-        if not _in_grid(x, y) or st.grid[_cell(x, y)]:
-            return False
-        e = ROT_EDGES[tile][rot]
-        for d in range(4):
-            j = _at(st, x + DX[d], y + DY[d])
-            if j < 0:
-                continue
-            touching = True
-            nbe = ROT_EDGES[st.pl_tile[j]][st.pl_rot[j]]
-            if ((nbe >> ((d + 2) & 3)) & 1) != ((e >> d) & 1):
-                return False
-        return touching
-
     cdef int _fitting(self, const GL* st, const int* xs, const int* ys, int ncells, int tile, int* out) noexcept nogil:
-        """Entries cell * 4 + rot of ``tile`` over the cells (out may be NULL: stop at the first)."""
-        cdef int i, k, rot, m = 0
+        """Entries cell * 4 + rot of ``tile`` over the cells (out may be NULL: stop at the first).
+
+        A rotation fits an empty in-grid cell with at least one placed neighbour when its red
+        dots match the facing edges of all of them: the neighbours are read once per cell,
+        as a mask of the sides they touch and the dots they require there.
+        """
+        cdef int i, k, d, j, rot, x, y, touch, need, m = 0
         for i in range(ncells):
+            x = xs[i]
+            y = ys[i]
+            if not _in_grid(x, y) or st.grid[_cell(x, y)]:
+                continue
+            touch = 0
+            need = 0
+            for d in range(4):
+                j = _at(st, x + DX[d], y + DY[d])
+                if j >= 0:
+                    touch |= 1 << d
+                    need |= ((ROT_EDGES[st.pl_tile[j]][st.pl_rot[j]] >> ((d + 2) & 3)) & 1) << d
+            if not touch:
+                continue
             for k in range(NDIST[tile]):
                 rot = DIST_ROT[tile][k]
-                if self._fits(st, xs[i], ys[i], tile, rot):
+                if (ROT_EDGES[tile][rot] & touch) == need:
                     if out == NULL:
                         return 1
-                    out[m] = 4 * _cell(xs[i], ys[i]) + rot
+                    out[m] = 4 * _cell(x, y) + rot
                     m += 1
         return m
 
@@ -562,13 +586,14 @@ cdef class GroomLakeKernel(Kernel):
         st.step = S_ROLES
         st.cur = -1
         st.target = -1
+        st.lim = <int8_t>self._limit_seat(st)
 
     cdef int current_player(self, const void* s) noexcept nogil:
         cdef const GL* st = <const GL*>s
         cdef int seat, step = st.step
         if step == S_OVER:
             return K_TERMINAL
-        seat = self._limit_seat(st)
+        seat = st.lim
         if seat >= 0:
             return seat
         if (step == S_ROLES or step == S_DEAL or step == S_ROW or step == S_TILE or step == S_ROLL
@@ -578,7 +603,7 @@ cdef class GroomLakeKernel(Kernel):
 
     cdef int legal_actions(self, const void* s, int* out) noexcept nogil:
         cdef const GL* st = <const GL*>s
-        cdef int lim = self._limit_seat(st), step = st.step, n = 0, t, q, m, i, mask
+        cdef int lim = st.lim, step = st.step, n = 0, t, q, m, i, mask
         cdef int p = lim if lim >= 0 else st.cur   # the player to move (a decision node)
         cdef const uint8_t* hand
         if p < 0 or step == S_OVER:
@@ -725,8 +750,30 @@ cdef class GroomLakeKernel(Kernel):
         cdef int outcomes[NTILES]
         cdef double probs[NTILES]
         cdef const GL* st = <const GL*>s
-        cdef int n = self.chance_outcomes(s, outcomes, probs), r, i, step = st.step
+        cdef int n, r, i, t, step = st.step
         cdef const uint8_t* pool
+        cdef uint64_t m
+        # The common draws without chance_outcomes' probabilities (a division per outcome): the
+        # same outcome from the same random number as the general path below.
+        if (step == S_DEAL and not self._forced_recovery(st)) or step == S_ROW or step == S_INV_DRAW \
+                or step == S_GIVE_DRAW or step == S_SHARE:
+            pool = &st.handout[0] if (step == S_GIVE_DRAW or step == S_SHARE) else &st.deck[0]
+            n = _sum(pool)
+            if n > 0:
+                r = rng_below(rng, n)
+                for t in range(NT):
+                    if r < pool[t]:
+                        return t
+                    r -= pool[t]
+        elif step == S_TILE:
+            t = self._draw_source(st)
+            m = st.pool if t == 3 else (st.stacks[t] if t >= 0 else 0)
+            n = __builtin_popcountll(m)
+            if n > 0:
+                for r in range(rng_below(rng, n)):
+                    m &= m - 1
+                return __builtin_ctzll(m)
+        n = self.chance_outcomes(s, outcomes, probs)
         if (step == S_DEAL and not self._forced_recovery(st)) or step == S_ROW or step == S_INV_DRAW \
                 or step == S_GIVE_DRAW or step == S_SHARE:
             # One card drawn from a count vector: each card equally likely.
@@ -742,7 +789,7 @@ cdef class GroomLakeKernel(Kernel):
     # -- applying moves ---------------------------------------------------------------------
     cdef void apply(self, void* s, int action) noexcept nogil:
         cdef GL* st = <GL*>s
-        cdef int step = st.step, lim = self._limit_seat(st)
+        cdef int step = st.step, lim = st.lim
         if lim >= 0:
             self._apply_decision(st, lim, action)
         elif (step == S_ROLES or step == S_DEAL or step == S_ROW or step == S_TILE or step == S_ROLL
@@ -751,6 +798,7 @@ cdef class GroomLakeKernel(Kernel):
         else:
             self._apply_decision(st, st.cur, action)
         self._settle(st)
+        st.lim = <int8_t>self._limit_seat(st)
 
     cdef inline void _pop_queue(self, GL* st) noexcept nogil:
         if st.qlen:
@@ -1056,13 +1104,17 @@ cdef class GroomLakeKernel(Kernel):
             st.cur = st.turn
 
     cdef void _place(self, GL* st, int cell, int rot) noexcept nogil:
-        cdef int tile, cls, x, y, i, p
+        cdef int tile, x, y, i, p
+        cdef bint far
         st.nheld -= 1
         tile = st.held[st.nheld]
         st.held[st.nheld] = 0
-        cls = self._placements(st, tile, NULL, NULL)
         x = cell % GSIZE - RADIUS
         y = cell // GSIZE - RADIUS
+        # The placement's class without listing them again: the legal placements are all of one
+        # class, class A ones are next to the Team, class B ones diagonal to it, and class C ones
+        # neither (a fit there would have made the class A or B).
+        far = abs(x - st.team[0]) > 1 or abs(y - st.team[1]) > 1
         i = st.nplaced
         st.pl_tile[i] = <uint8_t>tile
         st.pl_x[i] = <int8_t>x
@@ -1074,7 +1126,7 @@ cdef class GroomLakeKernel(Kernel):
         for p in range(self.n):
             st.pool_known[p] &= ~((<uint64_t>1) << tile)
         self._back_to_action(st)
-        if cls == CLS_C:
+        if far:
             self._lose_life(st, st.turn)
 
     cdef void _lose_life(self, GL* st, int p) noexcept nogil:
@@ -1495,6 +1547,7 @@ cdef class GroomLakeKernel(Kernel):
         for k in range(DET_TRIES):
             memcpy(&w, s, sizeof(GL))
             if self._det_try(&w, st, observer, rng) and not self._violations(&w, observer):
+                w.lim = <int8_t>self._limit_seat(&w)
                 memcpy(s, &w, sizeof(GL))
                 self.det_calls += 1  # statistics only (racy under root-parallel threads)
                 self.det_redraws += k
@@ -1830,17 +1883,8 @@ cdef class GroomLakeKernel(Kernel):
         reachable[0] = False
         return -1
 
-    cdef int _keep_new(self, int t, int role) noexcept nogil:
-        """heuristic._keep_value_new."""
-        if role == ALIEN:
-            if IS_TECH[t]:
-                return 3 * AP_VALUE[t]
-            return 25 if t == RECOVERY else AP_VALUE[t] // 2 + 1
-        if t == RECOVERY:
-            return 60
-        if AP_VALUE[t]:
-            return 2 * AP_VALUE[t]
-        return GL_TOOL_VALUE + (1 if (t == WATER or t == COMPASS) else 0)
+    cdef inline int _keep_new(self, int t, int role) noexcept nogil:
+        return KEEP_NEW[1 if role == ALIEN else 0][t]
 
     cdef void _suspicion(self, const GL* st, int me, int* w) noexcept nogil:
         """heuristic.suspicion."""
@@ -2289,6 +2333,7 @@ cdef class GroomLakeKernel(Kernel):
             raise InvalidStateError("state.held", "the scout's tiles")
         if st.step == S_TILE and not 0 <= st.target <= 2:
             raise InvalidStateError("state.target", "the stack a scout draws from")
+        st.lim = <int8_t>self._limit_seat(st)
         memcpy(state.data, st, sizeof(GL))
 
 
