@@ -55,6 +55,8 @@ cdef enum:
     QCAP = 64            # queue of seats (a share of at most 64 cards)
     MAXENT = 1024        # placement entries (cell * 4 + rotation)
     DET_TRIES = 64
+    EMPTY = -1           # GL.nbr: an empty cell in the grid
+    OFF_GRID = -2        # GL.nbr: beyond the grid
     MARK_WORDS = 148     # 64-bit words of one bit per grid cell
     # card types
     WATER = 0
@@ -269,6 +271,7 @@ cdef struct GL:
     # Derived data, not hashed either: set wherever a state is made or changed as a whole
     # (init_state, apply, determinize, load_dict).
     int8_t lim                          # _limit_seat of the state (a seat over its hand limit, or -1)
+    int8_t nbr[NTILES][4]               # per placed tile and direction: the tile there, EMPTY or OFF_GRID
 
 
 cdef inline int _sum(const uint8_t* a) noexcept nogil:
@@ -315,6 +318,26 @@ cdef inline int _at(const GL* st, int x, int y) noexcept nogil:
     if not _in_grid(x, y):
         return -1
     return <int>st.grid[_cell(x, y)] - 1
+
+
+cdef inline void _link(GL* st, int i) noexcept nogil:
+    """Fill placed tile ``i``'s neighbours from the grid, and point them back at it."""
+    cdef int d, x, y, j
+    for d in range(4):
+        x = st.pl_x[i] + DX[d]
+        y = st.pl_y[i] + DY[d]
+        if not _in_grid(x, y):
+            st.nbr[i][d] = OFF_GRID
+            continue
+        j = <int>st.grid[_cell(x, y)] - 1
+        st.nbr[i][d] = <int8_t>j
+        if j >= 0:
+            st.nbr[j][(d + 2) & 3] = <int8_t>i
+
+
+cdef inline bint _open_beside(const GL* st, int i) noexcept nogil:
+    """heuristic._open_cell orthogonally around placed tile ``i``: an empty in-grid cell next to it."""
+    return st.nbr[i][0] == EMPTY or st.nbr[i][1] == EMPTY or st.nbr[i][2] == EMPTY or st.nbr[i][3] == EMPTY
 
 
 cdef inline void _sort_ints(int* a, int n) noexcept nogil:
@@ -493,10 +516,8 @@ cdef class GroomLakeKernel(Kernel):
         memset(marks, 0, sizeof(marks))
         for i in range(st.nplaced):
             for d in range(4):
-                x = st.pl_x[i] + DX[d]
-                y = st.pl_y[i] + DY[d]
-                if _in_grid(x, y) and not st.grid[_cell(x, y)]:
-                    c = _cell(x, y)
+                if st.nbr[i][d] == EMPTY:
+                    c = _cell(st.pl_x[i] + DX[d], st.pl_y[i] + DY[d])
                     marks[c >> 6] |= (<uint64_t>1) << (c & 63)
         for j in range(MARK_WORDS):
             bits = marks[j]
@@ -530,7 +551,7 @@ cdef class GroomLakeKernel(Kernel):
             if i == goal:
                 return dist[i]
             for d in range(4):
-                j = _at(st, st.pl_x[i] + DX[d], st.pl_y[i] + DY[d])
+                j = st.nbr[i][d]
                 if j >= 0 and dist[j] < 0:
                     dist[j] = dist[i] + 1
                     q[tail] = j
@@ -551,7 +572,7 @@ cdef class GroomLakeKernel(Kernel):
             if T_TERRAIN[st.pl_tile[i]] == CIVILIZATION:
                 return True
             for d in range(4):
-                j = _at(st, st.pl_x[i] + DX[d], st.pl_y[i] + DY[d])
+                j = st.nbr[i][d]
                 if j >= 0 and not seen[j] and T_TERRAIN[st.pl_tile[j]] != CANYON:
                     seen[j] = True
                     q[tail] = j
@@ -561,9 +582,7 @@ cdef class GroomLakeKernel(Kernel):
         for head in range(tail):
             i = q[head]
             for d in range(4):
-                x = st.pl_x[i] + DX[d]
-                y = st.pl_y[i] + DY[d]
-                if _in_grid(x, y) and not st.grid[_cell(x, y)]:
+                if st.nbr[i][d] == EMPTY:
                     return True
         return False
 
@@ -582,6 +601,7 @@ cdef class GroomLakeKernel(Kernel):
             st.stacks[t] = STACK_MASK[t]
         st.nplaced = 1
         st.grid[_cell(0, 0)] = 1
+        _link(st, 0)
         st.turn = -1
         st.step = S_ROLES
         st.cur = -1
@@ -667,7 +687,7 @@ cdef class GroomLakeKernel(Kernel):
         return 0
 
     cdef int _turn_actions(self, const GL* st, int p, int* out) noexcept nogil:
-        cdef int n = 0, ap = st.ap, d, j, cost, q
+        cdef int n = 0, ap = st.ap, d, i, j, cost, q
         out[n] = A_END
         n += 1
         if ap >= 1 and st.hands[p][RECOVERY]:
@@ -676,8 +696,9 @@ cdef class GroomLakeKernel(Kernel):
         if ap >= 1 and (st.stacks[0] | st.stacks[1] | st.stacks[2] | st.pool):
             out[n] = A_SCOUT
             n += 1
+        i = self._team_index(st)
         for d in range(4):
-            j = _at(st, st.team[0] + DX[d], st.team[1] + DY[d])
+            j = st.nbr[i][d]
             if j >= 0:
                 cost = MOVE_COST[T_TERRAIN[st.pl_tile[j]]]
                 if cost >= 0 and cost <= ap:
@@ -798,7 +819,6 @@ cdef class GroomLakeKernel(Kernel):
         else:
             self._apply_decision(st, st.cur, action)
         self._settle(st)
-        st.lim = <int8_t>self._limit_seat(st)
 
     cdef inline void _pop_queue(self, GL* st) noexcept nogil:
         if st.qlen:
@@ -1123,6 +1143,7 @@ cdef class GroomLakeKernel(Kernel):
         st.pl_open[i] = 1 if T_HAZARD[tile] else 0
         st.nplaced += 1
         st.grid[cell] = <uint8_t>(i + 1)
+        _link(st, i)
         for p in range(self.n):
             st.pool_known[p] &= ~((<uint64_t>1) << tile)
         self._back_to_action(st)
@@ -1257,14 +1278,25 @@ cdef class GroomLakeKernel(Kernel):
         return True
 
     cdef void _settle(self, GL* st) noexcept nogil:
-        cdef int step, tough, j
+        """The automatic steps; also sets ``st.lim``.
+
+        Every way out below, but the one for a seat over its hand limit, leaves a state
+        whose limit seat is -1: the game is over, or the loop has just found no seat over
+        its limit and changed no hand, life or turn since (a ``return`` follows at most a
+        change of step, current seat, deck or counter). The differential test checks it
+        against the reference engine's current player at every move.
+        """
+        cdef int step, tough, j, lim
+        st.lim = -1
         while True:
             step = st.step
             if step == S_OVER:
                 return
             if st.turn >= 0 and self._game_over(st):
                 return
-            if self._limit_seat(st) >= 0:
+            lim = self._limit_seat(st)
+            if lim >= 0:
+                st.lim = <int8_t>lim
                 return
             if (step == S_ROW or step == S_INV_DRAW) and not _any(st.deck) and _any(st.refresh):
                 self._reshuffle(st)
@@ -1539,19 +1571,25 @@ cdef class GroomLakeKernel(Kernel):
         return False
 
     cdef bint determinize(self, void* s, int observer, Rng* rng) noexcept nogil:
+        # The world is drawn in place, from a copy of the bytes before the map's grid (a
+        # world never changes the map; the grid is 9 KB of the state's 10): ``orig`` has no
+        # grid, so _det_try reads the map from the world.
         cdef GL* st = <GL*>s
-        cdef GL w
+        cdef GL orig
+        cdef size_t head = <size_t>&orig.grid[0] - <size_t>&orig
         cdef int k
         if st.step == S_OVER:
             return True
+        memcpy(&orig, s, head)
         for k in range(DET_TRIES):
-            memcpy(&w, s, sizeof(GL))
-            if self._det_try(&w, st, observer, rng) and not self._violations(&w, observer):
-                w.lim = <int8_t>self._limit_seat(&w)
-                memcpy(s, &w, sizeof(GL))
+            if k:
+                memcpy(s, &orig, head)
+            if self._det_try(st, &orig, observer, rng) and not self._violations(st, observer):
+                st.lim = <int8_t>self._limit_seat(st)
                 self.det_calls += 1  # statistics only (racy under root-parallel threads)
                 self.det_redraws += k
                 return True
+        memcpy(s, &orig, head)
         self.det_failures += 1
         return False
 
@@ -1565,6 +1603,8 @@ cdef class GroomLakeKernel(Kernel):
         cdef int hands[MAXP][NT]
         cdef int cards[64]
         cdef int roles[MAXP]
+        cdef int world_alien[MAXP * MAXP]
+        cdef int world_hunter[MAXP * MAXP]
         cdef int known_tiles[NTILES]
         cdef int free_tiles[NTILES]
         cdef int new_held[2]
@@ -1584,35 +1624,32 @@ cdef class GroomLakeKernel(Kernel):
                 for p in range(n):
                     w.roles[p] = ALIEN if p == a else -1
         else:
-            # Count the consistent assignments, then pick one.
-            for k in range(2):
-                if k == 1:
-                    if nw == 0:
-                        return False
-                    x = rng_below(rng, nw)
-                    nw = 0
-                for a in range(n):
-                    for h in range(-1 if n < 5 else 0, n if n >= 5 else 0):
-                        if h == a:
-                            continue
+            # List the consistent assignments (Alien, Hunter or -1), in order, then pick one.
+            for a in range(n):
+                for h in range(-1 if n < 5 else 0, n if n >= 5 else 0):
+                    if h == a:
+                        continue
+                    for p in range(n):
+                        roles[p] = ALIEN if p == a else (HUNTER if p == h else HUMAN)
+                    ok = True
+                    for p in range(n):
+                        if (p == o or st.revealed[p]) and roles[p] != st.roles[p]:
+                            ok = False
+                    if ok and not in_setup:
+                        team_alive = False
                         for p in range(n):
-                            roles[p] = ALIEN if p == a else (HUNTER if p == h else HUMAN)
-                        ok = True
-                        for p in range(n):
-                            if (p == o or st.revealed[p]) and roles[p] != st.roles[p]:
-                                ok = False
-                        if ok and not in_setup:
-                            team_alive = False
-                            for p in range(n):
-                                if st.life[p] > 0 and roles[p] != ALIEN:
-                                    team_alive = True
-                            ok = team_alive
-                        if not ok:
-                            continue
-                        if k == 1 and nw == x:
-                            for p in range(n):
-                                w.roles[p] = <int8_t>roles[p]
+                            if st.life[p] > 0 and roles[p] != ALIEN:
+                                team_alive = True
+                        ok = team_alive
+                    if ok:
+                        world_alien[nw] = a
+                        world_hunter[nw] = h
                         nw += 1
+            if nw == 0:
+                return False
+            x = rng_below(rng, nw)
+            for p in range(n):
+                w.roles[p] = ALIEN if p == world_alien[x] else (HUNTER if p == world_hunter[x] else HUMAN)
         a = self._alien_seat(w)
 
         # -- cards ------------------------------------------------------------------------------
@@ -1797,7 +1834,7 @@ cdef class GroomLakeKernel(Kernel):
                 # The scout is placing: its tile fits somewhere (the state offers a placement).
                 fit_n = 0
                 for i in range(nfree):
-                    if self._placements(st, free_tiles[i], NULL, NULL) != CLS_NONE:
+                    if self._placements(w, free_tiles[i], NULL, NULL) != CLS_NONE:  # st has no grid
                         known_tiles[fit_n] = i  # reuse: indices of fitting free tiles
                         fit_n += 1
                 if fit_n == 0:
@@ -1875,7 +1912,7 @@ cdef class GroomLakeKernel(Kernel):
                 reachable[0] = True
                 return first[i]
             for d in range(4):
-                j = _at(st, st.pl_x[i] + DX[d], st.pl_y[i] + DY[d])
+                j = st.nbr[i][d]
                 if j >= 0 and first[j] == -2 and T_TERRAIN[st.pl_tile[j]] != CANYON and self._feasible(st, me, j):
                     first[j] = d if first[i] == -1 else first[i]
                     q[tail] = j
@@ -1922,7 +1959,7 @@ cdef class GroomLakeKernel(Kernel):
             i = q[head]
             head += 1
             for d in range(4):
-                j = _at(st, st.pl_x[i] + DX[d], st.pl_y[i] + DY[d])
+                j = st.nbr[i][d]
                 if j >= 0 and dist[j] < 0:
                     dist[j] = dist[i] + 1
                     q[tail] = j
@@ -1970,14 +2007,14 @@ cdef class GroomLakeKernel(Kernel):
         while head < tail:
             i = q[head]
             head += 1
-            if self._open_cell(st, st.pl_x[i], st.pl_y[i], False):
+            if _open_beside(st, i):
                 score = 2 * lake[i] - cost[i]
                 if not found or score > best_score:
                     found = True
                     best = first[i]
                     best_score = score
             for d in range(4):
-                j = _at(st, st.pl_x[i] + DX[d], st.pl_y[i] + DY[d])
+                j = st.nbr[i][d]
                 if j >= 0 and first[j] == -2 and T_TERRAIN[st.pl_tile[j]] != CANYON and self._beatable(st, me, j):
                     first[j] = d if first[i] == -1 else first[i]
                     cost[j] = cost[i] + (3 if (st.pl_open[j] and T_HAZARD[st.pl_tile[j]] != CRASH) else 1)
@@ -2118,7 +2155,7 @@ cdef class GroomLakeKernel(Kernel):
         cdef int w[MAXP]
         cdef int q, top, second, direction, target, life = st.life[me], mine
         cdef bint reachable, safe
-        safe = self._open_cell(st, st.team[0], st.team[1], False) or self._open_cell(st, st.team[0], st.team[1], True)
+        safe = _open_beside(st, self._team_index(st)) or self._open_cell(st, st.team[0], st.team[1], True)
         if role == ALIEN:
             for q in range(self.n):
                 if st.life[q] > 0 and (q == me or not (st.revealed[q] or st.step == S_OVER)):
@@ -2275,6 +2312,8 @@ cdef class GroomLakeKernel(Kernel):
             st.pl_open[i] = <uint8_t>_ival(entry[4], f"map[{i}][4]", 0, 1)
             st.grid[c] = <uint8_t>(i + 1)
         st.nplaced = len(placed)
+        for i in range(st.nplaced):
+            _link(st, i)
         if st.pl_tile[0] != 0 or st.pl_x[0] != 0 or st.pl_y[0] != 0:
             raise InvalidStateError("state.map[0]", "Groom Lake comes first, at (0, 0)")
         for key in ("team", "team_from"):
