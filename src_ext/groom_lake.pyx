@@ -629,17 +629,18 @@ cdef class GroomLakeKernel(Kernel):
         if p < 0 or step == S_OVER:
             return 0  # not a decision node (the contract never asks; no seat to index)
         hand = st.hands[p]
+        # The card lists without a branch per type (a hand's types are a coin toss to the branch
+        # predictor): every type is written and kept when held. The last write is at index 12
+        # at most, within any list that can hold the 13 actions of a hand of every type.
         if lim >= 0 or step == S_TURN_DISCARD:
             for t in range(NT):
-                if hand[t]:
-                    out[n] = A_REFRESH + t
-                    n += 1
+                out[n] = A_REFRESH + t
+                n += hand[t] != 0
             return n
         if step == S_KEEP:
             for t in range(NT):
-                if hand[t]:
-                    out[n] = A_KEEP + t
-                    n += 1
+                out[n] = A_KEEP + t
+                n += hand[t] != 0
             return n
         if step == S_ACTION:
             return self._turn_actions(st, p, out)
