@@ -8,11 +8,12 @@ supply types; the Discard Stack is a list of types (top last). Tile sets whose
 order is not state (the three stacks, the discard pool, each player's
 ``pool_known``) are 64-bit masks over the 49 tile ids (their lists are sorted
 in the reference engine). The map is the placed-tile list plus the 97 x 97
-cell lookup of ``components.py`` (index + 1 of the placed tile, 0 for empty),
-kept at the end of the struct: it is a function of the list, so
-``state_hash`` and ``info_hash`` hash the bytes before it. The distance from
-Groom Lake, the walkable region and the escape test are breadth-first searches
-over that grid (networkx is never called here).
+cell lookup of ``components.py`` (index + 1 of the placed tile, 0 for empty)
+and, per placed tile, the tile (or none) on each side; these come last in the
+struct, after the seat over its hand limit (cached): all are functions of the
+rest, so ``state_hash`` and ``info_hash`` hash the bytes before the grid. The
+distance from Groom Lake, the walkable region and the escape test are
+breadth-first searches over the neighbour table (networkx is never called here).
 
 Determinization is a C port of ``games/groom_lake/knowledge.py`` (``_sample``
 then ``knowledge_violations``, redrawn on failure): it reads only what the
