@@ -57,11 +57,11 @@ def _configurations(games: List[str]) -> List[Dict[str, Any]]:
         configs.append({"game": name, "options": options, "bot": "ismcts", "extra": {}, "label": "ISMCTS random"})
         if presets.get("ismcts"):
             configs.append({"game": name, "options": options, "bot": "ismcts", "extra": dict(presets["ismcts"]),
-                            "label": f"ISMCTS presets {dict(presets['ismcts'])}"})
+                            "label": "ISMCTS presets"})
         if native.perfect_information:
             extra = dict(presets.get("mcts") or {})
             configs.append({"game": name, "options": options, "bot": "mcts", "extra": extra,
-                            "label": f"MCTS presets {extra}"})
+                            "label": "MCTS presets"})
     return configs
 
 
@@ -146,28 +146,34 @@ def main(argv: Any = None) -> int:
         for build, answer in zip(builds, answers):
             print(f"{build.name}: aiplay from {answer['aiplay']}")
         configs = answers[1]["configs"]
-        base_labels = {(c["game"], c["label"]) for c in answers[0]["configs"]}
+        # Each build searches with its own presets (the issue's "figure at the base, with the
+        # presets"): a preset the base build did not have yet is part of what is compared.
+        base_configs = {(c["game"], c["label"].split(" {")[0]): c for c in answers[0]["configs"]}
         load_before = os.getloadavg()
         print(f"load average before: {load_before[0]:.2f} {load_before[1]:.2f} {load_before[2]:.2f}")
         lines = []
         for config in configs:
-            if (config["game"], config["label"]) not in base_labels:
+            base_config = base_configs.get((config["game"], config["label"]))
+            if base_config is None:
                 print(f"{config['game']} {config['label']}: not in the base build's table, skipped")
                 continue
-            request = {"cmd": "run", "config": config, "iterations": args.iterations}
+            requests = {"base": {"cmd": "run", "config": base_config, "iterations": args.iterations},
+                        "this": {"cmd": "run", "config": config, "iterations": args.iterations}}
+            same_options = base_config["extra"] == config["extra"]
             for b in builds:  # warm-up: imports, the root state, the node arrays
-                b.ask(dict(request, iterations=min(200, args.iterations)))
+                b.ask(dict(requests[b.name], iterations=min(200, args.iterations)))
             rates: Dict[str, List[float]] = {"base": [], "this": []}
             replies: Dict[str, Any] = {}
             for r in range(args.repeats):
                 order = builds if r % 2 == 0 else builds[::-1]
                 for b in order:
-                    replies[b.name] = b.ask(request)
+                    replies[b.name] = b.ask(requests[b.name])
                     rates[b.name].append(replies[b.name]["rate"])
             ratios = [t / b for t, b in zip(rates["this"], rates["base"])]
             same_root = replies["base"]["root"] == replies["this"]["root"]
             same_search = replies["base"]["visits"] == replies["this"]["visits"]
-            line = (f"{config['game']} {config['label']}: base {spread(rates['base'])} it/s, "
+            options = "" if same_options else f" (base {base_config['extra']}, this {config['extra']})"
+            line = (f"{config['game']} {config['label']}{options}: base {spread(rates['base'])} it/s, "
                     f"this {spread(rates['this'])} it/s, x{statistics.median(rates['this']) / statistics.median(rates['base']):.2f} "
                     f"(per repeat x{min(ratios):.2f}..x{max(ratios):.2f}; {args.repeats} repeats, "
                     f"{args.iterations} iterations; same root: {same_root}, same root visits: {same_search}; "
