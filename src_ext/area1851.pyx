@@ -12,7 +12,7 @@ Names follow the reference: ``pl.hand``, ``_deliver``, ``_check_feats``... becom
 ``hand``, ``deliver``, ``check_feats`` here, one C function per reference method.
 """
 
-from libc.stdint cimport int8_t, int16_t, int32_t, uint8_t, uint16_t, uint64_t
+from libc.stdint cimport int8_t, int16_t, int32_t, uint8_t, uint16_t, uint32_t, uint64_t
 from libc.string cimport memcpy, memmove, memset
 from libc.math cimport tanh
 
@@ -2114,67 +2114,86 @@ cdef void decide(St* st, int action) noexcept nogil:
 
 
 # -- information keys ---------------------------------------------------------------------------
-cdef inline uint64_t hw(uint64_t h, int v) noexcept nogil:
-    # FNV-1a over 16-bit words (every value fed is in [-32768, 32767]).
-    return (h ^ <uint64_t>(<uint16_t>(<int16_t>v))) * <uint64_t>1099511628211ULL
+# The key hashes eight bytes a step instead of one (the byte-wise FNV chain was a third of a
+# presets iteration: 4.7 us a call). Each step is a bijection of the running value for a fixed
+# word and of the word for a fixed running value, so two views whose word streams differ in a
+# single word never collide; the rotation feeds the high bits, which a multiply never carries
+# down, back into the low ones. Every list is fed after its length, and its padding words are
+# zero-filled, so the stream stays an injective encoding of the view.
+cdef inline uint64_t hstep(uint64_t h, uint64_t w) noexcept nogil:
+    return (((h << 29) | (h >> 35)) ^ w) * <uint64_t>0x9FB21C651E98DF25ULL
 
 
-cdef inline uint64_t hvec(uint64_t h, const uint8_t* v, int n) noexcept nogil:
-    cdef int i
-    for i in range(n):
-        h = (h ^ <uint64_t>v[i]) * <uint64_t>1099511628211ULL
+cdef inline uint64_t pack4(int a, int b, int c, int d) noexcept nogil:
+    # Four values in [-32768, 32767], one 16-bit lane each.
+    return (<uint64_t>(<uint16_t>(<int16_t>a)) | (<uint64_t>(<uint16_t>(<int16_t>b)) << 16)
+            | (<uint64_t>(<uint16_t>(<int16_t>c)) << 32) | (<uint64_t>(<uint16_t>(<int16_t>d)) << 48))
+
+
+cdef inline uint64_t hbytes(uint64_t h, const void* data, int n) noexcept nogil:
+    # n bytes, eight at a time; the last partial word is zero-filled (read as the
+    # overlapping final eight bytes, shifted, so that nothing past the array is read).
+    cdef const uint8_t* v = <const uint8_t*>data
+    cdef uint64_t w
+    cdef int i = 0, k
+    while i + 8 <= n:
+        memcpy(&w, v + i, 8)
+        h = hstep(h, w)
+        i += 8
+    if i < n:
+        if n >= 8:
+            memcpy(&w, v + n - 8, 8)
+            w >>= 8 * (8 - (n - i))
+        else:
+            w = 0
+            for k in range(n):
+                w |= <uint64_t>v[k] << (8 * k)
+        h = hstep(h, w)
     return h
 
 
 cdef uint64_t hash_block(uint64_t h, const PB* b, int o, bint own) noexcept nogil:
     """A block as ``o`` sees it (the reference view's player entry)."""
-    cdef int g, s, i
-    h = hw(h, 0x7B7B)
     if own:
-        h = hvec(h, b.hand, NT)
-        h = hvec(h, b.junk, NT)
-        h = hvec(h, b.down, NF)
-        h = hvec(h, b.kept, NT)
-        h = hvec(h, b.disc_add, NT)
-        h = hw(h, b.drawn)
-        h = hw(h, b.fdrawn)
+        # hand, junk and kept are adjacent byte arrays (checked at import).
+        h = hbytes(h, b.hand, 3 * NT)
+        h = hbytes(h, b.disc_add, NT)
+        h = hbytes(h, b.down, NF)
+        h = hstep(h, pack4(b.drawn, b.fdrawn, 0, 0))
     else:
-        h = hw(h, sum54(b.hand))
-        h = hw(h, sum54(b.junk))
-        h = hw(h, sum22(b.down))
-        h = hw(h, sum54(b.kept))
-    h = hw(h, b.ngad)
-    for g in range(b.ngad):
-        for s in range(4):
-            h = hw(h, b.gad[g][s])
-    h = hvec(h, b.dice, ND)
-    h = hvec(h, b.used, ND)
-    h = hvec(h, b.wait, NL)
-    h = hvec(h, b.active, NL)
-    h = hw(h, b.reserve)
-    h = hw(h, b.score)
-    h = hw(h, b.nup)
-    h = hvec(h, b.up, b.nup)
-    h = hw(h, b.ap)
-    h = hw(h, b.ap_base)
-    h = hvec(h, b.loc_used, NL)
-    h = hw(h, b.free_tweak)
-    h = hw(h, b.bonus_draws)
-    h = hw(h, b.no_draw)
-    h = hw(h, b.skip)
-    for i in range(ND):
-        h = hw(h, b.tweaks[i])
-    h = hw(h, b.scraps)
-    h = hw(h, b.delivered)
-    h = hw(h, b.flare)
-    h = hw(h, b.ach_mask & 0xFFFF)
-    h = hw(h, b.ach_mask >> 16)
-    h = hw(h, b.ntodo)
-    h = hvec(h, b.todo, b.ntodo)
-    h = hvec(h, b.known[o], NT)
-    h = hvec(h, b.pj, NT)
-    h = hvec(h, b.phj, NT)
+        h = hstep(h, pack4(sum54(b.hand), sum54(b.junk), sum22(b.down), sum54(b.kept)))
+    h = hstep(h, pack4(b.ngad, b.nup, b.ntodo, b.score))
+    h = hbytes(h, b.gad, 4 * b.ngad)
+    # dice, used, wait, active, loc_used and reserve: adjacent bytes (checked at import).
+    h = hbytes(h, b.dice, 2 * ND + 3 * NL + 1)
+    h = hbytes(h, b.up, b.nup)
+    h = hbytes(h, b.todo, b.ntodo)
+    h = hstep(h, <uint64_t>b.ap | (<uint64_t>b.ap_base << 8) | (<uint64_t>b.free_tweak << 16)
+              | (<uint64_t>b.bonus_draws << 24) | (<uint64_t>b.no_draw << 32) | (<uint64_t>b.skip << 40)
+              | (<uint64_t>b.delivered << 48) | (<uint64_t>(<uint8_t>b.flare) << 56))
+    h = hstep(h, pack4(b.tweaks[0], b.tweaks[1], b.tweaks[2], b.scraps))
+    h = hstep(h, <uint64_t>(<uint32_t>b.ach_mask))
+    h = hbytes(h, b.known[o], NT)
+    # pj and phj: adjacent (checked at import).
+    h = hbytes(h, b.pj, 2 * NT)
     return h
+
+
+def _check_layout():
+    # The key hashes runs of adjacent byte fields in one call; a reordered PB would
+    # silently hash the wrong bytes.
+    cdef PB b
+    assert <const uint8_t*>b.junk - <const uint8_t*>b.hand == NT
+    assert <const uint8_t*>b.kept - <const uint8_t*>b.junk == NT
+    assert <const uint8_t*>b.phj - <const uint8_t*>b.pj == NT
+    assert <const uint8_t*>b.used - <const uint8_t*>b.dice == ND
+    assert <const uint8_t*>b.wait - <const uint8_t*>b.used == ND
+    assert <const uint8_t*>b.active - <const uint8_t*>b.wait == NL
+    assert <const uint8_t*>b.loc_used - <const uint8_t*>b.active == NL
+    assert <const uint8_t*>&b.reserve - <const uint8_t*>b.loc_used == NL
+
+
+_check_layout()
 
 
 cdef int cur_player(const St* st) noexcept nogil:
@@ -2407,50 +2426,43 @@ cdef class Area1851Kernel(Kernel):
         # Exactly the content of the reference view (information_state_string): equal keys
         # exactly when the strings are equal (up to 64-bit collisions).
         cdef const St* st = <const St*>s
-        cdef int o = player, q, i, t
+        cdef int o = player, q, i
         cdef uint64_t h = <uint64_t>14695981039346656037ULL ^ <uint64_t>0x61726561313835
+        cdef uint64_t w, d
         cdef bint snap = st.has_snap
         cdef bint hidden = snap and st.actor != o
         cdef const PB* me = &st.players[o]
         cdef const PB* b
         cdef int nq = 0
-        h = hw(h, o)
-        h = hw(h, st.turn)
-        h = hw(h, st.phase)
-        h = hw(h, st.actor)
-        h = hw(h, hidden)
+        for i in range(st.qlen):
+            if not (snap and st.q[i][1] >= 0 and st.q[i][1] != o):
+                nq += 1
+        h = hstep(h, pack4(o, st.turn, st.phase, st.actor))
+        h = hstep(h, pack4(hidden, nq, st.nevents, st.nte))
         if not hidden:
-            h = hw(h, cur_player(st))
-            h = hw(h, st.step)
-            h = hw(h, st.ctx_mask)
-            for i in range(NCTX):
-                h = hw(h, st.ctx[i])
-            h = hw(h, st.actor_done)
+            h = hstep(h, pack4(cur_player(st), st.step, st.ctx_mask, st.actor_done))
+            h = hbytes(h, st.ctx, NCTX * sizeof(int16_t))
         for i in range(st.qlen):
             if snap and st.q[i][1] >= 0 and st.q[i][1] != o:
                 continue
-            h = hw(h, 0x100 + st.q[i][0])
-            h = hw(h, st.q[i][1])
-            h = hw(h, st.q[i][2])
-            nq += 1
-        h = hw(h, nq)
-        h = hw(h, st.nevents)
-        for i in range(st.nevents):
-            h = hw(h, st.events[i])
-        h = hw(h, st.nte)
-        for i in range(st.nte):
-            h = hw(h, st.turn_events[i])
-        h = hvec(h, st.flags, NFLAGS)
-        h = hw(h, st.direction)
+            h = hstep(h, pack4(st.q[i][0], st.q[i][1], st.q[i][2], 0))
+        h = hbytes(h, st.events, st.nevents)
+        h = hbytes(h, st.turn_events, st.nte)
+        h = hbytes(h, st.flags, NFLAGS)
         if snap:
-            h = hw(h, st.snap.deck_size - me.drawn)
-            h = hw(h, st.snap.feat_size - me.fdrawn)
-            for t in range(NT):
-                h = hw(h, st.snap.discard[t] + me.disc_add[t])
+            h = hstep(h, pack4(st.direction, st.snap.deck_size - me.drawn, st.snap.feat_size - me.fdrawn, 0))
+            # The discard pile as this seat sees it, eight counts a step: each sum is at most
+            # twice a card's copies, far below 256, so the byte lanes never carry.
+            for i in range(0, NT - 8 + 1, 8):
+                memcpy(&w, st.snap.discard + i, 8)
+                memcpy(&d, me.disc_add + i, 8)
+                h = hstep(h, w + d)
+            memcpy(&w, st.snap.discard + NT - 8, 8)
+            memcpy(&d, me.disc_add + NT - 8, 8)
+            h = hstep(h, (w + d) >> (8 * (8 - NT % 8)))
         else:
-            h = hw(h, sum54(st.deck))
-            h = hw(h, sum22(st.feat_deck))
-            h = hvec(h, st.discard, NT)
+            h = hstep(h, pack4(st.direction, sum54(st.deck), sum22(st.feat_deck), 0))
+            h = hbytes(h, st.discard, NT)
         for q in range(st.n):
             if snap and q != o:
                 b = &st.snap.players[q]
