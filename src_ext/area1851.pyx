@@ -16,7 +16,7 @@ from libc.stdint cimport int8_t, int16_t, int32_t, uint8_t, uint16_t, uint32_t, 
 from libc.string cimport memcpy, memmove, memset
 from libc.math cimport tanh
 
-from aiplay._ext.kernel cimport K_CHANCE, K_TERMINAL, Kernel, NativeState, Rng, mix64, rng_below
+from aiplay._ext.kernel cimport K_CHANCE, K_TERMINAL, Kernel, NativeState, Rng, mix64, rng_below, rng_next
 from aiplay._ext.load_checks cimport _choice, _ival, _lst
 
 from aiplay.errors import InvalidStateError
@@ -2474,7 +2474,7 @@ cdef class Area1851Kernel(Kernel):
     cdef bint determinize(self, void* s, int observer, Rng* rng) noexcept nogil:
         # knowledge.determinize_state, step for step, from the observer's information only.
         cdef St* st = <St*>s
-        cdef int o = observer, n = st.n, q, t, f, i, j, k, c, tmp, nfree, nc, take, room, hs, js, sneed, spj
+        cdef int o = observer, n = st.n, q, t, f, i, j, k, c, tmp, nfree, nc, take, room, hs, js, sneed, spj, dealt
         cdef int pool[NT]
         cdef int free[108]
         cdef int cards[108]
@@ -2521,7 +2521,23 @@ cdef class Area1851Kernel(Kernel):
                     return False
                 free[nfree] = t
                 nfree += 1
-        shuffle(free, nfree, rng)
+        # Only the first ``dealt`` cards of the shuffled pool go to hands; the rest become the
+        # deck's counts, whose multiset the tail's swaps never change. So shuffle that prefix
+        # alone and step the generator past the draws the tail would have taken: the same
+        # worlds and the same draws afterwards as shuffling it all. If a seat's count does
+        # not add up, shuffle it all and let the loop below fail where it always did.
+        dealt = 0
+        for q in range(n):
+            if q == o:
+                continue
+            b = &st.players[q]
+            sneed = sum54(need[q])
+            take = sum54(b.hand) + sum54(b.junk) - sneed
+            if take < 0 or take > nfree - dealt or sneed - sum54(b.pj) + take > 108:
+                dealt = nfree
+                break
+            dealt += take
+        shuffle_prefix(free, nfree, dealt, rng)
         i = 0  # next free card
         for q in range(n):
             if q == o:
@@ -2726,18 +2742,57 @@ cdef inline void shuffle(int* a, int m, Rng* rng) noexcept nogil:
         a[j] = tmp
 
 
+cdef inline void rng_skip(Rng* rng, uint64_t draws) noexcept nogil:
+    # splitmix64 (kernel.pxd's rng_next) advances its state by a constant a draw, so
+    # skipping draws is one multiply-add; checked against rng_next at import.
+    rng.s += draws * <uint64_t>0x9E3779B97F4A7C15ULL
+
+
+cdef inline void shuffle_prefix(int* a, int m, int prefix, Rng* rng) noexcept nogil:
+    # shuffle(a, m, rng)'s first ``prefix`` positions and its generator state after it;
+    # the rest of ``a`` keeps its multiset, unshuffled.
+    cdef int i, j, tmp, steps = m - 1
+    if prefix < steps:
+        steps = prefix
+    for i in range(steps):
+        j = i + rng_below(rng, m - i)
+        tmp = a[i]
+        a[i] = a[j]
+        a[j] = tmp
+    if m - 1 > steps:
+        rng_skip(rng, <uint64_t>(m - 1 - steps))
+
+
+def _check_rng_skip():
+    cdef Rng a, b
+    cdef int k, skip
+    for skip in (0, 1, 7, 100):
+        a.s = 12345
+        b.s = 12345
+        for k in range(skip):
+            rng_next(&a)
+        rng_skip(&b, skip)
+        assert rng_next(&a) == rng_next(&b), "rng_skip no longer matches kernel.pxd's rng_next"
+
+
+_check_rng_skip()
+
+
 cdef void resample_records(PB* b, int o, int n, Rng* rng) noexcept nogil:
     """Other seats' records about ``b`` are hidden from ``o``: keep their sizes, redraw their cards."""
     cdef int cards[108]
-    cdef int nc = 0, t, k, x, size, i, j, tmp
-    for t in range(NT):
-        for k in range(b.hand[t] + b.junk[t]):
-            if nc < 108:
-                cards[nc] = t
-                nc += 1
+    cdef int nc = -1, t, k, x, size, i, j, tmp
     for x in range(n):
         if x == o or not any54(b.known[x]):
             continue
+        if nc < 0:
+            # Listed on first need: most blocks have no record to redraw.
+            nc = 0
+            for t in range(NT):
+                for k in range(b.hand[t] + b.junk[t]):
+                    if nc < 108:
+                        cards[nc] = t
+                        nc += 1
         size = sum54(b.known[x])
         if size > nc:
             size = nc
