@@ -406,44 +406,53 @@ cdef class Area51Kernel(Kernel):
             hi = 8
         for k in range(low, hi + 1):
             if _markers_for(k, supply, kinds, vals):
-                if out != NULL:
-                    out[n] = k
+                if out == NULL:
+                    return 1  # asked only whether there is one
+                out[n] = k
                 n += 1
         return n
 
     cdef int _build_targets(self, const A51* st, int p, int* out) noexcept nogil:
+        # With ``out`` NULL: 1 if there is any target, else 0 (every such caller only asks that).
         cdef int size = _sum16(st.hands[p])
-        cdef int c, r, s, j, o, n = 0
-        cdef bint empty
+        cdef int c, r, s, j, o, n = 0, open_regions = 0, free_owners = 0
         if size >= 2:
-            for c in range(4):
-                if not self._has_colour(st, p, c) or not st.towers[c]:
-                    continue
-                for r in range(NR):
-                    if not st.markers[r]:
-                        continue
-                    empty = False
+            # Which regions have a marker and an empty space, and which of p's owners a cap:
+            # the same for every colour.
+            for r in range(NR):
+                if st.markers[r]:
                     for s in range(self.spaces_in[r]):
                         if st.sp_colour[r][s] < 0:
-                            empty = True
+                            open_regions |= 1 << r
                             break
-                    if not empty:
+            for j in range(self.n_own):
+                if st.caps[self.owner_of[p][j]]:
+                    free_owners |= 1 << j
+            if open_regions and free_owners:
+                for c in range(4):
+                    if not self._has_colour(st, p, c) or not st.towers[c]:
                         continue
-                    for j in range(self.n_own):
-                        o = self.owner_of[p][j]
-                        if st.caps[o]:
-                            if out != NULL:
+                    if out == NULL:
+                        return 1
+                    for r in range(NR):
+                        if not (open_regions >> r) & 1:
+                            continue
+                        for j in range(self.n_own):
+                            if (free_owners >> j) & 1:
                                 out[n] = A_CREATE + (c * NR + r) * 2 + j
-                            n += 1
+                                n += 1
         for r in range(NR):
+            if not st.markers[r]:
+                continue
             for s in range(self.spaces_in[r]):
                 c = st.sp_colour[r][s]
                 if c < 0:
                     continue
-                if (self.seat_of[st.sp_owner[r][s]] == p and st.markers[r] and self._has_colour(st, p, c)
+                if (self.seat_of[st.sp_owner[r][s]] == p and self._has_colour(st, p, c)
                         and size >= st.sp_level[r][s] + 2):
-                    if out != NULL:
-                        out[n] = A_UPGRADE + r * MAXS + s
+                    if out == NULL:
+                        return 1
+                    out[n] = A_UPGRADE + r * MAXS + s
                     n += 1
         return n
 
@@ -1100,18 +1109,30 @@ cdef class Area51Kernel(Kernel):
     cdef inline void _pile_gains(self, const A51* st, int me, int r, double* gain) noexcept nogil:
         """Per card type: what one such card in a region-``r`` pile brings beyond its 0.6
         as a card (heuristic._pile_value)."""
-        cdef int t, s, c, v
+        # Type t's gain comes from the first space (in order) of its colour whose level reaches
+        # its value; walking the spaces once and filling each type at its first such space
+        # gives the same gains as a search of the spaces per type (8 spaces, not 16 x 8).
+        cdef int t, s, c, v, top, done = 0
+        cdef bint mine
         for t in range(NT):
             gain[t] = 0.0
-            c = t >> 2
-            v = (t & 3) + 1
-            for s in range(self.spaces_in[r]):
-                if st.sp_colour[r][s] == c and st.sp_level[r][s] >= v:
-                    if self.seat_of[st.sp_owner[r][s]] == me:
-                        gain[t] = v
-                    else:
-                        gain[t] = -0.3 * v
-                    break
+        for s in range(self.spaces_in[r]):
+            c = st.sp_colour[r][s]
+            if c < 0:
+                continue
+            top = st.sp_level[r][s]
+            if top > 4:
+                top = 4
+            mine = self.seat_of[st.sp_owner[r][s]] == me
+            for v in range(1, top + 1):
+                t = 4 * c + v - 1
+                if (done >> t) & 1:
+                    continue
+                done |= 1 << t
+                if mine:
+                    gain[t] = v
+                else:
+                    gain[t] = -0.3 * v
 
     cdef inline double _pile_value(self, const A51* st, int me, int r, int h, const double* gain) noexcept nogil:
         cdef double value = 0.0
