@@ -186,6 +186,19 @@ cdef inline bint _any16(const uint8_t* a) noexcept nogil:
     return False
 
 
+cdef extern from *:
+    int __builtin_ctz(unsigned int) nogil
+
+
+cdef inline int _built(const int8_t* colour, int spaces) noexcept nogil:
+    """Bit s: space s (of the first ``spaces``) holds a bunker (colour >= 0). Eight spaces read
+    as one word: a space's sign bit is clear exactly when it is built."""
+    cdef uint64_t w
+    memcpy(&w, colour, 8)
+    w = (~w & <uint64_t>0x8080808080808080ULL) >> 7
+    return <int>((w * <uint64_t>0x0102040810204080ULL) >> 56) & ((1 << spaces) - 1)
+
+
 cdef inline int _markers_for(int k, const int* supply, int* kinds, int* vals) noexcept nogil:
     """rules.markers_for: how many markers (0: None) and which."""
     cdef int kind = (k - 1) // 2
@@ -415,7 +428,7 @@ cdef class Area51Kernel(Kernel):
     cdef int _build_targets(self, const A51* st, int p, int* out) noexcept nogil:
         # With ``out`` NULL: 1 if there is any target, else 0 (every such caller only asks that).
         cdef int size = _sum16(st.hands[p])
-        cdef int c, r, s, j, o, n = 0, open_regions = 0, free_owners = 0
+        cdef int c, r, s, j, o, n = 0, open_regions = 0, free_owners = 0, built
         if size >= 2:
             # Which regions have a marker and an empty space, and which of p's owners a cap:
             # the same for every colour.
@@ -444,10 +457,11 @@ cdef class Area51Kernel(Kernel):
         for r in range(NR):
             if not st.markers[r]:
                 continue
-            for s in range(self.spaces_in[r]):
+            built = _built(st.sp_colour[r], self.spaces_in[r])
+            while built:
+                s = __builtin_ctz(built)  # the built spaces in order
+                built &= built - 1
                 c = st.sp_colour[r][s]
-                if c < 0:
-                    continue
                 if (self.seat_of[st.sp_owner[r][s]] == p and self._has_colour(st, p, c)
                         and size >= st.sp_level[r][s] + 2):
                     if out == NULL:
@@ -746,10 +760,15 @@ cdef class Area51Kernel(Kernel):
         # rules._forget_start_marks: start_seen[t] <= cards of type t in everyone's view
         cdef int pub[NT]
         cdef int t, p, r, h, i, b
+        cdef bint lower = False
         for t in range(NT):
             pub[t] = st.row[t] + st.discards[t] + st.pile[t]
             for p in range(self.n):
                 pub[t] += st.known[p][t]
+            if st.start_seen[t] > pub[t]:
+                lower = True
+        if not lower:
+            return  # the face-up hangar cards only add to pub: no mark can drop
         for r in range(NR):
             for h in range(MAXH):
                 for i in range(st.hlen[r][h]):
@@ -1097,10 +1116,13 @@ cdef class Area51Kernel(Kernel):
 
     cdef inline int _owned_colours(self, const A51* st, int me, int* n_bunkers) noexcept nogil:
         """Bit mask of the colours of ``me``'s bunkers; their number in ``n_bunkers``."""
-        cdef int r, s, mask = 0, n = 0
+        cdef int r, s, mask = 0, n = 0, built
         for r in range(NR):
-            for s in range(self.spaces_in[r]):
-                if st.sp_colour[r][s] >= 0 and self.seat_of[st.sp_owner[r][s]] == me:
+            built = _built(st.sp_colour[r], self.spaces_in[r])
+            while built:
+                s = __builtin_ctz(built)
+                built &= built - 1
+                if self.seat_of[st.sp_owner[r][s]] == me:
                     mask |= 1 << st.sp_colour[r][s]
                     n += 1
         n_bunkers[0] = n
@@ -1112,14 +1134,14 @@ cdef class Area51Kernel(Kernel):
         # Type t's gain comes from the first space (in order) of its colour whose level reaches
         # its value; walking the spaces once and filling each type at its first such space
         # gives the same gains as a search of the spaces per type (8 spaces, not 16 x 8).
-        cdef int t, s, c, v, top, done = 0
+        cdef int t, s, c, v, top, done = 0, built = _built(st.sp_colour[r], self.spaces_in[r])
         cdef bint mine
         for t in range(NT):
             gain[t] = 0.0
-        for s in range(self.spaces_in[r]):
+        while built:
+            s = __builtin_ctz(built)  # the built spaces in order
+            built &= built - 1
             c = st.sp_colour[r][s]
-            if c < 0:
-                continue
             top = st.sp_level[r][s]
             if top > 4:
                 top = 4
@@ -1145,6 +1167,28 @@ cdef class Area51Kernel(Kernel):
                 value += gain[b & 15]
             # else another seat's face-down card: a card, of unknown type
         return value
+
+    cdef bint _pile_reaches(self, const A51* st, int me, double threshold) noexcept nogil:
+        """Whether the best pile's value (``_policy_pick``'s best) is at least ``threshold``: the
+        policy only compares it with one, so it stops at the first pile that reaches it and
+        skips the piles that cannot (each card adds at most 0.6 and the region's best gain)."""
+        cdef double gain[NT]
+        cdef double top
+        cdef int r, h, t, n
+        for r in range(NR):
+            self._pile_gains(st, me, r, gain)
+            top = 0.0
+            for t in range(NT):
+                if gain[t] > top:
+                    top = gain[t]
+            for h in range(self.hangars_in[r]):
+                n = st.hlen[r][h]
+                # The margin covers the rounding of the exact sum (far below 1e-6).
+                if n == 0 or n * (0.6 + top) < threshold - 1e-6:
+                    continue
+                if self._pile_value(st, me, r, h, gain) >= threshold:
+                    return True
+        return False
 
     cdef int _policy_pick(self, const A51* st, int me, const int* legal, int n_legal, double* best_out) noexcept nogil:
         """The pick-up action (of ``legal``, or of all non-empty hangars if NULL) with the best pile."""
@@ -1186,10 +1230,8 @@ cdef class Area51Kernel(Kernel):
                 if legal[i] <= A_PASS:
                     has[legal[i]] = True
             size = _sum16(st.hands[me])
-            if has[3]:
-                self._policy_pick(st, me, NULL, 0, &best)
-                if best >= 4.0 or (best >= 2.5 and size < 4):
-                    return 3
+            if has[3] and self._pile_reaches(st, me, 2.5 if size < 4 else 4.0):
+                return 3
             if has[1] and size >= 4 and rng_uniform(rng) < 0.8:
                 return 1
             if has[0] and size < 10:
