@@ -761,10 +761,22 @@ cdef class Area51Kernel(Kernel):
         cdef int pub[NT]
         cdef int t, p, r, h, i, b
         cdef bint lower = False
-        for t in range(NT):
-            pub[t] = st.row[t] + st.discards[t] + st.pile[t]
+        cdef uint64_t lanes[2]
+        cdef uint64_t w
+        cdef uint8_t* counts = <uint8_t*>lanes
+        # Eight types a word: per type these are distinct cards (at most its copies, < 256),
+        # so the byte lanes never carry.
+        for i in range(2):
+            memcpy(&lanes[i], st.row + 8 * i, 8)
+            memcpy(&w, st.discards + 8 * i, 8)
+            lanes[i] += w
+            memcpy(&w, st.pile + 8 * i, 8)
+            lanes[i] += w
             for p in range(self.n):
-                pub[t] += st.known[p][t]
+                memcpy(&w, st.known[p] + 8 * i, 8)
+                lanes[i] += w
+        for t in range(NT):
+            pub[t] = counts[t]
             if st.start_seen[t] > pub[t]:
                 lower = True
         if not lower:
@@ -1128,14 +1140,15 @@ cdef class Area51Kernel(Kernel):
         n_bunkers[0] = n
         return mask
 
-    cdef inline void _pile_gains(self, const A51* st, int me, int r, double* gain) noexcept nogil:
+    cdef inline double _pile_gains(self, const A51* st, int me, int r, double* gain) noexcept nogil:
         """Per card type: what one such card in a region-``r`` pile brings beyond its 0.6
-        as a card (heuristic._pile_value)."""
+        as a card (heuristic._pile_value). Returns the largest gain, or 0.0 if none is positive."""
         # Type t's gain comes from the first space (in order) of its colour whose level reaches
         # its value; walking the spaces once and filling each type at its first such space
         # gives the same gains as a search of the spaces per type (8 spaces, not 16 x 8).
         cdef int t, s, c, v, top, done = 0, built = _built(st.sp_colour[r], self.spaces_in[r])
         cdef bint mine
+        cdef double best = 0.0
         for t in range(NT):
             gain[t] = 0.0
         while built:
@@ -1153,8 +1166,11 @@ cdef class Area51Kernel(Kernel):
                 done |= 1 << t
                 if mine:
                     gain[t] = v
+                    if v > best:
+                        best = v
                 else:
                     gain[t] = -0.3 * v
+        return best
 
     cdef inline double _pile_value(self, const A51* st, int me, int r, int h, const double* gain) noexcept nogil:
         cdef double value = 0.0
@@ -1174,13 +1190,14 @@ cdef class Area51Kernel(Kernel):
         skips the piles that cannot (each card adds at most 0.6 and the region's best gain)."""
         cdef double gain[NT]
         cdef double top
-        cdef int r, h, t, n
+        cdef int r, h, t, n, cards
         for r in range(NR):
-            self._pile_gains(st, me, r, gain)
-            top = 0.0
-            for t in range(NT):
-                if gain[t] > top:
-                    top = gain[t]
+            cards = 0
+            for h in range(self.hangars_in[r]):
+                cards += st.hlen[r][h]
+            if not cards:
+                continue
+            top = self._pile_gains(st, me, r, gain)
             for h in range(self.hangars_in[r]):
                 n = st.hlen[r][h]
                 # The margin covers the rounding of the exact sum (far below 1e-6).
