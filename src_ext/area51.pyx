@@ -244,9 +244,12 @@ cdef inline int _sample_counts(Rng* rng, int* pool, int k, int* out) noexcept no
 # -- determinization helpers (knowledge.py in C) ---------------------------------------------
 cdef int TOTAL[NT]
 cdef bint MAIN_ONLY[NT]                 # types without start copies (the 4s)
+cdef int START_TYPES = 0                # bit t: type t has start copies
 for _i in range(NT):
     TOTAL[_i] = _C.TOTAL_COUNTS[_i]
     MAIN_ONLY[_i] = _C.TOTAL_COUNTS[_i] > 0 and _C.START_COUNTS[_i] == 0
+    if _C.START_COUNTS[_i]:
+        START_TYPES |= 1 << _i
 
 
 cdef inline int _isum16(const int* a) noexcept nogil:
@@ -330,9 +333,9 @@ cdef inline int _start_room_mask(int cand, bint from_free, const int* free_, con
         base[0] += old[0]
         base[1] += old[1]
         base[2] += old[2]
-    for u in range(NT):
-        if not (cand >> u) & 1:
-            continue
+    while cand:
+        u = __builtin_ctz(cand)  # the candidates in order
+        cand &= cand - 1
         _room_terms(u, free_[u], cap_t[u], bound, has_bound, old)
         _room_terms(u, free_[u] - (1 if from_free else 0), cap_t[u] - 1, bound, has_bound, new)
         if (base[0] - old[0] + new[0] >= demand and base[1] - old[1] + new[1] >= deck_need
@@ -1647,8 +1650,11 @@ cdef class Area51Kernel(Kernel):
                     force = commit_in_must and p == acting and _isum16(ys[p]) == 0
                     mask = 0
                     for t in range(NT):
-                        if START[t] and cap_t[t] > 0 and (not force or (tm >> t) & 1):
+                        if cap_t[t] > 0:
                             mask |= 1 << t
+                    mask &= START_TYPES
+                    if force:
+                        mask &= tm
                     if from_soft:
                         src = &soft_left[p][0]
                     else:
