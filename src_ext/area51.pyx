@@ -318,21 +318,27 @@ cdef inline void _room_terms(int u, int fr, int capu, const uint8_t* bound, bint
     out[2] = a if a > 0 else 0
 
 
-cdef inline int _start_room_mask(int cand, bint from_free, const int* free_, const int* cap_t, const uint8_t* bound,
-                                 bint has_bound, int demand, int deck_need) noexcept nogil:
-    """knowledge._sample's start_room for every type ``t`` in the mask ``cand``: after one more start card of
-    type t, can the other start slots and the deck still be filled (a two-sink transportation check)?
-    The sums are built once; each candidate changes one type's share."""
-    cdef int u, out = 0
-    cdef int base[3]
-    cdef int old[3]
-    cdef int new[3]
+cdef inline void _room_base(const int* free_, const int* cap_t, const uint8_t* bound, bint has_bound,
+                            int* base) noexcept nogil:
+    """start_room's three sums over every type, for _start_room_mask."""
+    cdef int u
+    cdef int terms[3]
     base[0] = base[1] = base[2] = 0
     for u in range(NT):
-        _room_terms(u, free_[u], cap_t[u], bound, has_bound, old)
-        base[0] += old[0]
-        base[1] += old[1]
-        base[2] += old[2]
+        _room_terms(u, free_[u], cap_t[u], bound, has_bound, terms)
+        base[0] += terms[0]
+        base[1] += terms[1]
+        base[2] += terms[2]
+
+
+cdef inline int _start_room_mask(int cand, bint from_free, const int* free_, const int* cap_t, const uint8_t* bound,
+                                 bint has_bound, int demand, int deck_need, const int* base) noexcept nogil:
+    """knowledge._sample's start_room for every type ``t`` in the mask ``cand``: after one more start card of
+    type t, can the other start slots and the deck still be filled (a two-sink transportation check)?
+    ``base`` holds the sums (_room_base, kept in step by the caller); each candidate changes one type's share."""
+    cdef int u, out = 0
+    cdef int old[3]
+    cdef int new[3]
     while cand:
         u = __builtin_ctz(cand)  # the candidates in order
         cand &= cand - 1
@@ -1532,6 +1538,9 @@ cdef class Area51Kernel(Kernel):
         cdef int pos_h[DET_POS]
         cdef int pos_i[DET_POS]
         cdef int pos_g[DET_POS]
+        cdef int room[3]
+        cdef int before[3]
+        cdef int after[3]
         # What o sees; the hidden multiset is everything else.
         for t in range(NT):
             seen[t] = st.row[t] + st.discards[t] + st.pile[t] + st.hands[o][t]
@@ -1640,6 +1649,8 @@ cdef class Area51Kernel(Kernel):
             for t in range(NT):
                 soft_left[p][t] = st.soft[p][t]
                 ys[p][t] = 0
+        # start_room's sums, kept in step with each draw below (a draw changes one type's share).
+        _room_base(free_, cap_t, st.deck_bound, has_bound, room)
         for x in range(2):
             from_soft = x == 0
             for k in range(nseats):
@@ -1660,7 +1671,7 @@ cdef class Area51Kernel(Kernel):
                     else:
                         src = &free_[0]
                     t = _draw_mask(rng, src, _start_room_mask(mask, not from_soft, free_, cap_t, st.deck_bound,
-                                                              has_bound, demand, deck_need))
+                                                              has_bound, demand, deck_need, room))
                     if t < 0 and not from_soft:
                         # knowledge._sample: the free cards cannot fill this start slot and the rest, so a
                         # soft card of the seat's start types stands in it; the soft cards of the seats
@@ -1681,12 +1692,16 @@ cdef class Area51Kernel(Kernel):
                         src = &soft_left[p][0]
                         t = _draw_mask(rng, src, _start_room_mask(mask, False, free_, cap_t, st.deck_bound,
                                                                   has_bound, demand - a if demand > a else 0,
-                                                                  deck_need))
+                                                                  deck_need, room))
                     if t < 0:
                         return False
+                    _room_terms(t, free_[t], cap_t[t], st.deck_bound, has_bound, before)
                     src[t] -= 1
                     cap_t[t] -= 1
                     ys[p][t] += 1
+                    _room_terms(t, free_[t], cap_t[t], st.deck_bound, has_bound, after)
+                    for i in range(3):
+                        room[i] += after[i] - before[i]
         for k in range(nseats):
             p = seats[k]
             k_free[p] = maybe[p] + nlinked[p] - _isum16(soft_left[p])
