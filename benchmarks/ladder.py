@@ -175,22 +175,27 @@ def ladder(game: str, players: int, games: int, seed: int, quick: bool = False, 
 
 
 def target(game: str, games: int, seed: int, processes: int = 1, progress: bool = False,
-           out_dir: Optional[str] = None) -> Dict[str, Any]:
+           out_dir: Optional[str] = None, best: Optional[str] = None) -> Dict[str, Any]:
     """The Done-means match: the top level against the new heuristic at the small table.
 
     ``out_dir``: keep the games in a results file there, so that a rerun resumes.
+    ``best``: another bot spec in the top level's seat (a trial of other search
+    options, or the heuristic itself as the baseline of the same seats).
     """
     players = SMALL_TABLE[game]
-    best = f"level(level={NUM_LEVELS},name=best)"
+    best = best or f"level(level={NUM_LEVELS},name=best)"
     bots = [best, NEW_HEURISTIC] + [NEW_HEURISTIC] * (players - 2)
     out = None
     if out_dir is not None:
         Path(out_dir).mkdir(parents=True, exist_ok=True)
-        out = str(Path(out_dir) / f"target-{game}-{players}p.jsonl")
+        label = parse_bot(best).label
+        suffix = "" if label == "best" else f"-{label}"
+        out = str(Path(out_dir) / f"target-{game}-{players}p{suffix}.jsonl")
     result = run(game, bots, games=games, seed=seed, game_options={"players": players}, processes=processes,
                  progress=progress, out=out)
     low, high = result.interval(0)
-    out = {"game": game, "players": players, "games": result.games, "best_win_rate": result.win_rate(0),
+    out = {"game": game, "players": players, "best": best, "games": result.games,
+           "best_win_rate": result.win_rate(0),
            "interval": [low, high], "wall_seconds": result.wall_seconds}
     if game == "groom_lake":
         out["by_role"] = _groom_lake_roles(result, seed, players)
@@ -263,6 +268,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     parser.add_argument("--quick", action="store_true", help="the CI profile: few rungs, 2 games a table")
     parser.add_argument("--target", action="store_true", help="also play the top level against the new heuristic")
     parser.add_argument("--target-games", type=int, default=200)
+    parser.add_argument("--best", help="with --target: this bot spec instead of the top level (give it a name=)")
     parser.add_argument("--processes", type=int, default=1)
     parser.add_argument("--write-levels", action="store_true", help=f"write the calibration to {LEVELS_JSON}")
     parser.add_argument("--json", help="write every result to this JSON file")
@@ -286,7 +292,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     targets = []
     if args.target:
         for game in games:
-            t = target(game, args.target_games, args.seed, args.processes, args.progress, args.out_dir)
+            t = target(game, args.target_games, args.seed, args.processes, args.progress, args.out_dir, args.best)
             targets.append(t)
             print(f"target {game}: best {t['best_win_rate']:.1%} of {t['games']} against the new heuristic "
                   f"[{t['interval'][0]:.1%}, {t['interval'][1]:.1%}]", flush=True)
