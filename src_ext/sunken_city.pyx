@@ -100,6 +100,87 @@ cdef struct SunkenC:
     int8_t end_triggered
 
 
+# -- the lake as a bit set (the playout policy's searches) ------------------------------
+# Bit c is cell c: the 81 cells fit one 128-bit word (GCC and Clang on 64-bit targets,
+# which the kernels' __builtin_ctzll already assume). A breadth-first search over the
+# pieces then advances a whole layer with a few shifts instead of visiting every
+# piece's cells and neighbours one by one.
+cdef extern from *:
+    """
+    typedef unsigned __int128 sc_bits;
+    static inline int sc_lowest(sc_bits x) {  /* x != 0 */
+        unsigned long long lo = (unsigned long long)x;
+        return lo ? __builtin_ctzll(lo) : 64 + __builtin_ctzll((unsigned long long)(x >> 64));
+    }
+    """
+    ctypedef unsigned long long sc_bits   # unsigned __int128 in C; Cython only passes it on
+    int sc_lowest(sc_bits x) noexcept nogil
+
+cdef sc_bits B_ALL = 0      # the 81 cells
+cdef sc_bits B_NOTCOL0 = 0  # cells with a western neighbour
+cdef sc_bits B_NOTCOL8 = 0  # cells with an eastern neighbour
+
+
+cdef void _init_masks() noexcept:
+    global B_ALL, B_NOTCOL0, B_NOTCOL8
+    cdef int c
+    for c in range(NCELLS):
+        B_ALL |= (<sc_bits>1) << c
+        if c % SIZE:
+            B_NOTCOL0 |= (<sc_bits>1) << c
+        if c % SIZE != SIZE - 1:
+            B_NOTCOL8 |= (<sc_bits>1) << c
+
+
+_init_masks()
+
+
+cdef inline sc_bits _bit(int c) noexcept nogil:
+    return (<sc_bits>1) << c
+
+
+cdef inline bint _has(sc_bits x, int c) noexcept nogil:
+    return <bint>((x >> c) & 1)
+
+
+cdef inline sc_bits _touching(sc_bits x) noexcept nogil:
+    """The cells orthogonally next to a cell of ``x``."""
+    return (((x & B_NOTCOL8) << 1) | ((x & B_NOTCOL0) >> 1) | (x << SIZE) | (x >> SIZE)) & B_ALL
+
+
+cdef struct Lake:
+    sc_bits occ       # cells under a piece
+    sc_bits anchors   # the piece anchors (node numbers of the piece graph)
+    sc_bits right     # anchors of streets lying rightward (second cell: anchor + 1)
+    sc_bits down      # anchors of streets lying downward (second cell: anchor + SIZE)
+
+
+cdef inline sc_bits _whole(const Lake* L, sc_bits x) noexcept nogil:
+    """``x`` (cells under pieces) grown to the whole pieces."""
+    return (x | ((x & L.right) << 1) | ((x >> 1) & L.right)
+            | ((x & L.down) << SIZE) | ((x >> SIZE) & L.down))
+
+
+cdef void _read_lake(const int8_t* cover, Lake* L) noexcept nogil:
+    cdef int c, v
+    cdef sc_bits occ = 0, anchors = 0, right = 0, down = 0
+    for c in range(NCELLS):
+        v = cover[c]
+        if v == EMPTY:
+            continue
+        occ |= _bit(c)
+        if v == c:
+            anchors |= _bit(c)
+        elif v == c - 1:
+            right |= _bit(v)
+        else:
+            down |= _bit(v)
+    L.occ = occ
+    L.anchors = anchors
+    L.right = right
+    L.down = down
+
+
 cdef inline int _popcount6(int m) noexcept nogil:
     cdef int c = 0
     while m:
@@ -122,6 +203,7 @@ cdef class SunkenCityKernel(Kernel):
     cdef int slot_b[NSLOTS]
     cdef int valid_slots[NSLOTS]
     cdef int n_valid_slots
+    cdef sc_bits site_bits   # the building sites
     cdef int corner[4]
     cdef int card_pieces[NCARDS]
     cdef int card_points[NCARDS]
@@ -166,8 +248,10 @@ cdef class SunkenCityKernel(Kernel):
             for j in range(4):
                 self.cell_nb[i][j] = int(nb[i, j])
             self.territory[i] = int(arrays["territory"][i])
+        self.site_bits = 0
         for i in range(NSITES):
             self.sites[i] = int(arrays["building_sites"][i])
+            self.site_bits |= _bit(self.sites[i])
         slots = arrays["street_slots"]
         self.n_valid_slots = 0
         for i in range(NSLOTS):
@@ -863,14 +947,15 @@ cdef class SunkenCityKernel(Kernel):
         """
         cdef int dist_a[NNODES]
         cdef int dist_v[NNODES]
-        cdef int parent[NNODES]
+        cdef Lake L
         cdef int seat = self.seats[p], pos = s.adventurer[p]
         cdef int vnode = VNODE + seat, b, c, da, new = 0, chest = 0, carried_ok = 0
         if steps <= 0:
             return 0
-        self._bfs(s, vnode, seat, -1, dist_v, parent)
+        _read_lake(s.cover, &L)
+        self._bfs(s, &L, vnode, seat, -1, NNODES, -1, dist_v, NULL)
         if pos != VILLAGE:
-            self._bfs(s, pos, seat, -1, dist_a, parent)
+            self._bfs(s, &L, pos, seat, -1, NNODES, -1, dist_a, NULL)
             if 0 <= dist_a[vnode] <= steps:
                 carried_ok = 1
         for b in range(1, NBUILD + 1):
@@ -1137,64 +1222,88 @@ cdef class SunkenCityKernel(Kernel):
     # -- the playout policy (games/sunken_city/policy.py, in C) ---------------------
     # An exact port: the same choices and the same draws from the same stream
     # (tests/test_policy_agreement.py runs both with aiplay.kernel_rng.KernelRandom).
-    # The piece graph is searched by BFS straight from ``cover``: nodes 0..80 are
-    # piece anchors, VNODE + seat a village. An adventurer's graph holds only his
-    # own village; Neptune's holds none.
-    cdef int _bfs(self, const SunkenC* s, int source, int home_seat, int blocked,
-                  int* dist, int* parent) noexcept nogil:
-        """Breadth-first distances (-1 unreachable) and parents from ``source``; never enters ``blocked``."""
-        cdef int queue[NNODES]
-        cdef int cells[2]
-        cdef int head = 0, tail = 1, i, j, nc, x, y, d
+    # The piece graph is searched by BFS over the lake's bit sets (``Lake``, read from
+    # ``cover`` once per decision): nodes 0..80 are piece anchors, VNODE + seat a
+    # village. An adventurer's graph holds only his own village; Neptune's holds none.
+    cdef int _bfs(self, const SunkenC* s, const Lake* L, int source, int home_seat, int blocked, int maxd,
+                  int stop, int* dist, sc_bits* layers) noexcept nogil:
+        """Breadth-first distances from ``source`` (-1: unreachable, or farther than ``maxd``);
+        never enters ``blocked``. Stops after the layer that reaches node ``stop`` (-1: none).
+        ``layers`` (or NULL) receives the cells of the pieces at each distance; returns the
+        last distance reached."""
+        cdef sc_bits occ = L.occ, seen, layer, nxt, a
+        cdef int d, c
+        cdef int village = VNODE + home_seat
         cdef int home_piece = EMPTY
-        for i in range(NNODES):
-            dist[i] = -1
+        memset(dist, -1, NNODES * sizeof(int))   # every int -1
+        if blocked == source:
+            blocked = -1
+        if blocked >= 0:
+            occ &= ~_whole(L, _bit(blocked))
         if home_seat >= 0:
             home_piece = s.cover[self.corner[home_seat]]
-        if blocked >= 0:
-            dist[blocked] = NNODES  # marked as seen: never entered (reset below)
+            if home_piece == blocked:
+                home_piece = EMPTY   # the village's only way out is closed
         dist[source] = 0
-        parent[source] = -1
-        queue[0] = source
-        while head < tail:
-            x = queue[head]
-            head += 1
-            d = dist[x] + 1
-            if x >= VNODE:
-                # Only the own village is in the graph: it touches the corner's piece.
-                if home_piece != EMPTY and x == VNODE + home_seat and dist[home_piece] < 0:
-                    dist[home_piece] = d
-                    parent[home_piece] = x
-                    queue[tail] = home_piece
-                    tail += 1
-                continue
-            if home_piece == x and dist[VNODE + home_seat] < 0:
-                dist[VNODE + home_seat] = d
-                parent[VNODE + home_seat] = x
-                queue[tail] = VNODE + home_seat
-                tail += 1
-            # The pieces touching x, straight from ``cover`` (dist doubles as the seen set).
-            nc = self._cells(s, x, cells)
-            for i in range(nc):
-                for j in range(4):
-                    y = self.cell_nb[cells[i]][j]
-                    if y < 0:
-                        break
-                    y = s.cover[y]
-                    if y == EMPTY or dist[y] >= 0:
-                        continue
-                    dist[y] = d
-                    parent[y] = x
-                    queue[tail] = y
-                    tail += 1
-        if blocked >= 0 and blocked != source:
-            dist[blocked] = -1
-        return tail
+        d = 0
+        if source >= VNODE:
+            layer = 0
+            if home_seat >= 0 and source == village and home_piece != EMPTY and maxd >= 1:
+                layer = _whole(L, _bit(home_piece))
+                d = 1
+            if layers != NULL:
+                layers[0] = 0
+        else:
+            layer = _whole(L, _bit(source))
+        seen = layer
+        while layer:
+            a = layer & L.anchors
+            while a:
+                c = sc_lowest(a)
+                dist[c] = d
+                a &= a - 1
+            if layers != NULL:
+                layers[d] = layer
+            # The village hangs off its corner's piece only: a dead end one step further.
+            if home_piece != EMPTY and dist[village] < 0 and d < maxd and _has(layer, home_piece):
+                dist[village] = d + 1
+            if d >= maxd or (stop >= 0 and dist[stop] >= 0):
+                break
+            nxt = _whole(L, _touching(layer) & occ & ~seen)
+            if not nxt:
+                break
+            seen |= nxt
+            layer = nxt
+            d += 1
+        return d
 
-    cdef inline int _adv_bfs(self, const SunkenC* s, int me, int* dist, int* parent) noexcept nogil:
+    cdef inline int _adv_bfs(self, const SunkenC* s, const Lake* L, int me, int maxd, int* dist,
+                             sc_bits* layers) noexcept nogil:
         cdef int seat = self.seats[me]
         cdef int pos = s.adventurer[me]
-        return self._bfs(s, VNODE + seat if pos == VILLAGE else pos, seat, -1, dist, parent)
+        return self._bfs(s, L, VNODE + seat if pos == VILLAGE else pos, seat, -1, maxd, -1, dist, layers)
+
+    cdef sc_bits _reach(self, const SunkenC* s, const Lake* L, int me, bint* home) noexcept nogil:
+        """The cells of the pieces ``me`` can walk to (any distance); ``home``: whether his
+        village is reachable (the nodes where ``_adv_bfs`` gives a distance)."""
+        cdef int seat = self.seats[me]
+        cdef int pos = s.adventurer[me]
+        cdef int home_piece = s.cover[self.corner[seat]]
+        cdef sc_bits seen, layer
+        if pos == VILLAGE:
+            home[0] = True
+            if home_piece == EMPTY:
+                return 0
+            layer = _whole(L, _bit(home_piece))
+        else:
+            layer = _whole(L, _bit(pos))
+        seen = layer
+        while layer:
+            layer = _whole(L, _touching(layer) & L.occ & ~seen)
+            seen |= layer
+        if pos != VILLAGE:
+            home[0] = home_piece != EMPTY and _has(seen, home_piece)
+        return seen
 
     cdef int _wanted(self, const SunkenC* s, int me, int* cells, int* values) noexcept nogil:
         """Buildings whose entry would show ``me`` a new treasure: their cells and values."""
@@ -1219,14 +1328,14 @@ cdef class SunkenCityKernel(Kernel):
                 c += 1
         return c
 
-    cdef int _pol_card(self, const SunkenC* s, int me, const int* legal, int n_legal) noexcept nogil:
+    cdef int _pol_card(self, const SunkenC* s, const Lake* L, int me, const int* legal,
+                       int n_legal) noexcept nogil:
         cdef int dist[NNODES]
-        cdef int parent[NNODES]
         cdef int wcells[NBUILD + 1]
         cdef int wvals[NBUILD + 1]
         cdef int nw, i, a, d, need = 99, best = -1, key, best_key
         cdef int home = VNODE + self.seats[me]
-        self._adv_bfs(s, me, dist, parent)
+        self._adv_bfs(s, L, me, 7, dist, NULL)   # only targets within 7 steps count
         nw = self._wanted(s, me, wcells, wvals)
         for i in range(nw):
             d = dist[wcells[i]]
@@ -1263,116 +1372,60 @@ cdef class SunkenCityKernel(Kernel):
                 best = a
         return best
 
-    cdef void _grid_distance(self, const int* sources, int n_sources, int* out) noexcept nogil:
-        """Manhattan distance from every cell to the nearest source cell (a BFS on the open grid)."""
-        cdef int queue[NCELLS]
-        cdef int head = 0, tail = 0, i, c, x, y
-        for c in range(NCELLS):
-            out[c] = -1
-        for i in range(n_sources):
-            c = sources[i]
-            if out[c] < 0:
-                out[c] = 0
-                queue[tail] = c
-                tail += 1
-        while head < tail:
-            x = queue[head]
-            head += 1
-            for i in range(4):
-                y = self.cell_nb[x][i]
-                if y < 0:
-                    break
-                if out[y] < 0:
-                    out[y] = out[x] + 1
-                    queue[tail] = y
-                    tail += 1
-
-    cdef int _pol_raise(self, const SunkenC* s, int me, const int* legal, int n_legal,
+    cdef int _pol_raise(self, const SunkenC* s, const Lake* L, int me, const int* legal, int n_legal,
                         Rng* rng) noexcept nogil:
-        cdef int dist[NNODES]
-        cdef int parent[NNODES]
-        cdef char in_reach[NCELLS]
-        cdef int reach[NCELLS]
-        cdef int cells[2]
         cdef int wcells[NBUILD + 1]
         cdef int wvals[NBUILD + 1]
-        cdef int nreach = 0, nw, nc, a, i, j, k, c, cell, n, target = -1, m, best_m, score
-        cdef int best_score = -(1 << 30), ntied = 0, b, tr, tc, d, md
         cdef int tied[NUM_ACTIONS]
-        cdef bint touches, cut_off, have_grid = False
-        cdef int grid[NCELLS]
+        cdef int nw, a, i, j, c, target, score, best_score = -(1 << 30), ntied = 0, b, tr, tc, d, md
         cdef int seat = self.seats[me]
         cdef int corner = self.corner[seat]
-        self._adv_bfs(s, me, dist, parent)
-        for c in range(NCELLS):
-            in_reach[c] = 0
-        for a in range(NCELLS):
-            if dist[a] >= 0:
-                nc = self._cells(s, a, cells)
-                for i in range(nc):
-                    in_reach[cells[i]] = 1
-                    reach[nreach] = cells[i]
-                    nreach += 1
-        cut_off = nreach == 0   # at home with the corner empty: build from the corner
-        if cut_off:
-            reach[0] = corner
-            nreach = 1
+        cdef bint home = False, touches
+        cdef sc_bits reach = self._reach(s, L, me, &home)
+        cdef sc_bits origin, touch, grown, cand = 0
+        if reach:
+            origin = reach
+            touch = _touching(reach)
+        else:
+            # At home with the corner empty: build from the corner, and "touching" means covering it.
+            origin = _bit(corner)
+            touch = origin
         # The target: home when carrying and cut off; else the nearest wanted
         # building out of reach; else the nearest free building site.
-        if self._carried(s, me) and dist[VNODE + seat] < 0:
+        if self._carried(s, me) and not home:
             target = corner
         else:
-            best_m = 1 << 30
             nw = self._wanted(s, me, wcells, wvals)
-            for k in range(nw + NSITES):
-                if k < nw:
-                    cell = wcells[k]
-                    if in_reach[cell]:
-                        continue
-                else:
-                    if target >= 0 and k == nw:
-                        break  # a wanted building won: the free sites are a fallback only
-                    cell = self.sites[k - nw]
-                    if s.cover[cell] != EMPTY:
-                        continue
-                if not have_grid:
-                    self._grid_distance(reach, nreach, grid)
-                    have_grid = True
-                m = grid[cell] * 128 + cell
-                if m < best_m:
-                    best_m = m
-                    target = cell
-            if target < 0:
+            for i in range(nw):
+                if not _has(reach, wcells[i]):
+                    cand |= _bit(wcells[i])
+            if not cand:   # a wanted building wins: the free sites are a fallback only
+                cand = self.site_bits & ~L.occ
+            if cand:
+                # Nearest by grid steps from the origin cells (the Manhattan distance), then
+                # the lowest cell: the first ring that meets a candidate, its lowest bit.
+                grown = origin
+                while not (grown & cand):
+                    grown |= _touching(grown)
+                target = sc_lowest(grown & cand)
+            else:
                 target = CENTRE
         tr = target // SIZE
         tc = target % SIZE
         for i in range(n_legal):
             a = legal[i]
             if a < BUILD_BASE:
-                cells[0] = self.slot_a[a - STREET_BASE]
-                cells[1] = self.slot_b[a - STREET_BASE]
-                nc = 2
-            else:
-                cells[0] = self.sites[(a - BUILD_BASE) % NSITES]
-                nc = 1
-            md = 1 << 30
-            touches = False
-            for j in range(nc):
-                c = cells[j]
-                d = abs(c // SIZE - tr) + abs(c % SIZE - tc)
+                c = self.slot_a[a - STREET_BASE]
+                j = self.slot_b[a - STREET_BASE]
+                md = abs(c // SIZE - tr) + abs(c % SIZE - tc)
+                d = abs(j // SIZE - tr) + abs(j % SIZE - tc)
                 if d < md:
                     md = d
-                if not touches:
-                    if cut_off:
-                        touches = c == corner
-                    else:
-                        for k in range(4):
-                            n = self.cell_nb[c][k]
-                            if n < 0:
-                                break
-                            if in_reach[n]:
-                                touches = True
-                                break
+                touches = _has(touch, c) or _has(touch, j)
+            else:
+                c = self.sites[(a - BUILD_BASE) % NSITES]
+                md = abs(c // SIZE - tr) + abs(c % SIZE - tc)
+                touches = _has(touch, c)
             # Doubled scores: -distance, +20 for touching the reachable pieces,
             # a building +6 + b/2 when its treasure is unfound, else -10.
             score = -2 * md + (40 if touches else 0)
@@ -1388,15 +1441,15 @@ cdef class SunkenCityKernel(Kernel):
         # One uniform draw among the best, in the order of ``legal`` (policy: rng.choice).
         return tied[rng_below(rng, ntied)]
 
-    cdef int _pol_move(self, const SunkenC* s, int me, const int* legal, int n_legal) noexcept nogil:
+    cdef int _pol_move(self, const SunkenC* s, const Lake* L, int me, const int* legal,
+                       int n_legal) noexcept nogil:
         cdef int dist[NNODES]
-        cdef int parent[NNODES]
         cdef int hdist[NNODES]
-        cdef int hparent[NNODES]
-        cdef int gdist[NNODES]
+        cdef sc_bits layers[NNODES]
+        cdef sc_bits on
         cdef int wcells[NBUILD + 1]
         cdef int wvals[NBUILD + 1]
-        cdef int nw, i, w, d, key, best_key, goal = -1, nxt, action
+        cdef int nw, i, w, k, key, best_key, goal = -1, nxt, action, limit
         cdef int seat = self.seats[me]
         cdef int home = VNODE + seat
         cdef int points = s.move_left
@@ -1404,8 +1457,7 @@ cdef class SunkenCityKernel(Kernel):
         cdef int bonus = 0
         cdef int pos = s.adventurer[me]
         cdef int source = home if pos == VILLAGE else pos
-        cdef bint chip = False
-        self._bfs(s, source, seat, -1, dist, parent)
+        self._bfs(s, L, source, seat, -1, NNODES, -1, dist, layers)
         nw = self._wanted(s, me, wcells, wvals)
         # Keep the wanted buildings reachable at a positive distance.
         i = 0
@@ -1416,12 +1468,14 @@ cdef class SunkenCityKernel(Kernel):
                 wvals[i] = wvals[nw]
             else:
                 i += 1
-        if nw:  # distances from home matter only for round trips
-            self._bfs(s, home, seat, -1, hdist, hparent)
         for i in range(n_legal):
             if legal[i] == A_USE_CHIP:
-                chip = True
                 bonus = self._roofs(s, me)
+        if nw:
+            # Distances from home matter only for round trips, of at most points + bonus
+            # steps, each at least one step out: farther ones are never read.
+            limit = points + bonus - 1
+            self._bfs(s, L, home, seat, -1, limit if limit > 0 else 0, -1, hdist, NULL)
         # 1. The most valuable wanted building from which home is reachable in time.
         goal = self._round_trip(wcells, wvals, nw, dist, hdist, points)
         # 2. Home with finds.
@@ -1457,14 +1511,24 @@ cdef class SunkenCityKernel(Kernel):
                     goal = w
         if goal < 0:
             return A_STOP_MOVE
-        # The first step of policy._shortest_path: the lowest-numbered neighbour
-        # of the source (distance 1) that is one step closer to the goal.
-        self._bfs(s, goal, seat, -1, gdist, hparent)
-        nxt = goal
-        for i in range(NNODES):
-            if dist[i] == 1 and gdist[i] == dist[goal] - 1:
-                nxt = i
-                break
+        # The first step of policy._shortest_path: the lowest-numbered neighbour of the
+        # source one step closer to the goal, i.e. the lowest node at distance 1 on a
+        # shortest path. Those paths are walked back from the goal through the BFS layers
+        # (the village, a dead end, is on one only as its end).
+        k = dist[goal]
+        if k == 1:
+            nxt = goal
+        else:
+            if goal == home:
+                on = _whole(L, _bit(s.cover[self.corner[seat]]))   # the piece before the village
+                k -= 2
+            else:
+                on = _whole(L, _bit(goal))
+                k -= 1
+            while k >= 1:
+                on = _whole(L, _touching(on) & layers[k])
+                k -= 1
+            nxt = sc_lowest(on & L.anchors)
         action = A_ENTER_VILLAGE if nxt == home else STEP_BASE + nxt
         for i in range(n_legal):
             if legal[i] == action:
@@ -1487,10 +1551,9 @@ cdef class SunkenCityKernel(Kernel):
                     goal = w
         return goal
 
-    cdef int _neptune_step(self, const SunkenC* s, int me, int steps) noexcept nogil:
+    cdef int _neptune_step(self, const SunkenC* s, const Lake* L, int me, int steps) noexcept nogil:
         """The first step of a Neptune path that sinks an opponent within ``steps``, or -1 (policy._neptune_plan)."""
         cdef int dist[NNODES]
-        cdef int parent[NNODES]
         cdef char on_path[NCELLS]
         cdef int nbrs[8]
         cdef int order[MAXP]
@@ -1536,7 +1599,8 @@ cdef class SunkenCityKernel(Kernel):
                         return nbrs[i]
                 continue
             # Distances to the victim's piece, never through mine (policy._shortest_path).
-            self._bfs(s, goal, -1, mine, dist, parent)
+            # (Only up to Neptune's piece, and only within steps - 1 of the victim's.)
+            self._bfs(s, L, goal, -1, mine, steps - 1, nep, dist, NULL)
             if dist[nep] < 0 or dist[nep] + 1 > steps:
                 continue
             # The path: from Neptune, always the lowest-numbered neighbour one step closer.
@@ -1568,24 +1632,25 @@ cdef class SunkenCityKernel(Kernel):
         cdef const SunkenC* s = <const SunkenC*>state
         cdef int me = s.turn
         cdef int phase = s.phase
-        cdef int i, a, step, mine, nsafe, reach, steps, nw, home
+        cdef int i, a, step, mine, nsafe, reach, steps, nw
         cdef int safe[8]
-        cdef int dist[NNODES]
-        cdef int parent[NNODES]
         cdef int wcells[NBUILD + 1]
         cdef int wvals[NBUILD + 1]
-        cdef bint has_move = False, has_neptune = False, has_end = False, useful
+        cdef bint has_move = False, has_neptune = False, has_end = False, useful, home_ok = False
+        cdef sc_bits walk
+        cdef Lake L
         if n_legal == 1:
             return legal[0]
+        _read_lake(s.cover, &L)
         if phase == PH_CARD:
-            return self._pol_card(s, me, legal, n_legal)
+            return self._pol_card(s, &L, me, legal, n_legal)
         if phase == PH_RAISE:
-            return self._pol_raise(s, me, legal, n_legal, rng)
+            return self._pol_raise(s, &L, me, legal, n_legal, rng)
         if phase == PH_MOVE:
-            return self._pol_move(s, me, legal, n_legal)
+            return self._pol_move(s, &L, me, legal, n_legal)
         mine = s.adventurer[me]
         if phase == PH_NEPTUNE:
-            step = self._neptune_step(s, me, s.neptune_left)
+            step = self._neptune_step(s, &L, me, s.neptune_left)
             if step >= 0:
                 for i in range(n_legal):
                     if legal[i] == NEPTUNE_STEP_BASE + step:
@@ -1614,13 +1679,12 @@ cdef class SunkenCityKernel(Kernel):
             elif a == A_END_TURN:
                 has_end = True
         if has_move:
-            self._adv_bfs(s, me, dist, parent)
-            home = VNODE + self.seats[me]
-            useful = self._carried(s, me) > 0 and dist[home] >= 0
+            walk = self._reach(s, &L, me, &home_ok)
+            useful = self._carried(s, me) > 0 and home_ok
             if not useful:
                 nw = self._wanted(s, me, wcells, wvals)
                 for i in range(nw):
-                    if dist[wcells[i]] >= 0:
+                    if _has(walk, wcells[i]):
                         useful = True
                         break
             if useful:
@@ -1628,7 +1692,7 @@ cdef class SunkenCityKernel(Kernel):
         if has_neptune:
             reach = self.reach if self._neptune_in_territory(s, me) else EXPECTED_ROLL
             steps = s.neptune_left if s.neptune_left > reach else reach
-            if self._neptune_step(s, me, steps) >= 0:
+            if self._neptune_step(s, &L, me, steps) >= 0:
                 return A_NEPTUNE
             if not s.raised and s.neptune != mine:
                 return A_NEPTUNE  # nothing could rise: the lake is full, so make room
