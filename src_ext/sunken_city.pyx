@@ -15,7 +15,7 @@ arrays on the kernel (read only, so the kernel stays reentrant).
 """
 
 from libc.stdint cimport int8_t, uint64_t
-from libc.string cimport memset
+from libc.string cimport memcpy, memset
 
 from aiplay._ext.kernel cimport K_CHANCE, K_TERMINAL, Kernel, NativeState, Rng, rng_below
 
@@ -112,9 +112,19 @@ cdef extern from *:
         unsigned long long lo = (unsigned long long)x;
         return lo ? __builtin_ctzll(lo) : 64 + __builtin_ctzll((unsigned long long)(x >> 64));
     }
+    /* Bit i set when byte i of the 8 bytes at p equals byte i of want (8 cells at once). */
+    static inline unsigned sc_equal_bytes(const unsigned char* p, uint64_t want) {
+        const uint64_t low7 = 0x7F7F7F7F7F7F7F7FULL;
+        uint64_t x;
+        memcpy(&x, p, 8);
+        x ^= want;
+        x = ~(((x & low7) + low7) | x | low7);   /* high bit of each zero byte */
+        return (unsigned)(((x >> 7) * 0x0102040810204080ULL) >> 56);
+    }
     """
     ctypedef unsigned long long sc_bits   # unsigned __int128 in C; Cython only passes it on
     int sc_lowest(sc_bits x) noexcept nogil
+    unsigned sc_equal_bytes(const unsigned char* p, uint64_t want) noexcept nogil
 
 cdef sc_bits B_ALL = 0      # the 81 cells
 cdef sc_bits B_NOTCOL0 = 0  # cells with a western neighbour
@@ -161,21 +171,36 @@ cdef inline sc_bits _whole(const Lake* L, sc_bits x) noexcept nogil:
             | ((x & L.down) << SIZE) | ((x >> SIZE) & L.down))
 
 
+cdef inline sc_bits _occupied(const int8_t* cover) noexcept nogil:
+    """The cells under a piece, eight a step (bytes other than EMPTY)."""
+    cdef const unsigned char* b = <const unsigned char*>cover
+    cdef sc_bits occ = 0
+    cdef int c
+    for c in range(0, NCELLS - 1, 8):
+        occ |= (<sc_bits>(sc_equal_bytes(b + c, 0xFFFFFFFFFFFFFFFFULL) ^ 0xFF)) << c
+    if cover[NCELLS - 1] != EMPTY:
+        occ |= _bit(NCELLS - 1)
+    return occ
+
+
 cdef void _read_lake(const int8_t* cover, Lake* L) noexcept nogil:
-    cdef int c, v
-    cdef sc_bits occ = 0, anchors = 0, right = 0, down = 0
-    for c in range(NCELLS):
-        v = cover[c]
-        if v == EMPTY:
-            continue
-        occ |= _bit(c)
-        if v == c:
-            anchors |= _bit(c)
-        elif v == c - 1:
-            right |= _bit(v)
-        else:
-            down |= _bit(v)
-    L.occ = occ
+    # Eight cells a step, without branches: cell c is an anchor when cover[c] == c, and
+    # the anchor of a street lying right (down) when cover[c + 1] (cover[c + SIZE]) == c.
+    # Every read stays in ``cover``: the last row has no street lying down, and the last
+    # cell (80) can only be a building's.
+    cdef const unsigned char* b = <const unsigned char*>cover
+    cdef int c
+    cdef uint64_t cells
+    cdef sc_bits anchors = 0, right = 0, down = 0
+    for c in range(0, NCELLS - 1, 8):
+        cells = <uint64_t>c * 0x0101010101010101ULL + 0x0706050403020100ULL   # bytes c .. c + 7
+        anchors |= (<sc_bits>sc_equal_bytes(b + c, cells)) << c
+        right |= (<sc_bits>sc_equal_bytes(b + c + 1, cells)) << c
+        if c + SIZE + 8 <= NCELLS:
+            down |= (<sc_bits>sc_equal_bytes(b + c + SIZE, cells)) << c
+    if cover[NCELLS - 1] == NCELLS - 1:
+        anchors |= _bit(NCELLS - 1)
+    L.occ = _occupied(cover)
     L.anchors = anchors
     L.right = right
     L.down = down
@@ -203,7 +228,9 @@ cdef class SunkenCityKernel(Kernel):
     cdef int slot_b[NSLOTS]
     cdef int valid_slots[NSLOTS]
     cdef int n_valid_slots
-    cdef sc_bits site_bits   # the building sites
+    cdef sc_bits site_bits     # the building sites
+    cdef sc_bits right_slots   # cells c whose street slot 2c (lying right) is valid
+    cdef sc_bits down_slots    # cells c whose street slot 2c + 1 (lying down) is valid
     cdef int corner[4]
     cdef int card_pieces[NCARDS]
     cdef int card_points[NCARDS]
@@ -254,12 +281,19 @@ cdef class SunkenCityKernel(Kernel):
             self.site_bits |= _bit(self.sites[i])
         slots = arrays["street_slots"]
         self.n_valid_slots = 0
+        self.right_slots = 0
+        self.down_slots = 0
         for i in range(NSLOTS):
             self.slot_a[i] = int(slots[i, 0])
             self.slot_b[i] = int(slots[i, 1])
             if self.slot_a[i] >= 0:
                 self.valid_slots[self.n_valid_slots] = i
                 self.n_valid_slots += 1
+                assert self.slot_a[i] == i // 2 and self.slot_b[i] == i // 2 + (1 if i % 2 == 0 else SIZE)
+                if i % 2 == 0:
+                    self.right_slots |= _bit(i // 2)
+                else:
+                    self.down_slots |= _bit(i // 2)
         for i in range(4):
             self.corner[i] = int(arrays["village_corner"][i])
         for i in range(NCARDS):
@@ -462,6 +496,7 @@ cdef class SunkenCityKernel(Kernel):
         cdef int nbrs[8]
         cdef int free_sites[NSITES]
         cdef int nfree = 0
+        cdef sc_bits free, right, down, both, low
         if phase == PH_CARD:
             for i in range(NCARDS):
                 if not (s.played[s.turn] >> i) & 1:
@@ -472,11 +507,22 @@ cdef class SunkenCityKernel(Kernel):
             return self._choose_actions(s, out)
         if phase == PH_RAISE:
             if s.piles[s.draw] > 0:
-                for i in range(self.n_valid_slots):
-                    slot = self.valid_slots[i]
-                    if s.cover[self.slot_a[slot]] == EMPTY and s.cover[self.slot_b[slot]] == EMPTY:
+                # Slot 2c + d holds a street from cell c: the free slots in slot order are
+                # the cells, in order, where one fits rightward (d = 0) or downward (d = 1).
+                free = ~_occupied(s.cover) & B_ALL
+                right = free & (free >> 1) & self.right_slots
+                down = free & (free >> SIZE) & self.down_slots
+                both = right | down
+                while both:
+                    low = both & (~both + 1)
+                    slot = 2 * sc_lowest(both)
+                    if right & low:
                         out[k] = STREET_BASE + slot
                         k += 1
+                    if down & low:
+                        out[k] = STREET_BASE + slot + 1
+                        k += 1
+                    both ^= low
             if not s.building_raised:
                 for i in range(NSITES):
                     if s.cover[self.sites[i]] == EMPTY:
