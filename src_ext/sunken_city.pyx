@@ -124,6 +124,7 @@ cdef extern from *:
     """
     ctypedef unsigned long long sc_bits   # unsigned __int128 in C; Cython only passes it on
     int sc_lowest(sc_bits x) noexcept nogil
+    int __builtin_ctzll(unsigned long long x) noexcept nogil
     unsigned sc_equal_bytes(const unsigned char* p, uint64_t want) noexcept nogil
 
 cdef sc_bits B_ALL = 0      # the 81 cells
@@ -496,7 +497,9 @@ cdef class SunkenCityKernel(Kernel):
         cdef int nbrs[8]
         cdef int free_sites[NSITES]
         cdef int nfree = 0
-        cdef sc_bits free, right, down, both, low
+        cdef sc_bits free, right, down
+        cdef uint64_t r, d, both, low
+        cdef int half
         if phase == PH_CARD:
             for i in range(NCARDS):
                 if not (s.played[s.turn] >> i) & 1:
@@ -512,17 +515,20 @@ cdef class SunkenCityKernel(Kernel):
                 free = ~_occupied(s.cover) & B_ALL
                 right = free & (free >> 1) & self.right_slots
                 down = free & (free >> SIZE) & self.down_slots
-                both = right | down
-                while both:
-                    low = both & (~both + 1)
-                    slot = 2 * sc_lowest(both)
-                    if right & low:
-                        out[k] = STREET_BASE + slot
-                        k += 1
-                    if down & low:
-                        out[k] = STREET_BASE + slot + 1
-                        k += 1
-                    both ^= low
+                for half in range(2):   # 64 cells at a time: plain words are cheaper
+                    r = <uint64_t>(right >> (64 * half))
+                    d = <uint64_t>(down >> (64 * half))
+                    both = r | d
+                    while both:
+                        low = both & (~both + 1)
+                        slot = STREET_BASE + 2 * (64 * half + __builtin_ctzll(both))
+                        if r & low:
+                            out[k] = slot
+                            k += 1
+                        if d & low:
+                            out[k] = slot + 1
+                            k += 1
+                        both ^= low
             if not s.building_raised:
                 for i in range(NSITES):
                     if s.cover[self.sites[i]] == EMPTY:
@@ -1423,10 +1429,14 @@ cdef class SunkenCityKernel(Kernel):
         cdef int wcells[NBUILD + 1]
         cdef int wvals[NBUILD + 1]
         cdef int tied[NUM_ACTIONS]
-        cdef int nw, a, i, j, c, target, score, best_score = -(1 << 30), ntied = 0, b, tr, tc, d, md
+        cdef signed char near[NCELLS]    # -2 * the grid distance to the target
+        cdef signed char touch40[NCELLS]  # 40 where the cell touches the reachable pieces
+        cdef int bonus[NBUILD]           # by building - 1
+        cdef int nw, a, i, j, c, target, score, best_score = -(1 << 30), ntied = 0, b, tr, tc, dr, x, y
+        cdef uint64_t word
         cdef int seat = self.seats[me]
         cdef int corner = self.corner[seat]
-        cdef bint home = False, touches
+        cdef bint home = False
         cdef sc_bits reach = self._reach(s, L, me, &home)
         cdef sc_bits origin, touch, grown, cand = 0
         if reach:
@@ -1456,28 +1466,31 @@ cdef class SunkenCityKernel(Kernel):
                 target = sc_lowest(grown & cand)
             else:
                 target = CENTRE
+        # Doubled scores: -distance, +20 for touching the reachable pieces, a building
+        # +6 + b/2 when its treasure is unfound, else -10. A street scores by its better
+        # cell on each count. The per-cell parts are tabled once: the legal list is long.
         tr = target // SIZE
         tc = target % SIZE
+        for y in range(SIZE):
+            dr = abs(y - tr)
+            for x in range(SIZE):
+                near[y * SIZE + x] = -2 * (dr + abs(x - tc))
+        for c in range(NCELLS):
+            if c % 64 == 0:
+                word = <uint64_t>(touch >> c)
+            touch40[c] = 40 if (word >> (c % 64)) & 1 else 0
+        for b in range(NBUILD):
+            bonus[b] = (13 + b) if s.treasure[me][b + 1] == ROOF else -20
         for i in range(n_legal):
             a = legal[i]
             if a < BUILD_BASE:
                 c = self.slot_a[a - STREET_BASE]
                 j = self.slot_b[a - STREET_BASE]
-                md = abs(c // SIZE - tr) + abs(c % SIZE - tc)
-                d = abs(j // SIZE - tr) + abs(j % SIZE - tc)
-                if d < md:
-                    md = d
-                touches = _has(touch, c) or _has(touch, j)
+                score = (near[c] if near[c] > near[j] else near[j]) + (touch40[c] | touch40[j])
             else:
-                c = self.sites[(a - BUILD_BASE) % NSITES]
-                md = abs(c // SIZE - tr) + abs(c % SIZE - tc)
-                touches = _has(touch, c)
-            # Doubled scores: -distance, +20 for touching the reachable pieces,
-            # a building +6 + b/2 when its treasure is unfound, else -10.
-            score = -2 * md + (40 if touches else 0)
-            if a >= BUILD_BASE:
-                b = (a - BUILD_BASE) // NSITES + 1
-                score += (12 + b) if s.treasure[me][b] == ROOF else -20
+                b = (a - BUILD_BASE) // NSITES
+                c = self.sites[a - BUILD_BASE - b * NSITES]
+                score = near[c] + touch40[c] + bonus[b]
             if score > best_score:
                 best_score = score
                 ntied = 0
