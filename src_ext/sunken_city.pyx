@@ -522,23 +522,22 @@ cdef class SunkenCityKernel(Kernel):
                     while both:
                         low = both & (~both + 1)
                         slot = STREET_BASE + 2 * (64 * half + __builtin_ctzll(both))
-                        if r & low:
-                            out[k] = slot
-                            k += 1
-                        if d & low:
-                            out[k] = slot + 1
-                            k += 1
+                        # Written always, kept when it fits (no branch to mispredict); the
+                        # caller's ``out`` holds num_distinct_actions ints, far more than this.
+                        out[k] = slot
+                        k += (r & low) != 0
+                        out[k] = slot + 1
+                        k += (d & low) != 0
                         both ^= low
             if not s.building_raised:
                 for i in range(NSITES):
-                    if s.cover[self.sites[i]] == EMPTY:
-                        free_sites[nfree] = i
-                        nfree += 1
+                    free_sites[nfree] = BUILD_BASE + i
+                    nfree += s.cover[self.sites[i]] == EMPTY
                 for b in range(1, NBUILD + 1):
                     if self.game_building[b] and s.building_cell[b] < 0:
                         for i in range(nfree):
-                            out[k] = BUILD_BASE + (b - 1) * NSITES + free_sites[i]
-                            k += 1
+                            out[k + i] = free_sites[i] + (b - 1) * NSITES
+                        k += nfree
             return k
         if phase == PH_MOVE:
             if self._chip_usable(s):
