@@ -172,16 +172,23 @@ cdef inline sc_bits _whole(const Lake* L, sc_bits x) noexcept nogil:
             | ((x & L.down) << SIZE) | ((x >> SIZE) & L.down))
 
 
+cdef inline sc_bits _join(uint64_t lo, uint64_t hi) noexcept nogil:
+    return (<sc_bits>hi) << 64 | lo
+
+
 cdef inline sc_bits _occupied(const int8_t* cover) noexcept nogil:
     """The cells under a piece, eight a step (bytes other than EMPTY)."""
     cdef const unsigned char* b = <const unsigned char*>cover
-    cdef sc_bits occ = 0
+    cdef uint64_t lo = 0, hi = 0
     cdef int c
-    for c in range(0, NCELLS - 1, 8):
-        occ |= (<sc_bits>(sc_equal_bytes(b + c, 0xFFFFFFFFFFFFFFFFULL) ^ 0xFF)) << c
+    # Cells 0..63 and 64..79 in plain words (a shift of the 128-bit word costs more).
+    for c in range(0, 64, 8):
+        lo |= (<uint64_t>(sc_equal_bytes(b + c, 0xFFFFFFFFFFFFFFFFULL) ^ 0xFF)) << c
+    for c in range(64, NCELLS - 1, 8):
+        hi |= (<uint64_t>(sc_equal_bytes(b + c, 0xFFFFFFFFFFFFFFFFULL) ^ 0xFF)) << (c - 64)
     if cover[NCELLS - 1] != EMPTY:
-        occ |= _bit(NCELLS - 1)
-    return occ
+        hi |= (<uint64_t>1) << (NCELLS - 1 - 64)
+    return _join(lo, hi)
 
 
 cdef void _read_lake(const int8_t* cover, Lake* L) noexcept nogil:
@@ -192,19 +199,22 @@ cdef void _read_lake(const int8_t* cover, Lake* L) noexcept nogil:
     cdef const unsigned char* b = <const unsigned char*>cover
     cdef int c
     cdef uint64_t cells
-    cdef sc_bits anchors = 0, right = 0, down = 0
+    cdef uint64_t anchors[2]
+    cdef uint64_t right[2]
+    cdef uint64_t down[2]
+    anchors[0] = anchors[1] = right[0] = right[1] = down[0] = down[1] = 0
     for c in range(0, NCELLS - 1, 8):
         cells = <uint64_t>c * 0x0101010101010101ULL + 0x0706050403020100ULL   # bytes c .. c + 7
-        anchors |= (<sc_bits>sc_equal_bytes(b + c, cells)) << c
-        right |= (<sc_bits>sc_equal_bytes(b + c + 1, cells)) << c
+        anchors[c // 64] |= (<uint64_t>sc_equal_bytes(b + c, cells)) << (c % 64)
+        right[c // 64] |= (<uint64_t>sc_equal_bytes(b + c + 1, cells)) << (c % 64)
         if c + SIZE + 8 <= NCELLS:
-            down |= (<sc_bits>sc_equal_bytes(b + c + SIZE, cells)) << c
+            down[c // 64] |= (<uint64_t>sc_equal_bytes(b + c + SIZE, cells)) << (c % 64)
     if cover[NCELLS - 1] == NCELLS - 1:
-        anchors |= _bit(NCELLS - 1)
+        anchors[1] |= (<uint64_t>1) << (NCELLS - 1 - 64)
     L.occ = _occupied(cover)
-    L.anchors = anchors
-    L.right = right
-    L.down = down
+    L.anchors = _join(anchors[0], anchors[1])
+    L.right = _join(right[0], right[1])
+    L.down = _join(down[0], down[1])
 
 
 cdef inline int _popcount6(int m) noexcept nogil:
@@ -1004,9 +1014,9 @@ cdef class SunkenCityKernel(Kernel):
         if steps <= 0:
             return 0
         _read_lake(s.cover, &L)
-        self._bfs(s, &L, vnode, seat, -1, NNODES, -1, dist_v, NULL)
+        self._bfs(s, &L, vnode, seat, -1, NNODES, 0, dist_v, NULL)
         if pos != VILLAGE:
-            self._bfs(s, &L, pos, seat, -1, NNODES, -1, dist_a, NULL)
+            self._bfs(s, &L, pos, seat, -1, NNODES, 0, dist_a, NULL)
             if 0 <= dist_a[vnode] <= steps:
                 carried_ok = 1
         for b in range(1, NBUILD + 1):
@@ -1277,9 +1287,9 @@ cdef class SunkenCityKernel(Kernel):
     # ``cover`` once per decision): nodes 0..80 are piece anchors, VNODE + seat a
     # village. An adventurer's graph holds only his own village; Neptune's holds none.
     cdef int _bfs(self, const SunkenC* s, const Lake* L, int source, int home_seat, int blocked, int maxd,
-                  int stop, int* dist, sc_bits* layers) noexcept nogil:
+                  sc_bits stop, int* dist, sc_bits* layers) noexcept nogil:
         """Breadth-first distances from ``source`` (-1: unreachable, or farther than ``maxd``);
-        never enters ``blocked``. Stops after the layer that reaches node ``stop`` (-1: none).
+        never enters ``blocked``. Stops after the layer where every cell of ``stop`` (0: none) is reached.
         ``layers`` (or NULL) receives the cells of the pieces at each distance; returns the
         last distance reached."""
         cdef sc_bits occ = L.occ, seen, layer, nxt, a
@@ -1318,7 +1328,7 @@ cdef class SunkenCityKernel(Kernel):
             # The village hangs off its corner's piece only: a dead end one step further.
             if home_piece != EMPTY and dist[village] < 0 and d < maxd and _has(layer, home_piece):
                 dist[village] = d + 1
-            if d >= maxd or (stop >= 0 and dist[stop] >= 0):
+            if d >= maxd or (stop and (seen & stop) == stop):
                 break
             nxt = _whole(L, _touching(layer) & occ & ~seen)
             if not nxt:
@@ -1328,11 +1338,22 @@ cdef class SunkenCityKernel(Kernel):
             d += 1
         return d
 
-    cdef inline int _adv_bfs(self, const SunkenC* s, const Lake* L, int me, int maxd, int* dist,
+    cdef inline int _adv_bfs(self, const SunkenC* s, const Lake* L, int me, int maxd, sc_bits stop, int* dist,
                              sc_bits* layers) noexcept nogil:
         cdef int seat = self.seats[me]
         cdef int pos = s.adventurer[me]
-        return self._bfs(s, L, VNODE + seat if pos == VILLAGE else pos, seat, -1, maxd, -1, dist, layers)
+        return self._bfs(s, L, VNODE + seat if pos == VILLAGE else pos, seat, -1, maxd, stop, dist, layers)
+
+    cdef inline sc_bits _targets(self, const SunkenC* s, int me, const int* wcells, int nw) noexcept nogil:
+        """The cells whose distances a walk decision reads: the wanted buildings', and the
+        home corner's piece (its distance gives the village's)."""
+        cdef int i, home_piece = s.cover[self.corner[self.seats[me]]]
+        cdef sc_bits out = 0
+        for i in range(nw):
+            out |= _bit(wcells[i])
+        if home_piece != EMPTY:
+            out |= _bit(home_piece)
+        return out
 
     cdef sc_bits _reach(self, const SunkenC* s, const Lake* L, int me, bint* home) noexcept nogil:
         """The cells of the pieces ``me`` can walk to (any distance); ``home``: whether his
@@ -1386,8 +1407,9 @@ cdef class SunkenCityKernel(Kernel):
         cdef int wvals[NBUILD + 1]
         cdef int nw, i, a, d, need = 99, best = -1, key, best_key
         cdef int home = VNODE + self.seats[me]
-        self._adv_bfs(s, L, me, 7, dist, NULL)   # only targets within 7 steps count
         nw = self._wanted(s, me, wcells, wvals)
+        # Only targets within 7 steps count.
+        self._adv_bfs(s, L, me, 7, self._targets(s, me, wcells, nw), dist, NULL)
         for i in range(nw):
             d = dist[wcells[i]]
             if 0 <= d <= 7 and d < need:
@@ -1474,10 +1496,12 @@ cdef class SunkenCityKernel(Kernel):
             dr = abs(y - tr)
             for x in range(SIZE):
                 near[y * SIZE + x] = -2 * (dr + abs(x - tc))
-        for c in range(NCELLS):
-            if c % 64 == 0:
-                word = <uint64_t>(touch >> c)
-            touch40[c] = 40 if (word >> (c % 64)) & 1 else 0
+        word = <uint64_t>touch
+        for c in range(64):
+            touch40[c] = 40 * <int>((word >> c) & 1)
+        word = <uint64_t>(touch >> 64)
+        for c in range(64, NCELLS):
+            touch40[c] = 40 * <int>((word >> (c - 64)) & 1)
         for b in range(NBUILD):
             bonus[b] = (13 + b) if s.treasure[me][b + 1] == ROOF else -20
         for i in range(n_legal):
@@ -1515,8 +1539,9 @@ cdef class SunkenCityKernel(Kernel):
         cdef int bonus = 0
         cdef int pos = s.adventurer[me]
         cdef int source = home if pos == VILLAGE else pos
-        self._bfs(s, L, source, seat, -1, NNODES, -1, dist, layers)
+        cdef sc_bits wanted = 0
         nw = self._wanted(s, me, wcells, wvals)
+        self._bfs(s, L, source, seat, -1, NNODES, self._targets(s, me, wcells, nw), dist, layers)
         # Keep the wanted buildings reachable at a positive distance.
         i = 0
         while i < nw:
@@ -1533,7 +1558,9 @@ cdef class SunkenCityKernel(Kernel):
             # Distances from home matter only for round trips, of at most points + bonus
             # steps, each at least one step out: farther ones are never read.
             limit = points + bonus - 1
-            self._bfs(s, L, home, seat, -1, limit if limit > 0 else 0, -1, hdist, NULL)
+            for i in range(nw):
+                wanted |= _bit(wcells[i])
+            self._bfs(s, L, home, seat, -1, limit if limit > 0 else 0, wanted, hdist, NULL)
         # 1. The most valuable wanted building from which home is reachable in time.
         goal = self._round_trip(wcells, wvals, nw, dist, hdist, points)
         # 2. Home with finds.
@@ -1658,7 +1685,7 @@ cdef class SunkenCityKernel(Kernel):
                 continue
             # Distances to the victim's piece, never through mine (policy._shortest_path).
             # (Only up to Neptune's piece, and only within steps - 1 of the victim's.)
-            self._bfs(s, L, goal, -1, mine, steps - 1, nep, dist, NULL)
+            self._bfs(s, L, goal, -1, mine, steps - 1, _bit(nep), dist, NULL)
             if dist[nep] < 0 or dist[nep] + 1 > steps:
                 continue
             # The path: from Neptune, always the lowest-numbered neighbour one step closer.
