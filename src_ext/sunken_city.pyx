@@ -411,12 +411,9 @@ cdef class SunkenCityKernel(Kernel):
         return False
 
     cdef bint _street_fits(self, const SunkenC* s) noexcept nogil:
-        cdef int i, slot
-        for i in range(self.n_valid_slots):
-            slot = self.valid_slots[i]
-            if s.cover[self.slot_a[slot]] == EMPTY and s.cover[self.slot_b[slot]] == EMPTY:
-                return True
-        return False
+        # On a crowded lake a scan of the slots would run long before failing.
+        cdef sc_bits free = ~_occupied(s.cover) & B_ALL
+        return ((free & (free >> 1) & self.right_slots) | (free & (free >> SIZE) & self.down_slots)) != 0
 
     cdef bint _can_raise(self, const SunkenC* s) noexcept nogil:
         if not s.building_raised and self._free_building_and_site(s):
