@@ -237,8 +237,6 @@ cdef class SunkenCityKernel(Kernel):
     cdef int sites[NSITES]
     cdef int slot_a[NSLOTS]
     cdef int slot_b[NSLOTS]
-    cdef int valid_slots[NSLOTS]
-    cdef int n_valid_slots
     cdef sc_bits site_bits     # the building sites
     cdef sc_bits right_slots   # cells c whose street slot 2c (lying right) is valid
     cdef sc_bits down_slots    # cells c whose street slot 2c + 1 (lying down) is valid
@@ -291,15 +289,13 @@ cdef class SunkenCityKernel(Kernel):
             self.sites[i] = int(arrays["building_sites"][i])
             self.site_bits |= _bit(self.sites[i])
         slots = arrays["street_slots"]
-        self.n_valid_slots = 0
         self.right_slots = 0
         self.down_slots = 0
         for i in range(NSLOTS):
             self.slot_a[i] = int(slots[i, 0])
             self.slot_b[i] = int(slots[i, 1])
             if self.slot_a[i] >= 0:
-                self.valid_slots[self.n_valid_slots] = i
-                self.n_valid_slots += 1
+                # The bit sets below rely on slot 2c + d being the street from cell c.
                 assert self.slot_a[i] == i // 2 and self.slot_b[i] == i // 2 + (1 if i % 2 == 0 else SIZE)
                 if i % 2 == 0:
                     self.right_slots |= _bit(i // 2)
