@@ -41,8 +41,9 @@ class GroomLakeGame(Game):
     #: Inside the tree the other seats move by that policy too (``opponents="policy"``): with
     #: each seat choosing by UCB on its own returns, a searching Alien expected a Human to vote a
     #: rival Human out (a self-interested Human gains by it) and called votes that the Humans never
-    #: carry; ISMCTS at 4,000 iterations won 10 of 30 three-player games against the heuristic
-    #: that way, and 17 of 30 with the policy model (benchmarks/RESULTS.md, issue 22).
+    #: carry. ISMCTS at 4,000 iterations against two heuristic seats, 201 three-player games: as
+    #: the Alien 38.8 % won that way, 59.7 % with the policy model (the heuristic itself: 38.8 %);
+    #: as a Human 29.9 % and 40.3 % (heuristic 37.3 %) (benchmarks/RESULTS.md, issue 22).
     bot_presets = {"ismcts": {"rollout": "policy", "rollout_cutoff": 40, "opponents": "policy"},
                    "mcts": {"rollout": "policy", "rollout_cutoff": 40, "opponents": "policy"}}
 
