@@ -44,7 +44,7 @@ from aiplay.game import CHANCE, TERMINAL, State, sample_chance_outcome
 from aiplay.rng import SeedLike, branch
 from aiplay.search.base import ActionStats, Analysis, Bot, Meter
 from aiplay.search.mcts import back_up, tree_analysis
-from aiplay.search.native_path import TreeSearchPool, native_kernel
+from aiplay.search.native_path import TreeSearchPool, TwoPathSearch, native_kernel
 from aiplay.search.rollout import playout
 from aiplay.search.tree_config import DEFAULT_UCT_C, TreeSearchConfig
 
@@ -72,7 +72,7 @@ class _Node:
         self.totals = [0.0] * num_players
 
 
-class ISMCTSBot(Bot):
+class ISMCTSBot(TwoPathSearch, Bot):
     """SO-ISMCTS with availability counts and random playouts (see the module docstring).
 
     Works for any game of the API; in a perfect-information game
@@ -136,20 +136,6 @@ class ISMCTSBot(Bot):
         self.budget, self.uct_c, self.rollout = self.config.budget, self.config.uct_c, self.config.rollout
         self.backend, self.variant = self.config.backend, self.config.variant
         self._pool: Optional[TreeSearchPool] = None
-
-    def _analyse(self, state: State) -> Analysis:
-        """Run the search from ``state`` (not mutated) for its player to move, and report it."""
-        root_player, call_rng, native = self._start(state)
-        if native:
-            return self._native_pool().analyse(self.kind, state, root_player, self.budget, call_rng)
-        return self._analyse_reference(state, root_player, call_rng)
-
-    def _choose_action(self, state: State) -> int:
-        """:meth:`_analyse`'s move, the same search; the native path builds no report."""
-        root_player, call_rng, native = self._start(state)
-        if native:
-            return self._native_pool().choose(self.kind, state, root_player, self.budget, call_rng)
-        return self._analyse_reference(state, root_player, call_rng).action
 
     def _start(self, state: State) -> Tuple[int, random.Random, bool]:
         """What every search call does first: the checks, this call's stream, which path runs."""

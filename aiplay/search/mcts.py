@@ -40,7 +40,7 @@ from typing import Any, Callable, Dict, List, Optional, Tuple
 from aiplay.game import CHANCE, TERMINAL, State, sample_chance_outcome
 from aiplay.rng import SeedLike, branch
 from aiplay.search.base import ActionStats, Analysis, Bot, Meter, check_bool, most_visited
-from aiplay.search.native_path import TreeSearchPool, native_kernel
+from aiplay.search.native_path import TreeSearchPool, TwoPathSearch, native_kernel
 from aiplay.search.rollout import playout, random_playout  # noqa: F401 (re-exported)
 from aiplay.search.tree_config import (  # noqa: F401 (DEFAULT_ITERATIONS re-exported)
     DEFAULT_ITERATIONS, DEFAULT_UCT_C, TreeSearchConfig,
@@ -100,7 +100,7 @@ class _Node:
         return self.totals[player] / self.visits
 
 
-class MCTSBot(Bot):
+class MCTSBot(TwoPathSearch, Bot):
     """UCT Monte Carlo tree search with random playouts (see the module docstring).
 
     Budget: ``iterations`` (playouts), ``seconds``, ``nodes`` (states
@@ -164,20 +164,6 @@ class MCTSBot(Bot):
         self.backend = self.config.backend
         self.allow_hidden_information = check_bool("allow_hidden_information", allow_hidden_information)
         self._pool: Optional[TreeSearchPool] = None
-
-    def _analyse(self, state: State) -> Analysis:
-        """Run the search from ``state`` (not mutated) and report it."""
-        player, rng, native = self._start(state)
-        if native:
-            return self._native_pool().analyse(self.kind, state, player, self.budget, rng)
-        return self._analyse_reference(state, player, rng)
-
-    def _choose_action(self, state: State) -> int:
-        """:meth:`_analyse`'s move, the same search; the native path builds no report."""
-        player, rng, native = self._start(state)
-        if native:
-            return self._native_pool().choose(self.kind, state, player, self.budget, rng)
-        return self._analyse_reference(state, player, rng).action
 
     def _start(self, state: State) -> Tuple[int, random.Random, bool]:
         """What every search call does first: the checks, this call's stream, which path runs."""

@@ -14,7 +14,7 @@ from __future__ import annotations
 import random
 import threading
 import time
-from typing import Any, Dict, List, Optional
+from typing import Any, ClassVar, Dict, List, Optional, Tuple
 
 from aiplay.errors import InvalidOptionError
 from aiplay.search.base import ActionStats, Analysis, Budget, most_visited
@@ -207,4 +207,41 @@ def tree_stats(legal: List[int], merged: Dict[str, Any], with_availability: bool
     return stats
 
 
-__all__ = ["ExpectimaxSearch", "TreeSearchPool", "native_kernel", "tree_stats"]
+
+class TwoPathSearch:
+    """The dispatch the tree-search bots share: the C loop when the state has a kernel, else the
+    reference (Python) loop; :meth:`~aiplay.search.base.Bot.choose` on the C loop builds no report.
+
+    A bot using it (listed before :class:`~aiplay.search.base.Bot`) provides ``_start`` (the
+    checks, the call's stream, whether the native path runs), ``_native_pool`` and
+    ``_analyse_reference``.
+    """
+
+    kind: ClassVar[str]
+    budget: Budget
+
+    def _start(self, state: Any) -> Tuple[int, random.Random, bool]:
+        raise NotImplementedError
+
+    def _native_pool(self) -> "TreeSearchPool":
+        raise NotImplementedError
+
+    def _analyse_reference(self, state: Any, player: int, rng: random.Random) -> Analysis:
+        raise NotImplementedError
+
+    def _analyse(self, state: Any) -> Analysis:
+        """Run the search from ``state`` (not mutated) for its player to move, and report it."""
+        player, rng, native = self._start(state)
+        if native:
+            return self._native_pool().analyse(self.kind, state, player, self.budget, rng)
+        return self._analyse_reference(state, player, rng)
+
+    def _choose_action(self, state: Any) -> int:
+        """:meth:`_analyse`'s move, the same search; the native path builds no report."""
+        player, rng, native = self._start(state)
+        if native:
+            return self._native_pool().choose(self.kind, state, player, self.budget, rng)
+        return self._analyse_reference(state, player, rng).action
+
+
+__all__ = ["TwoPathSearch", "ExpectimaxSearch", "TreeSearchPool", "native_kernel", "tree_stats"]
