@@ -148,7 +148,7 @@ def main(argv: Any = None) -> int:
         configs = answers[1]["configs"]
         # Each build searches with its own presets (the issue's "figure at the base, with the
         # presets"): a preset the base build did not have yet is part of what is compared.
-        base_configs = {(c["game"], c["label"].split(" {")[0]): c for c in answers[0]["configs"]}
+        base_configs = {(c["game"], c["label"]): c for c in answers[0]["configs"]}
         load_before = os.getloadavg()
         print(f"load average before: {load_before[0]:.2f} {load_before[1]:.2f} {load_before[2]:.2f}")
         lines = []
