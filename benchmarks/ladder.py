@@ -112,19 +112,25 @@ def windows(chain: Sequence[int], size: int) -> List[Tuple[int, ...]]:
 
 
 def ladder(game: str, players: int, games: int, seed: int, quick: bool = False, processes: int = 1,
-           progress: bool = False, out_dir: Optional[str] = None) -> Dict[str, Any]:
+           progress: bool = False, out_dir: Optional[str] = None,
+           level_games: Optional[int] = None) -> Dict[str, Any]:
     """Play the ladder of ``game`` at ``players`` seats; return ratings and the level calibration.
 
-    ``out_dir``: keep each table's games in a results file there (``aiplay
-    arena``'s format), so that an interrupted ladder resumes where it stopped.
+    ``games`` a table; ``level_games`` (default ``games``) for the tables of
+    neighbouring levels, whose head-to-head is the calibration's claim and so
+    wants the larger sample. ``out_dir``: keep each table's games in a results
+    file there (``aiplay arena``'s format), so that an interrupted ladder
+    resumes where it stopped (and a rerun with more games extends it).
     """
+    level_games = games if level_games is None else level_games
     rungs = ladder_rungs(game, quick)
     levels = level_rungs(quick)
     specs = rungs + levels
     labels = [parse_bot(s).label for s in specs]
     ladder_chain = list(range(len(rungs)))
     level_chain = list(range(len(rungs), len(specs)))
-    tables = windows(ladder_chain, players) + windows(level_chain, players)
+    level_tables = windows(level_chain, players)
+    tables = windows(ladder_chain, players) + level_tables
     links = [(0, level_chain[0])]  # random against level 1
     if not quick:
         top_search = len(rungs) - (2 if "expectimax" in rungs else 1)
@@ -144,7 +150,8 @@ def ladder(game: str, players: int, games: int, seed: int, quick: bool = False, 
         if out_dir is not None:
             Path(out_dir).mkdir(parents=True, exist_ok=True)
             out = str(Path(out_dir) / f"{game}-{players}p-{'-'.join(labels[i] for i in table)}.jsonl")
-        result = run(game, [specs[i] for i in table], games=games, seed=seed + 7919 * t,
+        count = level_games if table in level_tables else games
+        result = run(game, [specs[i] for i in table], games=count, seed=seed + 7919 * t,
                      game_options={"players": players}, processes=processes, progress=progress, out=out)
         for r in result.records:
             records.append(GameRecord(r.deal, [table[i] for i in r.seating], r.returns, r.moves, r.seconds))
@@ -161,7 +168,7 @@ def ladder(game: str, players: int, games: int, seed: int, quick: bool = False, 
                          "games": int(round(met)), "win_rate": won / met if met else None,
                          "interval": [low, high]})
     return {
-        "game": game, "players": players, "games_per_table": games, "seed": seed,
+        "game": game, "players": players, "games_per_table": games, "level_games": level_games, "seed": seed,
         "tables": [[labels[i] for i in t] for t in tables],
         "bots": [{"name": labels[i], "spec": specs[i], "games": merged.games_of(i),
                   "rating": ratings[i].rating - anchor, "low": ratings[i].low - anchor,
@@ -252,7 +259,8 @@ def calibration(entries: List[Dict[str, Any]], command: str,
     for e in entries:
         tables = out["games"][e["game"]] = dict(out["games"].get(e["game"], {}))
         tables[str(e["players"])] = {
-            "players": e["players"], "games_per_table": e["games_per_table"], "seed": e["seed"],
+            "players": e["players"], "games_per_table": e["games_per_table"],
+            "level_games": e.get("level_games", e["games_per_table"]), "seed": e["seed"],
             "total_games": e["total_games"], "levels": e["levels"], "adjacent": e["adjacent"], "command": command}
     return out
 
@@ -262,6 +270,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--game", action="append", choices=GAMES, help="a game (repeatable; default all four)")
     parser.add_argument("--games", type=int, default=20, help="games per table (rounded up to seat rotations)")
+    parser.add_argument("--level-games", type=int,
+                        help="games per table of neighbouring levels (default: --games)")
     parser.add_argument("--seed", type=int, default=22)
     parser.add_argument("--tables", choices=["small", "common", "both", "none"], default="both",
                         help="table sizes: 2 players (Groom Lake 3), the common size, both, or none (--target alone)")
@@ -286,7 +296,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
             sizes.append(COMMON_TABLE[game])
         for players in sizes:
             entry = ladder(game, players, per_table, args.seed, quick=args.quick, processes=args.processes,
-                           progress=args.progress, out_dir=args.out_dir)
+                           progress=args.progress, out_dir=args.out_dir, level_games=args.level_games)
             entries.append(entry)
             print(report(entry), flush=True)
     targets = []

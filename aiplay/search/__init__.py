@@ -9,8 +9,8 @@
   transposition table and iterative deepening;
 * :class:`HeuristicBot` -- the game's own hand-written policy (a baseline);
 * :class:`LevelBot` -- difficulty levels 1 to :data:`NUM_LEVELS`: a real
-  search that, below the top level, picks among its near-best moves with a
-  temperature (:mod:`aiplay.search.level`).
+  search that, below the top level, slips at a rate to another of its
+  near-best moves (:mod:`aiplay.search.level`).
 
 On a state of a native engine, MCTS, ISMCTS and expectimax run their loop in
 C (:mod:`aiplay.search.native_path`); the analysis has the same structure.

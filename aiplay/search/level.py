@@ -9,16 +9,26 @@ it picks among what it found:
 * the candidates are the ``width`` most visited root moves (the near-best
   moves: a search spends its visits on the moves it rates best), never the
   whole list of legal moves;
-* the move is drawn among them with probability proportional to
-  ``visits ** (1 / temperature)``, a softmax over the logarithms of the visit
-  counts (AlphaZero's temperature). A high temperature spreads the choice
-  over the candidates, as a player who sees the good moves without telling
-  them apart; temperature 0 plays the most visited move.
+* at each decision, with probability ``mistake_rate`` the level makes a
+  mistake: it plays one of the *other* candidates, drawn with probability
+  proportional to its visits (a softmax over the log visit counts at
+  temperature 1, AlphaZero's exploratory choice); otherwise it plays the most
+  visited move.
 
-So a weak level makes human-sized mistakes, a plausible second-best move,
-rather than random ones, and the top level (temperature 0, the largest
-budget) *is* the best bot: deterministic for a seed, since its budget is
-iterations.
+So a weak level makes human-sized mistakes, a plausible second- or
+third-best move, rather than random ones, and the top level (no mistakes,
+the largest budget) *is* the best bot: deterministic for a seed, since its
+budget is iterations.
+
+Why a rate and not only a temperature over all the candidates: how often a
+temperature changes the move depends on how sure the search is, so the same
+temperature was nearly free in one game (Sunken City at 2,000 iterations,
+whose searches concentrate their visits) and ruinous in another (Area 1851,
+whose 240 decisions a player compound every slip). A rate is the same number
+of slips per decision on every game, so the levels are ordered by
+construction: each doubles (or so) the search of the one below *and* slips
+less often. How far apart they are still differs by game, which is what the
+calibration measures.
 
 Every level draws from its own seeded generator, so a level bot built with
 a seed replays the same moves for the same states. How strong each level is
@@ -44,23 +54,26 @@ from aiplay.search.base import ActionStats, Analysis, Bot, Budget, check_positiv
 
 @dataclass(frozen=True)
 class Level:
-    """One difficulty level: the search's ``iterations``, the choice's ``temperature`` and ``width``."""
+    """One difficulty level: the search's ``iterations``, how often it slips (``mistake_rate``), among how many moves (``width``)."""
 
     iterations: int
-    temperature: float
+    mistake_rate: float
     width: int
 
 
 #: The levels, weakest first. Each doubles (or so) the search of the one
-#: below and sharpens the choice; the last is the best bot (temperature 0).
+#: below and slips less often; the last is the best bot (no mistakes).
+#: (A first table of temperatures over the visit counts, 100 to 4,000
+#: iterations at temperatures 2 to 0, did not separate its top three levels
+#: on any game: benchmarks/RESULTS.md.)
 LEVELS: Tuple[Level, ...] = (
-    Level(iterations=100, temperature=2.0, width=5),
-    Level(iterations=200, temperature=1.0, width=4),
-    Level(iterations=400, temperature=0.6, width=3),
-    Level(iterations=800, temperature=0.35, width=3),
-    Level(iterations=1600, temperature=0.2, width=2),
-    Level(iterations=3200, temperature=0.1, width=2),
-    Level(iterations=4000, temperature=0.0, width=1),
+    Level(iterations=25, mistake_rate=0.50, width=3),
+    Level(iterations=50, mistake_rate=0.40, width=3),
+    Level(iterations=100, mistake_rate=0.32, width=3),
+    Level(iterations=250, mistake_rate=0.25, width=3),
+    Level(iterations=500, mistake_rate=0.18, width=3),
+    Level(iterations=1000, mistake_rate=0.10, width=3),
+    Level(iterations=4000, mistake_rate=0.0, width=1),
 )
 #: How many levels there are (``level`` accepts 1 to this).
 NUM_LEVELS = len(LEVELS)
@@ -71,34 +84,35 @@ def search_kind(game: Any) -> str:
     return "mcts" if game.perfect_information else "ismcts"
 
 
-def choose_among(stats: List[ActionStats], temperature: float, width: int, rng: random.Random) -> ActionStats:
+def choose_among(stats: List[ActionStats], mistake_rate: float, width: int, rng: random.Random) -> ActionStats:
     """The move a level plays from a search's root ``stats`` (see the module docstring).
 
     Candidates: the ``width`` most visited moves with at least one visit
-    (ties: higher value, then legal order). Temperature 0 (or one candidate)
-    gives the most visited; otherwise one draw from ``rng`` picks a candidate
-    with probability proportional to ``visits ** (1 / temperature)``.
+    (ties: higher value, then legal order). With one candidate or no mistake
+    rate, the most visited; otherwise one draw from ``rng`` decides whether
+    this is a mistake (probability ``mistake_rate``) and, if it is, a second
+    picks one of the other candidates with probability proportional to its
+    visits.
     """
     visited = [s for s in stats if (s.visits or 0) > 0]
     if not visited:  # the search learned nothing (cannot happen with >= 1 iteration): first move
         return stats[0]
+
     def rank(i: int) -> Tuple[int, float, int]:
         value = visited[i].value
         return (-(visited[i].visits or 0), -(value if value is not None else -math.inf), i)
 
     order = sorted(range(len(visited)), key=rank)
     candidates = [visited[i] for i in order[:max(1, width)]]
-    if temperature <= 0 or len(candidates) == 1:
+    if mistake_rate <= 0 or len(candidates) == 1 or rng.random() >= mistake_rate:
         return candidates[0]
-    top = math.log(candidates[0].visits or 1)
-    # Shifted by the top log-count so that the weights stay finite at low temperatures.
-    weights = [math.exp((math.log(s.visits or 1) - top) / temperature) for s in candidates]
-    draw = rng.random() * sum(weights)
-    for s, w in zip(candidates, weights):
-        draw -= w
+    others = candidates[1:]
+    draw = rng.random() * sum(s.visits or 0 for s in others)
+    for s in others:
+        draw -= s.visits or 0
         if draw < 0:
             return s
-    return candidates[-1]
+    return others[-1]
 
 
 class LevelBot(Bot):
@@ -112,7 +126,7 @@ class LevelBot(Bot):
 
     The analysis is the search's, with ``bot="level"``, the drawn move as
     ``action`` (and its value), and ``counters`` adding ``level``,
-    ``temperature``, ``width`` and ``search`` (the searcher's kind).
+    ``mistake_rate``, ``width`` and ``search`` (the searcher's kind).
     """
 
     kind = "level"
@@ -157,9 +171,9 @@ class LevelBot(Bot):
         # then searches one iteration, for a move. (A stop in the moment between this check and
         # that start can still be missed.)
         inner = search.analyse(state, iterations=1) if self._stop_event.is_set() else search.analyse(state)
-        chosen = choose_among(inner.stats, self.spec.temperature, self.spec.width, branch(self._rng))
+        chosen = choose_among(inner.stats, self.spec.mistake_rate, self.spec.width, branch(self._rng))
         line = inner.principal_variation if chosen.action == inner.action else [chosen.action]
-        counters = dict(inner.counters, level=self.level, temperature=self.spec.temperature,
+        counters = dict(inner.counters, level=self.level, mistake_rate=self.spec.mistake_rate,
                         width=self.spec.width, search=inner.bot)
         return Analysis(bot=self.kind, player=player, action=chosen.action, value=chosen.value,
                         stats=list(inner.stats), principal_variation=list(line), counters=counters)
@@ -172,7 +186,7 @@ class LevelBot(Bot):
 
     def __repr__(self) -> str:
         s = self.spec
-        return (f"LevelBot(level={self.level}, iterations={s.iterations}, temperature={s.temperature}, "
+        return (f"LevelBot(level={self.level}, iterations={s.iterations}, mistake_rate={s.mistake_rate}, "
                 f"width={s.width})")
 
 
@@ -206,8 +220,8 @@ def level_ratings(game: str) -> Dict[str, Any]:
 
 
 def levels_info() -> List[Dict[str, Any]]:
-    """The levels as data (for ``hello`` and frontends): number, iterations, temperature, width."""
-    return [{"level": i + 1, "iterations": s.iterations, "temperature": s.temperature, "width": s.width}
+    """The levels as data (for ``hello`` and frontends): number, iterations, mistake rate, width."""
+    return [{"level": i + 1, "iterations": s.iterations, "mistake_rate": s.mistake_rate, "width": s.width}
             for i, s in enumerate(LEVELS)]
 
 
@@ -227,13 +241,13 @@ def format_levels(game: str) -> str:
         tables = level_ratings(game)
     except InvalidOptionError:
         tables = {}
-    header = f"  {'level':>5}  {'iterations':>10}  {'temperature':>11}  {'width':>5}"
+    header = f"  {'level':>5}  {'iterations':>10}  {'mistakes':>8}  {'width':>5}"
     sizes = sorted(tables, key=int)
     for size in sizes:
         header += f"  {size + ' players (random = 0)':>28}"
     lines.append(header)
     for info in levels_info():
-        row = (f"  {info['level']:>5}  {info['iterations']:>10}  {info['temperature']:>11}"
+        row = (f"  {info['level']:>5}  {info['iterations']:>10}  {info['mistake_rate']:>8.0%}"
                f"  {info['width']:>5}")
         for size in sizes:
             rated = {r["level"]: r for r in tables[size]["levels"]}.get(info["level"])
