@@ -114,6 +114,10 @@ class Game(abc.ABC):
     #: :func:`aiplay.search.make_bot` with ``game=`` start from (explicit
     #: options win). Empty: the bots' generic defaults.
     bot_presets: ClassVar[Mapping[str, Mapping[str, Any]]] = {}
+    #: The difficulty levels' settings on this game, ``(iterations,
+    #: mistake_rate, width)`` per level, weakest first, or None for the common
+    #: table (:func:`aiplay.search.level.levels_for` says when a game needs its own).
+    difficulty_levels: ClassVar[Optional[Sequence[Tuple[int, float, int]]]] = None
 
     def __init__(self, **options: Any):
         unknown = sorted(set(options) - set(self.option_spec))

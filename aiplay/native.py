@@ -51,6 +51,7 @@ class NativeGame(Game):
         self.option_spec = reference.option_spec  # type: ignore[misc]
         self.heuristic_policy = reference.heuristic_policy  # type: ignore[misc]
         self.bot_presets = reference.bot_presets  # type: ignore[misc]
+        self.difficulty_levels = reference.difficulty_levels  # type: ignore[misc]
 
     def __getattr__(self, name: str) -> Any:
         # Anything else a game defines (Sunken City's ``seats``, say) is the

@@ -506,6 +506,7 @@ class Server:
                 "name": entry.name, "title": entry.title,
                 "options": {k: {"default": o.default, "accepts": o.accepts, "doc": o.doc} for k, o in spec.items()},
                 **_capabilities(entry.name),
+                "levels": levels_info(entry.reference),
             })
         return {"engine": ENGINE_NAME, "version": aiplay.__version__, "protocol": PROTOCOL_VERSION,
                 "games": games, "bots": sorted(BOTS), "levels": levels_info(), "commands": list(self._commands)}

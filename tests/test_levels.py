@@ -11,7 +11,7 @@ import aiplay
 from aiplay.errors import InvalidOptionError
 from aiplay.search import NUM_LEVELS, make_bot
 from aiplay.search.base import ActionStats
-from aiplay.search.level import LEVELS, choose_among, levels_info, search_kind
+from aiplay.search.level import LEVELS, choose_among, levels_for, levels_info, search_kind
 
 
 def _position(game, seed=2, skip=6):
@@ -24,6 +24,38 @@ def _position(game, seed=2, skip=6):
             if seen > skip:
                 return state.clone()
     return None
+
+
+@pytest.mark.parametrize("table", [LEVELS] + [levels_for(aiplay.load(name)) for name in aiplay.games_available()])
+def test_every_level_table_grows_and_ends_with_the_best_bot(table):
+    assert len(table) == NUM_LEVELS
+    assert [s.iterations for s in table] == sorted(s.iterations for s in table)
+    assert [s.mistake_rate for s in table] == sorted((s.mistake_rate for s in table), reverse=True)
+    assert all(0 < s.mistake_rate < 1 and s.width >= 2 for s in table[:-1])
+    assert table[-1].mistake_rate == 0 and table[-1].width == 1
+
+
+def test_a_game_may_bring_its_own_table_and_a_malformed_one_is_refused():
+    sunken = aiplay.load("sunken_city")
+    assert levels_for(sunken) != LEVELS and levels_for(aiplay.load("area51")) == LEVELS
+    assert levels_info(sunken)[0]["iterations"] == levels_for(sunken)[0].iterations
+    bot = make_bot("level", game=sunken, level=1, seed=1)
+    analysis = bot.analyse(sunken.new_initial_state())
+    assert analysis.counters["iterations"] == levels_for(sunken)[0].iterations
+    assert analysis.counters["mistake_rate"] == levels_for(sunken)[0].mistake_rate
+
+    class Broken:
+        name = "broken"
+        difficulty_levels = ((10, 0.5, 3),)
+
+    with pytest.raises(InvalidOptionError, match="difficulty_levels"):
+        levels_for(Broken)
+    Broken.difficulty_levels = tuple((10, 0.1, 2) for _ in range(NUM_LEVELS))  # the top one slips
+    with pytest.raises(InvalidOptionError, match="no mistakes"):
+        levels_for(Broken)
+    Broken.difficulty_levels = (("many", 0.1, 2),) * NUM_LEVELS
+    with pytest.raises(InvalidOptionError, match="malformed"):
+        levels_for(Broken)
 
 
 def test_there_are_at_least_six_levels_and_they_grow():
@@ -47,7 +79,7 @@ def test_every_level_plays_a_legal_move_on_every_listed_game(name):
         assert analysis.bot == "level"
         assert analysis.counters["level"] == level
         assert analysis.counters["search"] == search_kind(game)
-        assert analysis.counters["iterations"] == LEVELS[level - 1].iterations
+        assert analysis.counters["iterations"] == levels_for(game)[level - 1].iterations
 
 
 def test_a_level_chooses_among_the_near_best_moves_only():
@@ -138,6 +170,9 @@ def test_protocol_go_with_a_level_and_hello_lists_the_levels():
     server.handle_line(json.dumps({"id": 1, "cmd": "hello"}))
     hello = _final(lines, 1)
     assert [d["level"] for d in hello["levels"]] == list(range(1, NUM_LEVELS + 1))
+    by_game = {g["name"]: g["levels"] for g in hello["games"]}
+    assert by_game["sunken_city"] == levels_info(aiplay.load("sunken_city")) != hello["levels"]
+    assert by_game["area51"] == hello["levels"]
     server.handle_line(json.dumps({"id": 2, "cmd": "new", "game": "area51", "players": 2, "seed": 1,
                                    "auto_chance": True, "viewer": "all"}))
     game_id = _final(lines, 2)["game_id"]

@@ -54,7 +54,10 @@ from aiplay.search.base import ActionStats, Analysis, Bot, Budget, check_positiv
 
 @dataclass(frozen=True)
 class Level:
-    """One difficulty level: the search's ``iterations``, how often it slips (``mistake_rate``), among how many moves (``width``)."""
+    """One difficulty level: the search's ``iterations``, how often it slips (``mistake_rate``), among how many moves (``width``).
+
+    ``width`` counts the best move too: a slip goes to one of the other ``width - 1``.
+    """
 
     iterations: int
     mistake_rate: float
@@ -77,6 +80,31 @@ LEVELS: Tuple[Level, ...] = (
 )
 #: How many levels there are (``level`` accepts 1 to this).
 NUM_LEVELS = len(LEVELS)
+
+
+def levels_for(game: Any) -> Tuple[Level, ...]:
+    """The level table of ``game``: its own ``difficulty_levels`` where it has one, else :data:`LEVELS`.
+
+    A game whose scores need a whole plan to come off (Sunken City: a treasure is
+    worth nothing until it is carried home, so a player that slips every third
+    move never scores and two such players always tie) gives its own table of
+    ``(iterations, mistake_rate, width)``, one per level, weakest first, the
+    last without mistakes. Raises :class:`~aiplay.errors.InvalidOptionError`
+    for a malformed table.
+    """
+    table = getattr(game, "difficulty_levels", None) if game is not None else None
+    if table is None:
+        return LEVELS
+    try:
+        levels = tuple(Level(int(i), float(m), int(w)) for i, m, w in table)
+    except (TypeError, ValueError) as exc:
+        raise InvalidOptionError(f"game {getattr(game, 'name', game)!r}: malformed difficulty_levels: {exc}") from None
+    if (len(levels) != NUM_LEVELS or levels[-1].mistake_rate != 0
+            or any(not 0 <= lv.mistake_rate < 1 or lv.iterations < 1 or lv.width < 1 for lv in levels)):
+        raise InvalidOptionError(f"game {getattr(game, 'name', game)!r}: difficulty_levels needs {NUM_LEVELS} "
+                                 f"levels of (iterations >= 1, 0 <= mistake_rate < 1, width >= 1), the last "
+                                 f"with no mistakes; got {table!r}")
+    return levels
 
 
 def search_kind(game: Any) -> str:
@@ -122,7 +150,9 @@ class LevelBot(Bot):
     as every bot. ``seconds``: an optional cap per move on top of the
     level's iterations, for slow machines (a capped move is no longer
     reproducible). The search is built on the first state seen, for that
-    state's game, with the game's presets for the search kind.
+    state's game, with the game's presets for the search kind and the
+    game's level table (:func:`levels_for`); ``spec`` holds the level's
+    settings (the common table's until a state shows the game).
 
     The analysis is the search's, with ``bot="level"``, the drawn move as
     ``action`` (and its value), and ``counters`` adding ``level``,
@@ -149,6 +179,7 @@ class LevelBot(Bot):
         game = state.game
         if self._search is None or self._search_game is not game:
             from aiplay.search import make_bot  # late: the registry of bots imports this module
+            self.spec = levels_for(game)[self.level - 1]
             options: Dict[str, Any] = {"iterations": self.spec.iterations}
             if self.seconds is not None:
                 options["seconds"] = self.seconds
@@ -219,14 +250,17 @@ def level_ratings(game: str) -> Dict[str, Any]:
     return data[game]
 
 
-def levels_info() -> List[Dict[str, Any]]:
-    """The levels as data (for ``hello`` and frontends): number, iterations, mistake rate, width."""
+def levels_info(game: Any = None) -> List[Dict[str, Any]]:
+    """The levels of ``game`` (default: the common table) as data for ``hello`` and frontends.
+
+    One dict a level: ``level``, ``iterations``, ``mistake_rate``, ``width``.
+    """
     return [{"level": i + 1, "iterations": s.iterations, "mistake_rate": s.mistake_rate, "width": s.width}
-            for i, s in enumerate(LEVELS)]
+            for i, s in enumerate(levels_for(game))]
 
 
 __all__ = ["LEVELS", "Level", "LevelBot", "NUM_LEVELS", "add_levels_command", "choose_among", "format_levels",
-           "level_ratings", "levels_info", "search_kind"]
+           "level_ratings", "levels_for", "levels_info", "search_kind"]
 
 
 # -- the ``aiplay levels`` command ----------------------------------------------
@@ -235,7 +269,7 @@ def format_levels(game: str) -> str:
     """The text ``aiplay levels GAME`` prints: each level's settings and its calibrated rating."""
     from aiplay import registry  # late: the registry imports the bots
 
-    registry.game_entry(game)  # an unknown game raises, naming the known ones
+    entry = registry.game_entry(game)  # an unknown game raises, naming the known ones
     lines = [f"{game}: {NUM_LEVELS} levels (make_bot('level', level=k), aiplay play --bots level --level k)"]
     try:
         tables = level_ratings(game)
@@ -246,7 +280,7 @@ def format_levels(game: str) -> str:
     for size in sizes:
         header += f"  {size + ' players (random = 0)':>28}"
     lines.append(header)
-    for info in levels_info():
+    for info in levels_info(entry.reference):
         row = (f"  {info['level']:>5}  {info['iterations']:>10}  {info['mistake_rate']:>8.0%}"
                f"  {info['width']:>5}")
         for size in sizes:
