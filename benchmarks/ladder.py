@@ -31,7 +31,8 @@ The level calibration is written to ``aiplay/data/levels.json`` (with
 Profiles::
 
     python benchmarks/ladder.py --quick                      # CI: seconds to a minute
-    python benchmarks/ladder.py --games 20 --write-levels    # what RESULTS.md reports
+    python benchmarks/ladder.py --tables small --games 10 --level-games 60 --out-dir runs --write-levels
+                                                             # the level calibration RESULTS.md reports
     python benchmarks/ladder.py --games 200 --target --write-levels   # the full run (idle machine, hours)
 
 Everything is seeded (``--seed``); budgets are iterations, so a rerun gives
@@ -113,16 +114,19 @@ def windows(chain: Sequence[int], size: int) -> List[Tuple[int, ...]]:
 
 def ladder(game: str, players: int, games: int, seed: int, quick: bool = False, processes: int = 1,
            progress: bool = False, out_dir: Optional[str] = None,
-           level_games: Optional[int] = None) -> Dict[str, Any]:
+           level_games: Optional[int] = None, doubling_games: Optional[int] = None) -> Dict[str, Any]:
     """Play the ladder of ``game`` at ``players`` seats; return ratings and the level calibration.
 
     ``games`` a table; ``level_games`` (default ``games``) for the tables of
     neighbouring levels, whose head-to-head is the calibration's claim and so
-    wants the larger sample. ``out_dir``: keep each table's games in a results
+    wants the larger sample; ``doubling_games`` (default ``games``) likewise
+    for the tables between two budgets of the tree search (does each doubling
+    of search win?). ``out_dir``: keep each table's games in a results
     file there (``aiplay arena``'s format), so that an interrupted ladder
     resumes where it stopped (and a rerun with more games extends it).
     """
     level_games = games if level_games is None else level_games
+    doubling_games = games if doubling_games is None else doubling_games
     rungs = ladder_rungs(game, quick)
     levels = level_rungs(quick)
     specs = rungs + levels
@@ -130,6 +134,8 @@ def ladder(game: str, players: int, games: int, seed: int, quick: bool = False, 
     ladder_chain = list(range(len(rungs)))
     level_chain = list(range(len(rungs), len(specs)))
     level_tables = windows(level_chain, players)
+    searches = [i for i in ladder_chain if rungs[i].startswith(search_kind(aiplay.load(game)) + "(")]
+    doubling_tables = [t for t in windows(ladder_chain, players) if all(i in searches for i in t)]
     tables = windows(ladder_chain, players) + level_tables
     links = [(0, level_chain[0])]  # random against level 1
     if not quick:
@@ -150,7 +156,7 @@ def ladder(game: str, players: int, games: int, seed: int, quick: bool = False, 
         if out_dir is not None:
             Path(out_dir).mkdir(parents=True, exist_ok=True)
             out = str(Path(out_dir) / f"{game}-{players}p-{'-'.join(labels[i] for i in table)}.jsonl")
-        count = level_games if table in level_tables else games
+        count = level_games if table in level_tables else doubling_games if table in doubling_tables else games
         result = run(game, [specs[i] for i in table], games=count, seed=seed + 7919 * t,
                      game_options={"players": players}, processes=processes, progress=progress, out=out)
         for r in result.records:
@@ -272,6 +278,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     parser.add_argument("--games", type=int, default=20, help="games per table (rounded up to seat rotations)")
     parser.add_argument("--level-games", type=int,
                         help="games per table of neighbouring levels (default: --games)")
+    parser.add_argument("--doubling-games", type=int,
+                        help="games per table between two budgets of the tree search (default: --games)")
     parser.add_argument("--seed", type=int, default=22)
     parser.add_argument("--tables", choices=["small", "common", "both", "none"], default="both",
                         help="table sizes: 2 players (Groom Lake 3), the common size, both, or none (--target alone)")
@@ -296,7 +304,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
             sizes.append(COMMON_TABLE[game])
         for players in sizes:
             entry = ladder(game, players, per_table, args.seed, quick=args.quick, processes=args.processes,
-                           progress=args.progress, out_dir=args.out_dir, level_games=args.level_games)
+                           progress=args.progress, out_dir=args.out_dir, level_games=args.level_games,
+                           doubling_games=args.doubling_games)
             entries.append(entry)
             print(report(entry), flush=True)
     targets = []

@@ -23,12 +23,12 @@ budget is iterations.
 Why a rate and not only a temperature over all the candidates: how often a
 temperature changes the move depends on how sure the search is, so the same
 temperature was nearly free in one game (Sunken City at 2,000 iterations,
-whose searches concentrate their visits) and ruinous in another (Area 1851,
-whose 240 decisions a player compound every slip). A rate is the same number
-of slips per decision on every game, so the levels are ordered by
-construction: each doubles (or so) the search of the one below *and* slips
-less often. How far apart they are still differs by game, which is what the
-calibration measures.
+whose searches concentrate their visits: level with the best bot over 20
+games) and ruinous in another (Area 1851, some 480 moves a game: 5 of 20).
+A rate is the same number of slips per decision on every game, and every
+step down the table makes a level worse on both counts: less search, more
+slips. How far apart two levels are still differs by game, which is what
+the calibration measures.
 
 Every level draws from its own seeded generator, so a level bot built with
 a seed replays the same moves for the same states. How strong each level is
@@ -54,9 +54,11 @@ from aiplay.search.base import ActionStats, Analysis, Bot, Budget, check_positiv
 
 @dataclass(frozen=True)
 class Level:
-    """One difficulty level: the search's ``iterations``, how often it slips (``mistake_rate``), among how many moves (``width``).
+    """One difficulty level: the search's ``iterations``, its ``mistake_rate`` and ``width``.
 
-    ``width`` counts the best move too: a slip goes to one of the other ``width - 1``.
+    ``mistake_rate``: the probability of a slip at a decision. ``width``: the
+    candidates, the best move included (a slip goes to one of the other
+    ``width - 1``).
     """
 
     iterations: int
