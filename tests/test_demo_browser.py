@@ -451,4 +451,11 @@ def test_the_bot_choices_come_from_hello_and_a_level_replaces_the_bot(demo_url, 
     assert browser.js("JSON.stringify(botFields('area51', 0.5))") == '{"bot":"ismcts","seconds":0.5}'
     browser.js("document.getElementById('level').value = '2'")
     assert browser.js("JSON.stringify(botFields('area51', 0.5))") == '{"bot":"level","level":2}'
+    # A game with its own level table (Sunken City) shows its own settings once chosen; the level stays.
+    browser.js("const g = document.getElementById('game'); g.value = 'sunken_city'; g.dispatchEvent(new Event('change'))")
+    own = {g["name"]: g["levels"] for g in hello["games"]}["sunken_city"]
+    assert own != hello["levels"]
+    assert browser.js("[...document.getElementById('level').options].map(o => o.textContent)") == [
+        "(the bot above)"] + [f"level {d['level']} ({d['iterations']} iterations)" for d in own]
+    assert browser.js("document.getElementById('level').value") == "2"
     assert not browser.console_errors, browser.console_errors

@@ -98,7 +98,6 @@ const BOT_TITLES = {
 function populateBots(hello) {
   const select = $("bot");
   const wanted = demo.params.get("bot") || select.value || "auto";
-  const levels = Array.isArray(hello.levels) ? hello.levels : [];
   select.innerHTML = "";
   // "level" is chosen through the level select, not as a bot of its own.
   for (const kind of ["auto", ...(hello.bots || []).filter((k) => k !== "level")]) {
@@ -108,6 +107,14 @@ function populateBots(hello) {
     select.appendChild(option);
   }
   select.value = [...select.options].some((o) => o.value === wanted) ? wanted : "auto";
+  populateLevels(hello, demo.params.get("level"));
+}
+
+// The level select for the chosen game: its own levels where hello lists them (a game may have its
+// own table of settings), else hello's common ones. Keeps the chosen level across games.
+function populateLevels(hello, wanted) {
+  const entry = (hello.games || []).find((g) => g.name === $("game").value);
+  const levels = Array.isArray(entry && entry.levels) ? entry.levels : Array.isArray(hello.levels) ? hello.levels : [];
   $("level-label").hidden = levels.length === 0;
   const levelSelect = $("level");
   levelSelect.innerHTML = "";
@@ -125,7 +132,9 @@ function populateBots(hello) {
       : `level ${value}`;
     levelSelect.appendChild(option);
   }
-  if (demo.params.has("level")) levelSelect.value = demo.params.get("level");
+  if (wanted != null && [...levelSelect.options].some((o) => o.value === String(wanted))) {
+    levelSelect.value = String(wanted);
+  }
 }
 
 function botKind(game) {
@@ -687,6 +696,7 @@ async function main() {
   await connect();
   demo.hello = await request("hello");
   populateBots(demo.hello);
+  $("game").addEventListener("change", () => populateLevels(demo.hello, $("level").value));
   $("connection").textContent = "engine connected";
   if (demo.params.get("autostart") === "1") await newGame();
 }
