@@ -293,11 +293,12 @@ def format_levels(game: str) -> str:
     for size in sizes:
         table = tables[size]
         lines.append(f"  {size} players: {table.get('total_games', '?')} games in all, "
-                     f"{table['games_per_table']} a pairing (seed {table['seed']}); small samples give wide intervals")
+                     f"{table['games_per_table']} a table, {table.get('level_games', table['games_per_table'])} "
+                     f"a table of neighbouring levels (seed {table['seed']}); small samples give wide intervals")
         for adj in table["adjacent"]:
             rate = "n/a" if adj["win_rate"] is None else f"{adj['win_rate']:.0%}"
             lines.append(f"  {size} players: level {adj['level']} beat level {adj['vs']} in {rate} of "
-                         f"{adj['games']} games (95 % interval {adj['interval'][0]:.0%} to "
+                         f"{adj['games']} games, ties halved (95 % interval {adj['interval'][0]:.0%} to "
                          f"{adj['interval'][1]:.0%})")
     if not sizes:
         lines.append("  (not calibrated on this game yet: see benchmarks/ladder.py)")
