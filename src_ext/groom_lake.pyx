@@ -28,7 +28,7 @@ compares them. The first policy, ``heuristic.policy_v1``, has no port.
 cimport cython
 from libc.stdint cimport int8_t, int16_t, int32_t, uint8_t, uint64_t
 from libc.string cimport memcpy, memmove, memset
-from libc.math cimport tanh
+from libc.math cimport exp
 
 from aiplay._ext.kernel cimport (K_CHANCE, K_TERMINAL, Kernel, NativeState, Rng, hash_bytes, mix64, rng_below)
 from aiplay._ext.load_checks cimport _choice, _ival, _lst
@@ -169,8 +169,25 @@ cdef int GL_LIFE_ALIBI = _H.LIFE_ALIBI
 cdef int GL_LIFE_WHEN_SHORT_FULL = _H.LIFE_WHEN_SHORT_FULL
 cdef int GL_TOOL_VALUE = _H.TOOL_VALUE
 cdef int GL_ALIEN_TOKEN_DEFICIT = _H.ALIEN_TOKEN_DEFICIT
+# The escape model of heuristic.static_values (by table size: the intercept).
+cdef double GL_ESCAPE_BIAS[MAXP + 1]
+cdef double GL_ESCAPE_CIV_NEXT = _H.ESCAPE_CIV_NEXT
+cdef double GL_ESCAPE_CIV_CLEAR = _H.ESCAPE_CIV_CLEAR
+cdef double GL_ESCAPE_CIV_STEP = _H.ESCAPE_CIV_STEP
+cdef int GL_ESCAPE_STEP_CAP = _H.ESCAPE_STEP_CAP
+cdef double GL_ESCAPE_CIV_HAZARD = _H.ESCAPE_CIV_HAZARD
+cdef double GL_ESCAPE_LAKE = _H.ESCAPE_LAKE
+cdef int GL_ESCAPE_LAKE_CAP = _H.ESCAPE_LAKE_CAP
+cdef double GL_ESCAPE_TILE = _H.ESCAPE_TILE
+cdef double GL_ESCAPE_TEAM = _H.ESCAPE_TEAM
+cdef double GL_ESCAPE_LIFE = _H.ESCAPE_LIFE
+cdef double GL_ESCAPE_CARDS = _H.ESCAPE_CARDS
+cdef double GL_ESCAPE_ALIEN = _H.ESCAPE_ALIEN
+cdef double GL_AP_SCALE = _H.AP_SCALE
 cdef int KEEP_NEW[2][NT]            # the policy's card values: [the Alien or not][type]
 cdef int _i, _r, _d
+for _i in range(MAXP + 1):
+    GL_ESCAPE_BIAS[_i] = _H.ESCAPE_BIAS.get(_i, 0.0)
 for _i in range(NT):
     AP_VALUE[_i] = _C.AP_VALUE[_i]
     TYPE_COUNT[_i] = _C.TYPE_COUNTS[_i]
@@ -273,6 +290,11 @@ cdef struct GL:
     # (init_state, apply, determinize, load_dict).
     int8_t lim                          # _limit_seat of the state (a seat over its hand limit, or -1)
     int8_t nbr[NTILES][4]               # per placed tile and direction: the tile there, EMPTY or OFF_GRID
+
+
+cdef inline int _alien_weight(const GL* st, int seat) noexcept nogil:
+    """knowledge.alien_weight: 1 plus the hazard rounds ``seat`` joined beyond the items it gave."""
+    return 1 + (st.stats[seat][0] - st.stats[seat][1] if st.stats[seat][0] > st.stats[seat][1] else 0)
 
 
 cdef inline int _sum(const uint8_t* a) noexcept nogil:
@@ -1426,42 +1448,75 @@ cdef class GroomLakeKernel(Kernel):
                 out[p] = -1.0 / (self.n - k)
 
     cdef void evaluate(self, const void* s, double* out) noexcept nogil:
-        # heuristic.static_values, the same float operations in the same order.
+        # heuristic.static_values (and escape_chance), the same float operations in the same order.
         cdef const GL* st = <const GL*>s
-        cdef int i, p, nciv = 0, near = -1, dist, nteam = 0, apsum = 0
-        cdef double escape, mean, v
+        cdef int i, p, t, clear = -1, hazard = 0, dist, members = 0, life = 0, cards = 0, alien_alive = 0, lake
+        cdef int best = 0, winners, any_member = 0
+        cdef double x, escape, total, win, lost_escape, lost_alien, v
+        cdef double share[MAXP]
         if st.step == S_OVER:
             self.returns(s, out)
             return
+        x = GL_ESCAPE_BIAS[self.n]
         for i in range(st.nplaced):
             if T_TERRAIN[st.pl_tile[i]] == CIVILIZATION:
-                nciv += 1
-                dist = abs(st.pl_x[i] - st.team[0]) + abs(st.pl_y[i] - st.team[1])
-                if near < 0 or dist < near:
-                    near = dist
-        if near < 0:
-            near = 12
-        escape = 0.3 + 0.15 * nciv - 0.02 * near
-        if escape < 0.1:
-            escape = 0.1
-        if escape > 0.9:
-            escape = 0.9
+                if st.pl_open[i]:
+                    hazard = 1
+                else:
+                    dist = abs(st.pl_x[i] - st.team[0]) + abs(st.pl_y[i] - st.team[1])
+                    if clear < 0 or dist < clear:
+                        clear = dist
+        if clear == 1:
+            x += GL_ESCAPE_CIV_NEXT
+        if clear >= 0:
+            x += GL_ESCAPE_CIV_CLEAR + GL_ESCAPE_CIV_STEP * (clear if clear < GL_ESCAPE_STEP_CAP else GL_ESCAPE_STEP_CAP)
+        if hazard:
+            x += GL_ESCAPE_CIV_HAZARD
+        lake = abs(<int>st.team[0]) + abs(<int>st.team[1])
+        x += GL_ESCAPE_LAKE * (lake if lake < GL_ESCAPE_LAKE_CAP else GL_ESCAPE_LAKE_CAP)
+        x += GL_ESCAPE_TILE * st.nplaced
         for p in range(self.n):
-            if st.life[p] > 0 and st.roles[p] != ALIEN:
-                nteam += 1
-                apsum += self._ap_of(st, p)
-        mean = (<double>apsum) / nteam if nteam else 0.0
+            share[p] = -1.0  # not on the living Team
+            if st.roles[p] == ALIEN:
+                alien_alive = 1 if st.life[p] > 0 else 0
+            elif st.life[p] > 0:
+                members += 1
+                life += st.life[p]
+                for t in range(NT):
+                    if AP_VALUE[t] == 0:
+                        cards += st.hands[p][t]
+                if not any_member or self._ap_of(st, p) > best:
+                    best = self._ap_of(st, p)
+                any_member = 1
+        x += (GL_ESCAPE_TEAM * members + GL_ESCAPE_LIFE * life + GL_ESCAPE_CARDS * cards) / (self.n - 1)
+        x += GL_ESCAPE_ALIEN * alien_alive
+        escape = 1.0 / (1.0 + exp(-x))
+        total = 0.0
+        for p in range(self.n):
+            if st.roles[p] != ALIEN and st.life[p] > 0:
+                if st.half_agreed:
+                    share[p] = 1.0 / members
+                else:
+                    share[p] = exp((self._ap_of(st, p) - best) / GL_AP_SCALE)
+                    total += share[p]
+        if not st.half_agreed:
+            for p in range(self.n):
+                if share[p] >= 0.0:
+                    share[p] = share[p] / total
+        winners = members if st.half_agreed else 1
+        lost_escape = -1.0 / (self.n - winners)
+        lost_alien = -1.0 / (self.n - 1)
         for p in range(self.n):
             if st.roles[p] == ALIEN:
-                v = 0.9 * (1 - 2 * escape)
-            elif st.life[p] == 0:
-                v = -0.9
+                v = (1.0 - escape) + escape * lost_escape
+            elif share[p] >= 0.0:
+                if st.half_agreed:
+                    v = escape * share[p] + (1.0 - escape) * lost_alien
+                else:
+                    win = escape * share[p]
+                    v = win + (1.0 - win) * lost_alien
             else:
-                v = 0.8 * (2 * escape - 1) + 0.1 * tanh((self._ap_of(st, p) - mean) / 20.0)
-            if v > 1.0:
-                v = 1.0
-            if v < -1.0:
-                v = -1.0
+                v = escape * lost_escape + (1.0 - escape) * lost_alien
             out[p] = v
 
     cdef uint64_t state_hash(self, const void* s) noexcept nogil:
@@ -1596,7 +1651,7 @@ cdef class GroomLakeKernel(Kernel):
         return False
 
     cdef bint _det_try(self, GL* w, const GL* st, int o, Rng* rng) noexcept nogil:
-        cdef int n = self.n, p, t, a, h, i, j, k, x, nw = 0, keeper, investigator, in_deal, reserve
+        cdef int n = self.n, p, t, a, h, i, j, k, x, nw = 0, keeper, investigator, in_deal, reserve, total, draw
         cdef int public_deck, deck_slots, first, need, room, pos, ncards, scouter, step = st.step
         cdef int hidden[NT]
         cdef int seen[NT]
@@ -1616,7 +1671,7 @@ cdef class GroomLakeKernel(Kernel):
         cdef uint64_t placed_mask = 0, o_held = 0, new_pool = 0, m
         cdef bint ok, in_setup = st.turn < 0, team_alive
 
-        # -- roles (knowledge._role_worlds, sampled uniformly) --------------------------------
+        # -- roles (knowledge._role_worlds and _pick_roles) -----------------------------------
         if step == S_ROLES:
             a = self._alien_seat(st)
             if a >= 0 and st.roles[o] != ALIEN:
@@ -1649,7 +1704,15 @@ cdef class GroomLakeKernel(Kernel):
                         nw += 1
             if nw == 0:
                 return False
-            x = rng_below(rng, nw)
+            # knowledge._pick_roles: each assignment weighted by knowledge.alien_weight of its Alien.
+            total = 0
+            for x in range(nw):
+                total += _alien_weight(st, world_alien[x])
+            draw = rng_below(rng, total)
+            for x in range(nw):
+                draw -= _alien_weight(st, world_alien[x])
+                if draw < 0:
+                    break
             for p in range(n):
                 w.roles[p] = ALIEN if p == world_alien[x] else (HUNTER if p == world_hunter[x] else HUMAN)
         a = self._alien_seat(w)

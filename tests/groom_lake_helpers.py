@@ -31,11 +31,13 @@ def counts(hand: Optional[Hand]) -> List[int]:
 def position(players: int = 3, *, roles: Optional[Sequence[int]] = None, hands: Optional[Sequence[Hand]] = None,
              life: Optional[Sequence[int]] = None, placed: Iterable[Sequence[int]] = (), team=(0, 0),
              discard: Optional[Sequence[int]] = None, turn: int = 0, ap: int = 2, pool: Sequence[int] = (),
-             recoveries: int = 0, half_win: bool = False) -> GroomLakeState:
+             recoveries: int = 0, half_win: bool = False,
+             stats: Optional[Sequence[Sequence[int]]] = None) -> GroomLakeState:
     """A play-phase position at the start of an action choice of seat ``turn``.
 
     ``placed`` lists ``[tile, x, y, rotation, open]`` after Groom Lake; ``roles``
-    defaults to the Alien in seat 0 (and the Hunter in seat 1 with 5+ players).
+    defaults to the Alien in seat 0 (and the Hunter in seat 1 with 5+ players);
+    ``stats`` is each seat's public record ``[hazard rounds joined, items given]``.
     """
     game = GroomLakeGame(players=players, half_win=half_win)
     n = players
@@ -62,7 +64,7 @@ def position(players: int = 3, *, roles: Optional[Sequence[int]] = None, hands: 
         "refresh": [0] * NUM_TYPES, "refresh_known": [[0] * NUM_TYPES for _ in range(n)], "result": 0,
         "revealed": [False] * n, "roles": list(roles),
         "stacks": [[t for t in STACK_TILES[s] if t not in used] for s in range(NUM_STACKS)],
-        "stats": [[0, 0] for _ in range(n)], "step": "action", "target": -1, "team": list(team),
+        "stats": [list(r) for r in stats] if stats is not None else [[0, 0] for _ in range(n)], "step": "action", "target": -1, "team": list(team),
         "team_from": list(team), "total": 0, "turn": turn,
     }
     return game.state_from_dict(doc)

@@ -131,6 +131,51 @@ def test_the_static_evaluation_is_bounded_and_favours_the_team_near_civilization
     assert near.heuristic_values()[1] < far.heuristic_values()[1]
 
 
+def test_the_escape_model_prices_the_team_and_the_alien():
+    from aiplay.games.groom_lake.heuristic import escape_chance
+    base = position(3, roles=[HUMAN, ALIEN, HUMAN])
+    human_dead = position(3, roles=[HUMAN, ALIEN, HUMAN], life=[6, 6, 0])
+    alien_dead = position(3, roles=[HUMAN, ALIEN, HUMAN], life=[6, 0, 6])
+    fewer_lives = position(3, roles=[HUMAN, ALIEN, HUMAN], life=[3, 6, 3])
+    assert escape_chance(human_dead) < escape_chance(fewer_lives) < escape_chance(base) < escape_chance(alien_dead)
+    # A clear Civilization next to the Team is an escape on the next move; a far one is not.
+    next_door = position(3, roles=[HUMAN, ALIEN, HUMAN], placed=[[CIV, 1, 0, 0, 0]])
+    assert escape_chance(next_door) > 0.9 > escape_chance(base)
+
+
+def test_the_static_evaluation_is_each_seats_expected_return():
+    # Equal Alien Proof: a Human who votes the other Human out takes the whole share of a smaller chance,
+    # and is worse off; the Alien is better off. The values are zero-sum, as the returns are.
+    both = position(3, roles=[HUMAN, ALIEN, HUMAN])
+    alone = position(3, roles=[HUMAN, ALIEN, HUMAN], life=[6, 6, 0])
+    assert alone.heuristic_values()[0] < both.heuristic_values()[0]
+    assert alone.heuristic_values()[1] > both.heuristic_values()[1]
+    assert alone.heuristic_values()[2] == pytest.approx(-0.5)  # a dead seat loses whoever wins
+    # More Alien Proof, a larger share of the escape.
+    rich = position(3, roles=[HUMAN, ALIEN, HUMAN], hands=[{LIFEFORM[3]: 1}, {}, {}])
+    assert rich.heuristic_values()[0] > both.heuristic_values()[0] > rich.heuristic_values()[2]
+    half = position(4, roles=[HUMAN, ALIEN, HUMAN, HUMAN], half_win=True)
+    half.half_agreed = True
+    for state in (both, alone, rich, half, position(5), position(6, life=[3, 0, 3, 3, 0, 3])):
+        values = state.heuristic_values()
+        assert all(-1.0 <= v <= 1.0 for v in values)
+        assert sum(values) == pytest.approx(0.0, abs=1e-12)
+
+
+def test_the_kernel_evaluates_as_the_reference_does():
+    from aiplay import registry
+    half = position(4, roles=[HUMAN, ALIEN, HUMAN, HUMAN], half_win=True)
+    half.half_agreed = True
+    states = [position(3, roles=[HUMAN, ALIEN, HUMAN], life=[6, 6, 0]), half,
+              position(3, roles=[HUMAN, ALIEN, HUMAN], hands=[{LIFEFORM[3]: 1, WATER: 2}, {}, {ROPE: 1}]),
+              position(3, roles=[HUMAN, ALIEN, HUMAN], placed=[[CIV, 1, 0, 0, 0]], team=(0, 0)),
+              position(5, life=[4, 0, 4, 2, 4]), position(6)]
+    for state in states:
+        native = registry.load("groom_lake", backend="native", players=state.n,
+                               half_win=state.game.half_win).from_reference(state)
+        assert native.heuristic_values() == state.heuristic_values()
+
+
 def test_the_policy_reads_only_the_players_view():
     state = position(3, roles=[HUMAN, ALIEN, HUMAN], hands=[{WATER: 1}, {TECH[3]: 1}, {}])
     twin = state.determinize(0, random.Random(3))

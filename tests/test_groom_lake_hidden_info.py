@@ -128,3 +128,25 @@ def test_bots_moves_do_not_depend_on_hidden_roles(players):
             b["counters"].pop("seconds", None)
             assert a == b, (kind, i)
     assert differing >= 3, "twins with other roles were found and compared"
+
+
+@pytest.mark.parametrize("backend", ["reference", "native"])
+def test_worlds_give_the_alien_role_by_the_public_record(backend):
+    # Seat 2 joined five hazard rounds and gave nothing, seat 1 gave to every round it joined: seat 0
+    # (a Human) samples seat 2 as the Alien with weight 1 + 5 = 6 against seat 1's 1 (knowledge.alien_weight).
+    from aiplay import registry
+    state = position(3, roles=[HUMAN, ALIEN, HUMAN], stats=[[5, 5], [5, 5], [5, 0]])
+    if backend == "native":
+        state = registry.load("groom_lake", backend="native", players=3).from_reference(state)
+    rng = random.Random(5)
+    draws = 1400
+    alien_two = 0
+    for _ in range(draws):
+        world = state.determinize(0, rng)
+        roles = world.roles if backend == "reference" else world.to_reference().roles
+        assert roles[0] == HUMAN and roles.count(ALIEN) == 1
+        alien_two += roles[2] == ALIEN
+    assert 0.82 < alien_two / draws < 0.89  # 6/7 = 0.857 (uniform worlds: 0.5)
+    # Seat 1 (the Alien) knows its own role: one world.
+    assert all(state.determinize(1, rng).to_reference().roles[1] == ALIEN if backend == "native"
+               else state.determinize(1, rng).roles[1] == ALIEN for _ in range(20))

@@ -495,30 +495,116 @@ def _turn_v1(view: Dict[str, Any], legal: List[int], role: int, hand: List[int])
     return A.END
 
 
-def static_values(state: Any) -> List[float]:
-    """Each seat's value in [-1, 1]: the chance of an escape (from the map) and the AP race.
+#: The escape model of :func:`static_values`: a logistic regression of "the Team escapes" on
+#: features of a turn's start, fitted on 55,947 turn starts of 2,400 games of the heuristic policy
+#: (3 to 6 players, half of them with 5 % random moves; mean log-likelihood -0.554 against -0.675
+#: for the base rate; benchmarks/RESULTS.md, "Groom Lake's static evaluation"). By table size: the
+#: intercept.
+ESCAPE_BIAS = {3: -2.90, 4: -2.64, 5: -1.94, 6: -1.89}
+#: A Civilization tile without an open hazard next to the Team: the next move escapes.
+ESCAPE_CIV_NEXT = 4.92
+#: A Civilization tile without an open hazard on the map, and each step (up to ``ESCAPE_STEP_CAP``)
+#: from the Team to the nearest one.
+ESCAPE_CIV_CLEAR, ESCAPE_CIV_STEP, ESCAPE_STEP_CAP = 0.24, -0.17, 8
+#: A Civilization tile whose hazard is still open (its toughness is 10 to 14).
+ESCAPE_CIV_HAZARD = -0.18
+#: Each orthogonal step of the Team from Groom Lake, up to ``ESCAPE_LAKE_CAP`` (the Compass stack,
+#: the only one with Civilization, is drawn from 7 steps on).
+ESCAPE_LAKE, ESCAPE_LAKE_CAP = 0.19, 8
+#: Each tile on the map (time passing: the tile stacks run down).
+ESCAPE_TILE = -0.011
+#: The living Humans and Hunter as a share of the seats that start on the Team: a Team member's death
+#: costs every hazard after it one player's cards and tokens (3 players: from 60 % to 23 % escapes).
+ESCAPE_TEAM = 1.37
+#: The Team's life tokens and its cards without Alien Proof (tools and Recovery), per starting member.
+ESCAPE_LIFE, ESCAPE_CARDS = 0.39, 0.49
+#: The Alien still alive (it lays Canyons, gives nothing, and votes Humans out).
+ESCAPE_ALIEN = -0.86
+#: The Alien Proof race: who of the Team wins an escape, as a softmax over AP at this scale (the
+#: scale of the best fit to the escapes' winners, 10 to 30 AP tried).
+AP_SCALE = 15.0
 
-    A cheap static estimate (no graph search): Civilization tiles on the map and
-    the Team's distance to them raise the escape chance; living Humans and the
-    Hunter gain from it by their Alien Proof rank, the Alien loses from it.
+
+def escape_chance(state: Any) -> float:
+    """The chance that the Team escapes, by the logistic model of :data:`ESCAPE_BIAS` and the weights after it.
+
+    Read from the true state (roles included), as a searcher reads a sampled world.
+    """
+    n = state.n
+    tx, ty = state.team
+    x = ESCAPE_BIAS[n]
+    clear = -1
+    hazard = False
+    for t in state.placed:
+        if TILES[t[0]].terrain == CIVILIZATION:
+            if t[4]:
+                hazard = True
+            else:
+                d = abs(t[1] - tx) + abs(t[2] - ty)
+                if clear < 0 or d < clear:
+                    clear = d
+    if clear == 1:
+        x += ESCAPE_CIV_NEXT
+    if clear >= 0:
+        x += ESCAPE_CIV_CLEAR + ESCAPE_CIV_STEP * min(clear, ESCAPE_STEP_CAP)
+    if hazard:
+        x += ESCAPE_CIV_HAZARD
+    x += ESCAPE_LAKE * min(abs(tx) + abs(ty), ESCAPE_LAKE_CAP)
+    x += ESCAPE_TILE * len(state.placed)
+    members = life = cards = 0
+    alien_alive = 0
+    for p in range(n):
+        if state.roles[p] == ALIEN:
+            alien_alive = 1 if state.life[p] > 0 else 0
+        elif state.life[p] > 0:
+            members += 1
+            life += state.life[p]
+            cards += sum(c for t, c in enumerate(state.hands[p]) if AP_VALUE[t] == 0)
+    x += (ESCAPE_TEAM * members + ESCAPE_LIFE * life + ESCAPE_CARDS * cards) / (n - 1)
+    x += ESCAPE_ALIEN * alien_alive
+    return 1.0 / (1.0 + math.exp(-x))
+
+
+def static_values(state: Any) -> List[float]:
+    """Each seat's expected return, in [-1, 1]: the chance of an escape times each Team member's share of it.
+
+    An escape is won by the living Team member with the most Alien Proof (all the
+    living Team with a Half-Win), so a member's chance to win is
+    :func:`escape_chance` times its softmax share of the AP race (``AP_SCALE``);
+    a winner gets +1 and each loser ``-1 / (n - 1)`` (the game's returns with
+    one winner). The Alien wins when the Team does not escape. So a Team member
+    who votes another out gains a larger share of a smaller chance: the model
+    prices the lost Team member (``ESCAPE_TEAM``, ``ESCAPE_LIFE``), which a
+    search's 40-move playouts rarely reach.
     """
     if state.is_terminal():
         return state.returns()
     n = state.n
-    civ = [(t[1], t[2]) for t in state.placed if TILES[t[0]].terrain == CIVILIZATION]
-    tx, ty = state.team
-    near = min((abs(x - tx) + abs(y - ty) for x, y in civ), default=12)
-    escape = min(0.9, max(0.1, 0.3 + 0.15 * len(civ) - 0.02 * near))
+    escape = escape_chance(state)
     team = [p for p in range(n) if state.life[p] > 0 and state.roles[p] != ALIEN]
-    aps = [state.ap_of(p) for p in team]
-    mean = sum(aps) / len(aps) if aps else 0.0
+    if state.half_agreed:  # the variant: the living Team shares the win, AP is worthless
+        winners = len(team)
+        shares = {p: 1.0 / winners for p in team}
+    else:
+        winners = 1
+        best = max((state.ap_of(p) for p in team), default=0)
+        weights = {p: math.exp((state.ap_of(p) - best) / AP_SCALE) for p in team}
+        total = sum(weights.values())
+        shares = {p: w / total for p, w in weights.items()}
+    # A loser's return: after an escape (``winners`` of the Team won), and after the Alien's win.
+    lost_escape = -1.0 / (n - winners)
+    lost_alien = -1.0 / (n - 1)
     out = []
     for p in range(n):
         if state.roles[p] == ALIEN:
-            v = 0.9 * (1 - 2 * escape)
-        elif state.life[p] == 0:
-            v = -0.9
+            v = (1.0 - escape) + escape * lost_escape
+        elif p in shares:
+            if state.half_agreed:
+                v = escape * shares[p] + (1.0 - escape) * lost_alien
+            else:
+                win = escape * shares[p]
+                v = win + (1.0 - win) * lost_alien
         else:
-            v = 0.8 * (2 * escape - 1) + 0.1 * math.tanh((state.ap_of(p) - mean) / 20.0)
-        out.append(max(-1.0, min(1.0, v)))
+            v = escape * lost_escape + (1.0 - escape) * lost_alien
+        out.append(v)
     return out

@@ -39,9 +39,10 @@ the past fit of a tile that went to the pool are not tracked.
 
 :func:`determinize` samples as a function of the observer's information (its
 :meth:`~.rules.RulesState.view`) and the generator only -- never the true
-hidden contents -- so twins give equal worlds: roles uniformly among the
-assignments consistent with o's role, the revealed roles and the game still
-being on; then every hidden card (all cards minus those o sees) is dealt to
+hidden contents -- so twins give equal worlds: roles among the assignments
+consistent with o's role, the revealed roles and the game still being on,
+each weighted by the public evidence against its Alien (:func:`alien_weight`;
+uniformly while the roles are dealt); then every hidden card (all cards minus those o sees) is dealt to
 the hidden places, the records' cards first, the Alien's hand drawn card by
 card below its weapon; then each stack's unaccounted tiles to the stack, the
 pool and the scout's hand, o's known pool tiles first.
@@ -160,10 +161,39 @@ def _take(pool: List[int], counts: List[int]) -> bool:
     return True
 
 
+def alien_weight(state: RulesState, seat: int) -> int:
+    """How strongly the public record points at ``seat`` being the Alien: 1 plus the hazard rounds
+    it joined beyond the items it gave (``stats``), the heuristic's suspicion.
+
+    A world sampled for a search gives the Alien's role to a seat in proportion to this weight
+    (among the assignments the observer cannot rule out). Uniform roles made a searching Human
+    blind to the record: asked to vote on a seat that had given to every hazard, it voted as if
+    that seat were the Alien half the time, so a searching Alien won by calling votes on Humans
+    (benchmarks/RESULTS.md, issue 22: the Alien won 23 of 30 three-player games of levels 4-6).
+    The Alien, which gives nothing to hazards, builds the record; a Human gives what it can.
+    """
+    rounds, items = state.stats[seat]
+    return 1 + max(0, rounds - items)
+
+
+def _pick_roles(state: RulesState, o: int, rng: random.Random) -> List[int]:
+    """One role assignment for a world of ``o``'s: by :func:`alien_weight` of its Alien, uniform during the role deal."""
+    worlds = _role_worlds(state, o)
+    if state.step == S_ROLES:
+        return rng.choice(worlds)
+    weights = [alien_weight(state, roles.index(ALIEN)) for roles in worlds]
+    draw = rng.randrange(sum(weights))
+    for roles, weight in zip(worlds, weights):
+        draw -= weight
+        if draw < 0:
+            return roles
+    raise AssertionError("unreachable: the draw is below the total weight")  # pragma: no cover
+
+
 def _sample(state: RulesState, o: int, rng: random.Random):
     n = state.n
     world = state.clone()
-    roles = rng.choice(_role_worlds(state, o))
+    roles = _pick_roles(state, o, rng)
     world.roles = roles
     a = roles.index(ALIEN) if ALIEN in roles else -1
 
