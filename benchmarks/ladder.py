@@ -114,7 +114,8 @@ def windows(chain: Sequence[int], size: int) -> List[Tuple[int, ...]]:
 
 def ladder(game: str, players: int, games: int, seed: int, quick: bool = False, processes: int = 1,
            progress: bool = False, out_dir: Optional[str] = None,
-           level_games: Optional[int] = None, doubling_games: Optional[int] = None) -> Dict[str, Any]:
+           level_games: Optional[int] = None, doubling_games: Optional[int] = None,
+           levels_only: bool = False) -> Dict[str, Any]:
     """Play the ladder of ``game`` at ``players`` seats; return ratings and the level calibration.
 
     ``games`` a table; ``level_games`` (default ``games``) for the tables of
@@ -124,10 +125,12 @@ def ladder(game: str, players: int, games: int, seed: int, quick: bool = False, 
     of search win?). ``out_dir``: keep each table's games in a results
     file there (``aiplay arena``'s format), so that an interrupted ladder
     resumes where it stopped (and a rerun with more games extends it).
+    ``levels_only``: the levels and random alone (the tables of neighbouring
+    levels and random against level 1): a level table changed, the rungs did not.
     """
     level_games = games if level_games is None else level_games
     doubling_games = games if doubling_games is None else doubling_games
-    rungs = ladder_rungs(game, quick)
+    rungs = ["random"] if levels_only else ladder_rungs(game, quick)
     levels = level_rungs(quick)
     specs = rungs + levels
     labels = [parse_bot(s).label for s in specs]
@@ -136,9 +139,9 @@ def ladder(game: str, players: int, games: int, seed: int, quick: bool = False, 
     level_tables = windows(level_chain, players)
     searches = [i for i in ladder_chain if rungs[i].startswith(search_kind(aiplay.load(game)) + "(")]
     doubling_tables = [t for t in windows(ladder_chain, players) if all(i in searches for i in t)]
-    tables = windows(ladder_chain, players) + level_tables
+    tables = ([] if levels_only else windows(ladder_chain, players)) + level_tables
     links = [(0, level_chain[0])]  # random against level 1
-    if not quick:
+    if not quick and not levels_only:
         top_search = len(rungs) - (2 if "expectimax" in rungs else 1)
         links.append((top_search, level_chain[-1]))
     for a, b in links:
@@ -292,6 +295,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     parser.add_argument("--json", help="write every result to this JSON file")
     parser.add_argument("--progress", action="store_true")
     parser.add_argument("--out-dir", help="keep every table's games here; a rerun resumes from them")
+    parser.add_argument("--levels-only", action="store_true",
+                        help="only the levels and random (after a change of a level table; the rungs are unchanged)")
     args = parser.parse_args(argv)
     games = list(args.game or GAMES)
     per_table = 2 if args.quick and args.games == 20 else args.games
@@ -305,7 +310,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         for players in sizes:
             entry = ladder(game, players, per_table, args.seed, quick=args.quick, processes=args.processes,
                            progress=args.progress, out_dir=args.out_dir, level_games=args.level_games,
-                           doubling_games=args.doubling_games)
+                           doubling_games=args.doubling_games, levels_only=args.levels_only)
             entries.append(entry)
             print(report(entry), flush=True)
     targets = []
