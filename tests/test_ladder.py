@@ -52,6 +52,13 @@ def test_quick_ladder_is_anchored_at_random_and_calibrates_adjacent_levels(ladde
     json.dumps(doc)
 
 
+def test_levels_only_plays_the_level_tables_and_random(ladder):
+    entry = ladder.ladder("area1851", 2, games=2, seed=3, quick=True, levels_only=True)
+    assert [b["name"] for b in entry["bots"]] == ["random", "level-1", "level-2"]
+    assert entry["tables"] == [["level-1", "level-2"], ["random", "level-1"]]
+    assert entry["bots"][0]["rating"] == 0 and entry["adjacent"][0]["games"] == 2
+
+
 def test_the_shipped_calibration_is_printed():
     data = Path(__file__).resolve().parent.parent / "aiplay" / "data" / "levels.json"
     if not data.exists():

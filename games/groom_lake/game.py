@@ -43,7 +43,9 @@ class GroomLakeGame(Game):
     #: rival Human out (a self-interested Human gains by it) and called votes that the Humans never
     #: carry. ISMCTS at 4,000 iterations against two heuristic seats, 201 three-player games: as
     #: the Alien 38.8 % won that way, 59.7 % with the policy model (the heuristic itself: 38.8 %);
-    #: as a Human 29.9 % and 40.3 % (heuristic 37.3 %) (benchmarks/RESULTS.md, issue 22).
+    #: as a Human 29.9 % and 40.3 % (heuristic 37.3 %). With the fitted static evaluation and
+    #: worlds weighted by the public record (``heuristic.escape_chance``, ``knowledge.alien_weight``)
+    #: the same games give 85.1 % and 67.2 % (benchmarks/RESULTS.md, issue 22).
     bot_presets = {"ismcts": {"rollout": "policy", "rollout_cutoff": 40, "opponents": "policy"},
                    "mcts": {"rollout": "policy", "rollout_cutoff": 40, "opponents": "policy"}}
 
