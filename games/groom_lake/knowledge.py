@@ -42,8 +42,8 @@ the past fit of a tile that went to the pool are not tracked.
 hidden contents -- so twins give equal worlds: roles among the assignments
 consistent with o's role, the revealed roles and the game still being on,
 each weighted by the public evidence against its Alien (:func:`alien_weight`;
-uniformly while the roles are dealt); then every hidden card (all cards minus those o sees) is dealt to
-the hidden places, the records' cards first, the Alien's hand drawn card by
+uniformly while the roles are dealt); then every hidden card (all cards
+minus those o sees) is dealt to the hidden places, the records' cards first, the Alien's hand drawn card by
 card below its weapon; then each stack's unaccounted tiles to the stack, the
 pool and the scout's hand, o's known pool tiles first.
 """
@@ -167,10 +167,11 @@ def alien_weight(state: RulesState, seat: int) -> int:
 
     A world sampled for a search gives the Alien's role to a seat in proportion to this weight
     (among the assignments the observer cannot rule out). Uniform roles made a searching Human
-    blind to the record: asked to vote on a seat that had given to every hazard, it voted as if
-    that seat were the Alien half the time, so a searching Alien won by calling votes on Humans
-    (benchmarks/RESULTS.md, issue 22: the Alien won 23 of 30 three-player games of levels 4-6).
-    The Alien, which gives nothing to hazards, builds the record; a Human gives what it can.
+    blind to the record: in a three-player game, asked to vote on a seat that had given to
+    every hazard, it searched worlds where that seat was the Alien half the time. The Alien,
+    which gives nothing to hazards unless it plays at looking busy, builds the record; a Human
+    gives what it can. (Measured together with the static evaluation of the same change:
+    benchmarks/RESULTS.md, "Groom Lake's static evaluation and the role belief".)
     """
     rounds, items = state.stats[seat]
     return 1 + max(0, rounds - items)
