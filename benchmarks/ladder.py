@@ -190,6 +190,26 @@ def ladder(game: str, players: int, games: int, seed: int, quick: bool = False, 
     }
 
 
+def seat_match(game: str, best: str, games: int, seed: int, processes: int = 1, progress: bool = False,
+               out_dir: Optional[str] = None) -> MatchResult:
+    """``best`` in one seat against the new heuristic in the others, at the small table, seat-rotated.
+
+    The deals and seats depend on ``seed`` and ``games`` only, so two matches with
+    different ``best`` bots play the same deals from the same seats (a paired
+    comparison). ``out_dir``: keep the games in a results file there (resumable).
+    """
+    players = SMALL_TABLE[game]
+    bots = [best, NEW_HEURISTIC] + [NEW_HEURISTIC] * (players - 2)
+    out = None
+    if out_dir is not None:
+        Path(out_dir).mkdir(parents=True, exist_ok=True)
+        label = parse_bot(best).label
+        suffix = "" if label == "best" else f"-{label}"
+        out = str(Path(out_dir) / f"target-{game}-{players}p{suffix}.jsonl")
+    return run(game, bots, games=games, seed=seed, game_options={"players": players}, processes=processes,
+               progress=progress, out=out)
+
+
 def target(game: str, games: int, seed: int, processes: int = 1, progress: bool = False,
            out_dir: Optional[str] = None, best: Optional[str] = None) -> Dict[str, Any]:
     """The Done-means match: the top level against the new heuristic at the small table.
@@ -200,15 +220,7 @@ def target(game: str, games: int, seed: int, processes: int = 1, progress: bool 
     """
     players = SMALL_TABLE[game]
     best = best or f"level(level={NUM_LEVELS},name=best)"
-    bots = [best, NEW_HEURISTIC] + [NEW_HEURISTIC] * (players - 2)
-    out = None
-    if out_dir is not None:
-        Path(out_dir).mkdir(parents=True, exist_ok=True)
-        label = parse_bot(best).label
-        suffix = "" if label == "best" else f"-{label}"
-        out = str(Path(out_dir) / f"target-{game}-{players}p{suffix}.jsonl")
-    result = run(game, bots, games=games, seed=seed, game_options={"players": players}, processes=processes,
-                 progress=progress, out=out)
+    result = seat_match(game, best, games, seed, processes, progress, out_dir)
     low, high = result.interval(0)
     out = {"game": game, "players": players, "best": best, "games": result.games,
            "best_win_rate": result.win_rate(0),
@@ -216,6 +228,63 @@ def target(game: str, games: int, seed: int, processes: int = 1, progress: bool 
     if game == "groom_lake":
         out["by_role"] = _groom_lake_roles(result, seed, players)
     return out
+
+
+def level_seats(game: str, games: int, seed: int, processes: int = 1, progress: bool = False,
+                out_dir: Optional[str] = None) -> Dict[str, Any]:
+    """Every level in one seat against the new heuristic, on the same deals: the calibration of a team game.
+
+    In Groom Lake the tables of neighbouring levels measure the role deal more than the
+    levels (a Human's result is the Team's, and weak Teams never escape), so each level is
+    also measured against a fixed field: level k in the seat of :func:`target`'s best bot,
+    ``games`` deals, the same deals and seats for every level (the top level's match *is*
+    the target). ``win_rate`` is the level's mean win share with its Wilson interval;
+    ``adjacent`` pairs level k with level k-1 deal by deal: ``better`` deals where k's
+    share was the larger, ``worse`` the smaller, and ``win_rate`` = ``better / (better +
+    worse)`` with its Wilson interval (the deals both won or both lost tell nothing about
+    which is stronger).
+    """
+    outcomes: List[Dict[Tuple[int, Tuple[int, ...]], float]] = []
+    levels = []
+    for k in range(1, NUM_LEVELS + 1):
+        best = f"level(level={NUM_LEVELS},name=best)" if k == NUM_LEVELS else f"level(level={k},name=L{k})"
+        result = seat_match(game, best, games, seed, processes, progress, out_dir)
+        outcomes.append({(r.deal, tuple(r.seating)): r.shares(len(result.bots))[0] for r in result.records})
+        low, high = result.interval(0)
+        entry: Dict[str, Any] = {"level": k, "games": result.games, "win_rate": result.win_rate(0),
+                                 "interval": [low, high]}
+        if game == "groom_lake":
+            entry["by_role"] = _groom_lake_roles(result, seed, SMALL_TABLE[game])
+        levels.append(entry)
+    adjacent = []
+    for k in range(2, NUM_LEVELS + 1):
+        upper, lower = outcomes[k - 1], outcomes[k - 2]
+        both = [key for key in upper if key in lower]
+        better = sum(1 for key in both if upper[key] > lower[key])
+        worse = sum(1 for key in both if upper[key] < lower[key])
+        low, high = wilson_interval(better, better + worse)
+        adjacent.append({"level": k, "vs": k - 1, "deals": len(both), "better": better, "worse": worse,
+                         "win_rate": better / (better + worse) if better + worse else None,
+                         "interval": [low, high]})
+    return {"game": game, "players": SMALL_TABLE[game], "games": games, "seed": seed,
+            "opponents": NEW_HEURISTIC, "levels": levels, "adjacent": adjacent}
+
+
+def report_level_seats(entry: Dict[str, Any]) -> str:
+    """A text block for :func:`level_seats`."""
+    lines = [f"{entry['game']} at {entry['players']} players: each level in one seat against the new heuristic, "
+             f"{entry['games']} deals"]
+    for lv in entry["levels"]:
+        line = (f"  level {lv['level']}: {lv['win_rate']:.1%} [{lv['interval'][0]:.1%}, {lv['interval'][1]:.1%}]")
+        for role, split in lv.get("by_role", {}).items():
+            if split["games"]:
+                line += f"; as {role} {split['win_rate']:.1%} of {split['games']}"
+        lines.append(line)
+    for adj in entry["adjacent"]:
+        rate = "n/a" if adj["win_rate"] is None else f"{adj['win_rate']:.1%}"
+        lines.append(f"  level {adj['level']} vs {adj['vs']}, deal by deal: better in {adj['better']}, worse in "
+                     f"{adj['worse']} of {adj['deals']}: {rate} [{adj['interval'][0]:.1%}, {adj['interval'][1]:.1%}]")
+    return "\n".join(lines)
 
 
 def _groom_lake_roles(result: MatchResult, seed: int, players: int) -> Dict[str, Any]:
@@ -260,9 +329,14 @@ def report(entry: Dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
-def calibration(entries: List[Dict[str, Any]], command: str,
-                previous: Optional[Dict[str, Any]] = None) -> Dict[str, Any]:
-    """The ``levels.json`` document from ladder entries, over ``previous`` (other games and tables kept)."""
+def calibration(entries: List[Dict[str, Any]], command: str, previous: Optional[Dict[str, Any]] = None,
+                seats: Sequence[Dict[str, Any]] = ()) -> Dict[str, Any]:
+    """The ``levels.json`` document from ladder entries, over ``previous`` (other games and tables kept).
+
+    ``seats``: :func:`level_seats` entries, kept per game under ``"in_one_seat"`` of
+    their table size, beside that table's ratings (so only for a table size the ladder
+    has calibrated, in this run or before).
+    """
     out: Dict[str, Any] = {"format": 1, "anchor": "random = 0 (Bradley-Terry, Elo scale)",
                            "games": dict((previous or {}).get("games", {}))}
     for e in entries:
@@ -271,6 +345,11 @@ def calibration(entries: List[Dict[str, Any]], command: str,
             "players": e["players"], "games_per_table": e["games_per_table"],
             "level_games": e.get("level_games", e["games_per_table"]), "seed": e["seed"],
             "total_games": e["total_games"], "levels": e["levels"], "adjacent": e["adjacent"], "command": command}
+    for e in seats:
+        tables = out["games"][e["game"]] = dict(out["games"].get(e["game"], {}))
+        size = str(e["players"])
+        if size in tables:
+            tables[size] = dict(tables[size], in_one_seat=dict(e, command=command))
     return out
 
 
@@ -295,6 +374,9 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     parser.add_argument("--json", help="write every result to this JSON file")
     parser.add_argument("--progress", action="store_true")
     parser.add_argument("--out-dir", help="keep every table's games here; a rerun resumes from them")
+    parser.add_argument("--level-seats", action="store_true",
+                        help="also play every level in one seat against the new heuristic on the same "
+                             "--target-games deals (the calibration of Groom Lake, a team game)")
     parser.add_argument("--levels-only", action="store_true",
                         help="only the levels and random (after a change of a level table; the rungs are unchanged)")
     args = parser.parse_args(argv)
@@ -324,16 +406,24 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
                 if split["games"]:
                     print(f"  as {role}: {split['win_rate']:.1%} of {split['games']} "
                           f"[{split['interval'][0]:.1%}, {split['interval'][1]:.1%}]", flush=True)
+    seats = []
+    if args.level_seats:
+        for game in games:
+            seat_entry = level_seats(game, args.target_games, args.seed, args.processes, args.progress,
+                                     args.out_dir)
+            seats.append(seat_entry)
+            print(report_level_seats(seat_entry), flush=True)
     command = "python benchmarks/ladder.py " + " ".join(argv if argv is not None else sys.argv[1:])
     if args.json:
-        Path(args.json).write_text(json.dumps({"ladders": entries, "targets": targets, "command": command},
+        Path(args.json).write_text(json.dumps({"ladders": entries, "targets": targets, "level_seats": seats,
+                                               "command": command},
                                               indent=1) + "\n", encoding="utf-8")
     if args.write_levels:
         if args.quick:
             parser.error("--write-levels needs a real run, not --quick")
         LEVELS_JSON.parent.mkdir(parents=True, exist_ok=True)
         previous = json.loads(LEVELS_JSON.read_text(encoding="utf-8")) if LEVELS_JSON.exists() else None
-        LEVELS_JSON.write_text(json.dumps(calibration(entries, command, previous), indent=1) + "\n",
+        LEVELS_JSON.write_text(json.dumps(calibration(entries, command, previous, seats), indent=1) + "\n",
                                encoding="utf-8")
     return 0
 

@@ -59,6 +59,30 @@ def test_levels_only_plays_the_level_tables_and_random(ladder):
     assert entry["bots"][0]["rating"] == 0 and entry["adjacent"][0]["games"] == 2
 
 
+def test_level_seats_pairs_each_level_with_the_one_below_deal_by_deal(ladder, monkeypatch, tmp_path):
+    monkeypatch.setattr(ladder, "NUM_LEVELS", 2)  # levels 1 and 2 only: the test stays short
+    entry = ladder.level_seats("groom_lake", 3, seed=4, out_dir=str(tmp_path))
+    assert [lv["level"] for lv in entry["levels"]] == [1, 2] and entry["players"] == 3
+    for lv in entry["levels"]:
+        assert lv["games"] == 3 and 0 <= lv["interval"][0] <= lv["win_rate"] <= lv["interval"][1] <= 1
+        assert sum(split["games"] for split in lv["by_role"].values()) == 3
+    (adjacent,) = entry["adjacent"]
+    assert adjacent["deals"] == 3 and adjacent["better"] + adjacent["worse"] <= 3
+    # The same deals and seats for both levels: the files hold the same games, bot 0 in the same seats.
+    files = sorted(tmp_path.iterdir())
+    games = [[json.loads(line) for line in f.read_text().splitlines()[1:]] for f in files]
+    assert [(g["deal"], g["seating"]) for g in games[0]] == [(g["deal"], g["seating"]) for g in games[1]]
+    previous = {"games": {"groom_lake": {"3": {"players": 3, "games_per_table": 1, "seed": 1, "levels": [],
+                                               "adjacent": []}}}}
+    doc = ladder.calibration([], "test", previous, [entry])
+    assert doc["games"]["groom_lake"]["3"]["in_one_seat"]["adjacent"] == entry["adjacent"]
+    from aiplay.search import level
+    monkeypatch.setattr(level, "_load_calibration", lambda: doc)
+    text = format_levels("groom_lake")
+    assert "each level in one seat against the heuristic on the same 3 deals" in text
+    assert f"level 2 did better than level 1 in {adjacent['better']} deals" in text
+
+
 def test_the_shipped_calibration_is_printed():
     data = Path(__file__).resolve().parent.parent / "aiplay" / "data" / "levels.json"
     if not data.exists():

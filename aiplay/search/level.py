@@ -241,8 +241,12 @@ def level_ratings(game: str) -> Dict[str, Any]:
     run, ``levels`` (one per level: ``level``, ``rating`` on the Elo scale
     with random = 0, ``low``/``high`` of its 95 % interval) and ``adjacent``
     (each level against the one below: ``win_rate``, ``games`` and the 95 %
-    ``interval``), ``total_games`` and the ``command`` that produced it.
-    Raises :class:`~aiplay.errors.InvalidOptionError` for a game not
+    ``interval``), ``total_games`` and the ``command`` that produced it; a
+    team game may add ``in_one_seat``: each level in one seat against the
+    heuristic on the same deals (``levels``: ``level``, ``win_rate``,
+    ``interval``; ``adjacent``: level k against k-1 deal by deal, ``better``,
+    ``worse``, ``win_rate`` and ``interval``), see ``benchmarks/ladder.py
+    --level-seats``. Raises :class:`~aiplay.errors.InvalidOptionError` for a game not
     calibrated.
     """
     data = _load_calibration().get("games", {})
@@ -299,6 +303,18 @@ def format_levels(game: str) -> str:
             rate = "n/a" if adj["win_rate"] is None else f"{adj['win_rate']:.0%}"
             lines.append(f"  {size} players: level {adj['level']} beat level {adj['vs']} in {rate} of "
                          f"{adj['games']} games, ties halved (95 % interval {adj['interval'][0]:.0%} to "
+                         f"{adj['interval'][1]:.0%})")
+    for size in sizes:
+        seats = tables[size].get("in_one_seat")
+        if not seats:
+            continue
+        lines.append(f"  {size} players, each level in one seat against the heuristic on the same "
+                     f"{seats['games']} deals (seed {seats['seed']}):")
+        lines.append("    " + ", ".join(f"level {lv['level']} won {lv['win_rate']:.0%}" for lv in seats["levels"]))
+        for adj in seats["adjacent"]:
+            rate = "n/a" if adj["win_rate"] is None else f"{adj['win_rate']:.0%}"
+            lines.append(f"    level {adj['level']} did better than level {adj['vs']} in {adj['better']} deals, "
+                         f"worse in {adj['worse']}: {rate} (95 % interval {adj['interval'][0]:.0%} to "
                          f"{adj['interval'][1]:.0%})")
     if not sizes:
         lines.append("  (not calibrated on this game yet: see benchmarks/ladder.py)")
