@@ -287,7 +287,7 @@ def format_levels(game: str) -> str:
         header += f"  {size + ' players (random = 0)':>28}"
     lines.append(header)
     for info in levels_info(entry.reference):
-        row = (f"  {info['level']:>5}  {info['iterations']:>10}  {info['mistake_rate']:>8.0%}"
+        row = (f"  {info['level']:>5}  {info['iterations']:>10}  {info['mistake_rate'] * 100:>7g}%"
                f"  {info['width']:>5}")
         for size in sizes:
             rated = {r["level"]: r for r in tables[size]["levels"]}.get(info["level"])
