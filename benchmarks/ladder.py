@@ -25,6 +25,12 @@ level k-1, ties halved) with its 95 % Wilson interval.
 against the new heuristic, 2 players, ``--target-games`` games (200 in the
 issue).
 
+``--level-seats`` also plays every level in that seat, on the same deals, and
+pairs each level with the one below deal by deal: the calibration of a team
+game (Groom Lake), where the tables of neighbouring levels measure the role
+deal more than the levels. ``--levels-only`` plays only the tables of the
+levels (and random against level 1), after a change of a game's level table.
+
 The level calibration is written to ``aiplay/data/levels.json`` (with
 ``--write-levels``), which ``aiplay levels GAME`` prints.
 
