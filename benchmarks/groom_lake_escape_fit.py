@@ -32,8 +32,8 @@ import numpy as np
 
 import aiplay
 from aiplay.game import sample_chance_outcome
-from aiplay.games.groom_lake.components import ALIEN, AP_VALUE, CIVILIZATION, TILES
-from aiplay.games.groom_lake.heuristic import policy
+from aiplay.games.groom_lake.components import ALIEN
+from aiplay.games.groom_lake.heuristic import escape_inputs, policy
 from aiplay.games.groom_lake.rules import S_ACTION, TEAM_ESCAPES
 
 NAMES = ("bias", "players 4", "players 5", "players 6", "clear Civilization next", "clear Civilization",
@@ -45,22 +45,7 @@ def features(state) -> List[float]:
     """The regression's inputs at ``state`` (see the module docstring), in the order of :data:`NAMES`."""
     n = state.n
     tx, ty = state.team
-    clear, hazard = -1, False
-    for t in state.placed:
-        if TILES[t[0]].terrain == CIVILIZATION:
-            if t[4]:
-                hazard = True
-            else:
-                d = abs(t[1] - tx) + abs(t[2] - ty)
-                clear = d if clear < 0 or d < clear else clear
-    members = life = cards = alien_alive = 0
-    for p in range(n):
-        if state.roles[p] == ALIEN:
-            alien_alive = int(state.life[p] > 0)
-        elif state.life[p] > 0:
-            members += 1
-            life += state.life[p]
-            cards += sum(c for t, c in enumerate(state.hands[p]) if AP_VALUE[t] == 0)
+    clear, hazard, members, life, cards, alien_alive = escape_inputs(state)
     starters = n - 1
     return [1.0, n == 4, n == 5, n == 6, clear == 1, clear >= 0, min(max(clear, 0), 8), hazard,
             min(abs(tx) + abs(ty), 8), len(state.placed), members / starters, life / starters, cards / starters,

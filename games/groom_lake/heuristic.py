@@ -525,14 +525,14 @@ ESCAPE_ALIEN = -0.86
 AP_SCALE = 15.0
 
 
-def escape_chance(state: Any) -> float:
-    """The chance that the Team escapes, by the logistic model of :data:`ESCAPE_BIAS` and the weights after it.
+def escape_inputs(state: Any) -> Tuple[int, bool, int, int, int, int]:
+    """What the escape model reads of ``state`` besides the table size, the Team's place and the tiles.
 
-    Read from the true state (roles included), as a searcher reads a sampled world.
+    ``(steps from the Team to the nearest Civilization without an open hazard, or -1;
+    whether a Civilization with an open hazard is on the map; the living Team members;
+    their life tokens; their cards without Alien Proof; 1 if the Alien is alive, else 0)``.
     """
-    n = state.n
     tx, ty = state.team
-    x = ESCAPE_BIAS[n]
     clear = -1
     hazard = False
     for t in state.placed:
@@ -543,6 +543,28 @@ def escape_chance(state: Any) -> float:
                 d = abs(t[1] - tx) + abs(t[2] - ty)
                 if clear < 0 or d < clear:
                     clear = d
+    members = life = cards = 0
+    alien_alive = 0
+    for p in range(state.n):
+        if state.roles[p] == ALIEN:
+            alien_alive = 1 if state.life[p] > 0 else 0
+        elif state.life[p] > 0:
+            members += 1
+            life += state.life[p]
+            cards += sum(c for t, c in enumerate(state.hands[p]) if AP_VALUE[t] == 0)
+    return clear, hazard, members, life, cards, alien_alive
+
+
+def escape_chance(state: Any) -> float:
+    """The chance that the Team escapes, by the logistic model of :data:`ESCAPE_BIAS` and the weights after it.
+
+    Read from the true state (roles included), as a searcher reads a sampled world.
+    (The kernel's ``evaluate`` repeats these float operations in this order.)
+    """
+    n = state.n
+    tx, ty = state.team
+    clear, hazard, members, life, cards, alien_alive = escape_inputs(state)
+    x = ESCAPE_BIAS[n]
     if clear == 1:
         x += ESCAPE_CIV_NEXT
     if clear >= 0:
@@ -551,15 +573,6 @@ def escape_chance(state: Any) -> float:
         x += ESCAPE_CIV_HAZARD
     x += ESCAPE_LAKE * min(abs(tx) + abs(ty), ESCAPE_LAKE_CAP)
     x += ESCAPE_TILE * len(state.placed)
-    members = life = cards = 0
-    alien_alive = 0
-    for p in range(n):
-        if state.roles[p] == ALIEN:
-            alien_alive = 1 if state.life[p] > 0 else 0
-        elif state.life[p] > 0:
-            members += 1
-            life += state.life[p]
-            cards += sum(c for t, c in enumerate(state.hands[p]) if AP_VALUE[t] == 0)
     x += (ESCAPE_TEAM * members + ESCAPE_LIFE * life + ESCAPE_CARDS * cards) / (n - 1)
     x += ESCAPE_ALIEN * alien_alive
     return 1.0 / (1.0 + math.exp(-x))
