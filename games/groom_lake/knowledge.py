@@ -170,8 +170,9 @@ def alien_weight(state: RulesState, seat: int) -> int:
     blind to the record: in a three-player game, asked to vote on a seat that had given to
     every hazard, it searched worlds where that seat was the Alien half the time. The Alien,
     which gives nothing to hazards unless it plays at looking busy, builds the record; a Human
-    gives what it can. (Measured together with the static evaluation of the same change:
-    benchmarks/RESULTS.md, "Groom Lake's static evaluation and the role belief".)
+    gives what it can. (Beside the static evaluation of the same change it added 6 Human
+    wins in 134 games, within the noise: benchmarks/RESULTS.md, "Groom Lake's static
+    evaluation and the role belief".)
     """
     rounds, items = state.stats[seat]
     return 1 + max(0, rounds - items)
