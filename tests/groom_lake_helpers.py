@@ -64,7 +64,8 @@ def position(players: int = 3, *, roles: Optional[Sequence[int]] = None, hands: 
         "refresh": [0] * NUM_TYPES, "refresh_known": [[0] * NUM_TYPES for _ in range(n)], "result": 0,
         "revealed": [False] * n, "roles": list(roles),
         "stacks": [[t for t in STACK_TILES[s] if t not in used] for s in range(NUM_STACKS)],
-        "stats": [list(r) for r in stats] if stats is not None else [[0, 0] for _ in range(n)], "step": "action", "target": -1, "team": list(team),
+        "stats": [list(r) for r in stats] if stats is not None else [[0, 0] for _ in range(n)],
+        "step": "action", "target": -1, "team": list(team),
         "team_from": list(team), "total": 0, "turn": turn,
     }
     return game.state_from_dict(doc)
