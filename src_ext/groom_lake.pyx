@@ -1451,7 +1451,7 @@ cdef class GroomLakeKernel(Kernel):
         # heuristic.static_values (and escape_chance), the same float operations in the same order.
         cdef const GL* st = <const GL*>s
         cdef int i, p, t, clear = -1, hazard = 0, dist, members = 0, life = 0, cards = 0, alien_alive = 0, lake
-        cdef int best = 0, winners, any_member = 0
+        cdef int best = -1, winners  # -1: below every Team member's Alien Proof
         cdef double x, escape, total, win, lost_escape, lost_alien, v
         cdef double share[MAXP]
         if st.step == S_OVER:
@@ -1485,9 +1485,8 @@ cdef class GroomLakeKernel(Kernel):
                 for t in range(NT):
                     if AP_VALUE[t] == 0:
                         cards += st.hands[p][t]
-                if not any_member or self._ap_of(st, p) > best:
+                if self._ap_of(st, p) > best:
                     best = self._ap_of(st, p)
-                any_member = 1
         x += (GL_ESCAPE_TEAM * members + GL_ESCAPE_LIFE * life + GL_ESCAPE_CARDS * cards) / (self.n - 1)
         x += GL_ESCAPE_ALIEN * alien_alive
         escape = 1.0 / (1.0 + exp(-x))
