@@ -21,7 +21,9 @@ reproducible anywhere.
 With ``out=FILE`` every finished game is appended to a JSON-lines file (a
 header line describing the match, then one line a game); running the same
 match again skips the games already there, so a long run resumes after a
-crash or can be extended with more games.
+crash or can be extended with more games. The header also records what the
+bots take from the game (its presets, a level's settings), so a rerun after
+those changed is refused rather than mixed with the old games.
 
 Example::
 
@@ -341,9 +343,12 @@ class _Progress:
 
 
 def _header(game: str, game_options: Mapping[str, Any], backend: str, specs: Sequence[BotSpec],
-            seed: int) -> Dict[str, Any]:
+            seed: int, loaded: Any) -> Dict[str, Any]:
+    # "settings" (the game's presets and level tables as the bots use them) lets a rerun tell a
+    # match whose bots changed with the package from the same match: same specs, other play.
     return {"aiplay_arena": RESULTS_FORMAT, "game": game, "game_options": dict(game_options),
-            "backend": backend, "bots": [s.to_dict() for s in specs], "seed": seed}
+            "backend": backend, "bots": [s.to_dict() for s in specs], "seed": seed,
+            "settings": [s.settings(loaded) for s in specs]}
 
 
 def read_results(path: str) -> Tuple[Optional[Dict[str, Any]], List[GameRecord], int]:
@@ -475,7 +480,7 @@ def run(game: str, bots: Sequence[Union[str, Mapping[str, Any], BotSpec]], *, ga
         s.make(loaded, seed=0)
     deals = -(-games // players)
     plan = schedule(len(specs), players, deals)
-    header = _header(game, game_options, backend, specs, seed)
+    header = _header(game, game_options, backend, specs, seed, loaded)
     result = MatchResult(game, [s.label for s in specs], game_options=dict(loaded.options))
     done: Dict[Tuple[int, Tuple[int, ...]], GameRecord] = {}
     writer: Optional[TextIO] = None
@@ -536,7 +541,9 @@ def run(game: str, bots: Sequence[Union[str, Mapping[str, Any], BotSpec]], *, ga
 
 def _difference(old: Mapping[str, Any], new: Mapping[str, Any]) -> str:
     keys = [k for k in sorted(set(old) | set(new)) if old.get(k) != new.get(k)]
-    return "; ".join(f"{k}: file {old.get(k)!r}, now {new.get(k)!r}" for k in keys)
+    return "; ".join(f"{k}: the file does not record them (an older aiplay wrote it), now {new.get(k)!r}"
+                     if k == "settings" and k not in old else f"{k}: file {old.get(k)!r}, now {new.get(k)!r}"
+                     for k in keys)
 
 
 def run_match(game: str, bots: Sequence[str], *, deals: int, seed: int = 0,

@@ -274,3 +274,34 @@ def test_cli_arena_prints_the_table_json_and_a_plot(tmp_path, capsys):
         "mcts(iterations=10)", "mcts(iterations=40)", "random"]
     assert cli_main(["arena", "pig", "--bots", "random", "--games", "2", "--no-progress"]) == 2
     assert "2 or more bots" in capsys.readouterr().err
+
+
+def test_results_file_refuses_games_of_another_level_table_or_presets(tmp_path, monkeypatch):
+    """A rerun after the package changed what the bots take from the game does not resume."""
+    out = str(tmp_path / "levels.jsonl")
+    bots = ["level(level=1)", "mcts(iterations=10)"]
+    arena.run("pig", bots, games=2, seed=1, game_options=PIG, progress=False, out=out)
+    header = json.loads(open(out).readline())
+    first = aiplay.search.level.LEVELS[0]
+    assert header["settings"][0]["level"] == {"iterations": first.iterations, "mistake_rate": first.mistake_rate,
+                                              "width": first.width}
+    assert header["settings"][0]["search"]["kind"] == "mcts"
+    reference = type(aiplay.load("pig", backend="reference"))
+    table = ((30, 0.5, 3),) + ((100, 0.1, 3),) * 5 + ((200, 0.0, 1),)
+    with monkeypatch.context() as patch:
+        patch.setattr(reference, "difficulty_levels", table)
+        with pytest.raises(InvalidOptionError, match="holds another match.*settings.*'iterations': 30"):
+            arena.run("pig", bots, games=2, seed=1, game_options=PIG, progress=False, out=out)
+    with monkeypatch.context() as patch:
+        patch.setattr(reference, "bot_presets", {"mcts": {"uct_c": 2.5}})
+        with pytest.raises(InvalidOptionError, match="holds another match.*settings.*uct_c"):
+            arena.run("pig", bots, games=2, seed=1, game_options=PIG, progress=False, out=out)
+    arena.run("pig", bots, games=2, seed=1, game_options=PIG, progress=False, out=out)  # unchanged: resumes
+    lines = open(out).read().splitlines()
+    assert len(lines) == 3
+    old = json.loads(lines[0])
+    del old["settings"]  # a file from before the settings were recorded
+    with open(out, "w") as f:
+        f.write("\n".join([json.dumps(old)] + lines[1:]) + "\n")
+    with pytest.raises(InvalidOptionError, match="does not record them"):
+        arena.run("pig", bots, games=2, seed=1, game_options=PIG, progress=False, out=out)

@@ -61,6 +61,32 @@ class BotSpec:
             data["name"] = self.name
         return data
 
+    def settings(self, game: Any) -> Dict[str, Any]:
+        """What the bot plays with on ``game`` beyond its own options (JSON-ready).
+
+        ``presets``: the game's presets for its kind (when the spec takes
+        them). A level bot adds ``level`` (its ``iterations``, ``mistake_rate``
+        and ``width`` in the game's level table) and ``search`` (the kind and
+        presets of its inner search). An arena's results file records these,
+        so a rerun after a change of presets or of a level table plays again
+        instead of resuming from games played with the old settings.
+        """
+        out: Dict[str, Any] = {}
+        if self.presets and game.bot_presets.get(self.kind):
+            out["presets"] = dict(game.bot_presets[self.kind])
+        if self.kind == "level":
+            from aiplay.search.level import NUM_LEVELS, levels_for, search_kind  # late, as in make()
+
+            level = self.options.get("level", NUM_LEVELS)
+            table = levels_for(game)
+            if isinstance(level, int) and 1 <= level <= len(table):  # make() reports a bad level
+                chosen = table[level - 1]
+                out["level"] = {"iterations": chosen.iterations, "mistake_rate": chosen.mistake_rate,
+                                "width": chosen.width}
+            inner = search_kind(game)
+            out["search"] = {"kind": inner, **dict(game.bot_presets.get(inner, {}))}
+        return out
+
     def make(self, game: Any, seed: int, **defaults: Any) -> Any:
         """Build the bot for ``game`` with ``seed``; ``defaults`` are options under the spec's own."""
         from aiplay.search import make_bot  # the registry of kinds imports the searchers: late
