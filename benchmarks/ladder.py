@@ -57,7 +57,7 @@ from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 import aiplay
 from aiplay.arena import GameRecord, MatchResult, parse_bot, run, wilson_interval
-from aiplay.search.level import NUM_LEVELS, search_kind
+from aiplay.search.level import NUM_LEVELS, levels_for, search_kind
 
 #: The board games of the ladder.
 GAMES = ("sunken_city", "area51", "area1851", "groom_lake")
@@ -188,8 +188,10 @@ def ladder(game: str, players: int, games: int, seed: int, quick: bool = False, 
         "bots": [{"name": labels[i], "spec": specs[i], "games": merged.games_of(i),
                   "rating": ratings[i].rating - anchor, "low": ratings[i].low - anchor,
                   "high": ratings[i].high - anchor} for i in range(len(specs))],
-        "levels": [{"level": k + 1, "rating": ratings[i].rating - anchor, "low": ratings[i].low - anchor,
-                    "high": ratings[i].high - anchor} for k, i in enumerate(level_chain)],
+        # Each level's settings go with its rating, so a table changed without a new calibration shows.
+        "levels": [{"level": k + 1, **level_settings(game, k + 1), "rating": ratings[i].rating - anchor,
+                    "low": ratings[i].low - anchor, "high": ratings[i].high - anchor}
+                   for k, i in enumerate(level_chain)],
         "adjacent": adjacent,
         "wall_seconds": merged.wall_seconds,
         "total_games": len(records),
@@ -333,6 +335,12 @@ def report(entry: Dict[str, Any]) -> str:
         lines.append(f"  level {adj['level']} vs {adj['vs']}: {rate} of {adj['games']} "
                      f"[{adj['interval'][0]:.1%}, {adj['interval'][1]:.1%}]")
     return "\n".join(lines)
+
+
+def level_settings(game: str, level: int) -> Dict[str, Any]:
+    """``iterations``, ``mistake_rate`` and ``width`` of ``level`` in ``game``'s level table."""
+    chosen = levels_for(aiplay.load(game))[level - 1]
+    return {"iterations": chosen.iterations, "mistake_rate": chosen.mistake_rate, "width": chosen.width}
 
 
 def calibration(entries: List[Dict[str, Any]], command: str, previous: Optional[Dict[str, Any]] = None,

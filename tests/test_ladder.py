@@ -94,3 +94,19 @@ def test_the_shipped_calibration_is_printed():
         for size, table in tables.items():
             assert f"{size} players" in text
             assert {r["level"] for r in table["levels"]} <= set(range(1, NUM_LEVELS + 1))
+
+
+def test_the_shipped_calibration_is_of_the_shipped_level_tables():
+    """A level table changed without a new calibration fails here (run ladder.py --write-levels)."""
+    import aiplay
+    from aiplay.search.level import levels_for
+
+    shipped = json.loads((Path(__file__).resolve().parent.parent / "aiplay" / "data" / "levels.json")
+                         .read_text(encoding="utf-8"))
+    for game, tables in shipped["games"].items():
+        table = levels_for(aiplay.load(game))
+        for size, calibrated in tables.items():
+            for entry in calibrated["levels"]:
+                level = table[entry["level"] - 1]
+                assert (entry["iterations"], entry["mistake_rate"], entry["width"]) == \
+                    (level.iterations, level.mistake_rate, level.width), (game, size, entry["level"])

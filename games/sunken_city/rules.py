@@ -223,12 +223,12 @@ class SunkenCityGame(Game):
     # The common level table slips up to half the time; here that never brings a treasure home,
     # and two players with nothing secured tie (58 of 60 games between levels 1 and 2 were
     # ties, benchmarks/RESULTS.md). What separates players is the rate of slips between 0 and
-    # about 0.25, more than iterations past 250, so this table spends its seven levels there.
-    # Its slip rates are spaced by strength, not evenly: a first table (0.25, 0.20, 0.16, 0.12,
-    # 0.08, 0.04, 0) rated +90, +117, +147, +219, +243, +301, +418 over random, steps of 24 to
-    # 117 points, so three pairs of neighbours were within 52-53 % of each other; these rates
-    # aim at that range in even steps of about 55 points (a 58 % head-to-head), read off it.
-    difficulty_levels = ((150, 0.25, 3), (350, 0.16, 3), (500, 0.13, 3), (700, 0.07, 3),
+    # about 0.35, more than iterations past 250, so this table spends its seven levels there.
+    # Two earlier tables (0.25 to 0 in six steps) were too narrow: the span from level 1 to 7
+    # gave steps of about 56 %, and neighbours with slip rates 0.03 apart (0.16 and 0.13) did
+    # not separate. This one adds 0.35 at the bottom (55 % against 0.25 in a pilot) and keeps
+    # the top four: every neighbour 56-60 % of 200 games (benchmarks/RESULTS.md).
+    difficulty_levels = ((100, 0.35, 3), (200, 0.23, 3), (400, 0.14, 3), (700, 0.07, 3),
                          (1000, 0.035, 3), (2000, 0.015, 3), (4000, 0.0, 1))
 
 
