@@ -28,8 +28,11 @@ issue).
 ``--level-seats`` also plays every level in that seat, on the same deals, and
 pairs each level with the one below deal by deal: the calibration of a team
 game (Groom Lake), where the tables of neighbouring levels measure the role
-deal more than the levels. ``--levels-only`` plays only the tables of the
-levels (and random against level 1), after a change of a game's level table.
+deal more than the levels. ``--level-pairs`` plays each level against the one
+below at one table whose other seats are the new heuristic (``--target-games``
+games a pair): the head-to-head of neighbours at a table of more than two
+seats. ``--levels-only`` plays only the tables of the levels (and random
+against level 1), after a change of a game's level table.
 
 The level calibration is written to ``aiplay/data/levels.json`` (with
 ``--write-levels``), which ``aiplay levels GAME`` prints.
@@ -250,7 +253,7 @@ def level_seats(game: str, games: int, seed: int, processes: int = 1, progress: 
     ``adjacent`` pairs level k with level k-1 deal by deal: ``better`` deals where k's
     share was the larger, ``worse`` the smaller, and ``win_rate`` = ``better / (better +
     worse)`` with its Wilson interval (the deals both won or both lost tell nothing about
-    which is stronger).
+    which is stronger); ``share`` counts every deal, those ties halved (with ``share_interval``).
     """
     outcomes: List[Dict[Tuple[int, Tuple[int, ...]], float]] = []
     levels = []
@@ -271,11 +274,63 @@ def level_seats(game: str, games: int, seed: int, processes: int = 1, progress: 
         better = sum(1 for key in both if upper[key] > lower[key])
         worse = sum(1 for key in both if upper[key] < lower[key])
         low, high = wilson_interval(better, better + worse)
+        scored = better + (len(both) - better - worse) / 2
+        share_low, share_high = wilson_interval(scored, len(both))
         adjacent.append({"level": k, "vs": k - 1, "deals": len(both), "better": better, "worse": worse,
                          "win_rate": better / (better + worse) if better + worse else None,
-                         "interval": [low, high]})
+                         "interval": [low, high], "share": scored / len(both) if both else None,
+                         "share_interval": [share_low, share_high]})
     return {"game": game, "players": SMALL_TABLE[game], "games": games, "seed": seed,
             "opponents": NEW_HEURISTIC, "levels": levels, "adjacent": adjacent}
+
+
+def level_pairs(game: str, games: int, seed: int, processes: int = 1, progress: bool = False,
+                out_dir: Optional[str] = None) -> Dict[str, Any]:
+    """Each level against the one below at one table, the other seats the new heuristic.
+
+    The head-to-head of neighbouring levels at a table with more seats than two
+    (Groom Lake's 3): level k and level k-1 meet in ``games`` seat-rotated games
+    (the same deals for every pair), the remaining seats a fixed player, so a
+    weaker level is not the third seat of its own comparison. ``adjacent``: games
+    k ``won`` (its win share above k-1's), ``lost`` and ``tied`` (both won or both
+    lost), ``win_rate`` with ties halved and its Wilson interval, and ``decided``
+    (won / (won + lost)).
+    """
+    players = SMALL_TABLE[game]
+    adjacent = []
+    for k in range(2, NUM_LEVELS + 1):
+        bots = [f"level(level={k},name=level-{k})", f"level(level={k - 1},name=level-{k - 1})"]
+        bots += [NEW_HEURISTIC] * (players - 2)
+        out = None
+        if out_dir is not None:
+            Path(out_dir).mkdir(parents=True, exist_ok=True)
+            out = str(Path(out_dir) / f"pair-{game}-{players}p-level-{k}-level-{k - 1}.jsonl")
+        result = run(game, bots, games=games, seed=seed, game_options={"players": players}, processes=processes,
+                     progress=progress, out=out)
+        won = lost = 0
+        for r in result.records:
+            upper, lower = r.returns[r.seating.index(0)], r.returns[r.seating.index(1)]
+            won += upper > lower
+            lost += upper < lower
+        n = len(result.records)
+        tied = n - won - lost
+        low, high = wilson_interval(won + tied / 2, n)
+        adjacent.append({"level": k, "vs": k - 1, "games": n, "won": won, "lost": lost, "tied": tied,
+                         "win_rate": (won + tied / 2) / n if n else None, "interval": [low, high],
+                         "decided": won / (won + lost) if won + lost else None})
+    return {"game": game, "players": players, "games": games, "seed": seed, "others": NEW_HEURISTIC,
+            "adjacent": adjacent}
+
+
+def report_level_pairs(entry: Dict[str, Any]) -> str:
+    """A text block for :func:`level_pairs`."""
+    lines = [f"{entry['game']} at {entry['players']} players: each level against the one below, the other seats "
+             f"{entry['others']}, {entry['games']} games a pair"]
+    for adj in entry["adjacent"]:
+        lines.append(f"  level {adj['level']} vs {adj['vs']}: won {adj['won']}, lost {adj['lost']}, tied "
+                     f"{adj['tied']}: {adj['win_rate']:.1%} ties halved [{adj['interval'][0]:.1%}, "
+                     f"{adj['interval'][1]:.1%}]; decided games {adj['decided']:.1%}")
+    return "\n".join(lines)
 
 
 def report_level_seats(entry: Dict[str, Any]) -> str:
@@ -291,7 +346,9 @@ def report_level_seats(entry: Dict[str, Any]) -> str:
     for adj in entry["adjacent"]:
         rate = "n/a" if adj["win_rate"] is None else f"{adj['win_rate']:.1%}"
         lines.append(f"  level {adj['level']} vs {adj['vs']}, deal by deal: better in {adj['better']}, worse in "
-                     f"{adj['worse']} of {adj['deals']}: {rate} [{adj['interval'][0]:.1%}, {adj['interval'][1]:.1%}]")
+                     f"{adj['worse']} of {adj['deals']}: {rate} [{adj['interval'][0]:.1%}, {adj['interval'][1]:.1%}]"
+                     f"; all deals, ties halved {adj['share']:.1%} [{adj['share_interval'][0]:.1%}, "
+                     f"{adj['share_interval'][1]:.1%}]")
     return "\n".join(lines)
 
 
@@ -344,12 +401,13 @@ def level_settings(game: str, level: int) -> Dict[str, Any]:
 
 
 def calibration(entries: List[Dict[str, Any]], command: str, previous: Optional[Dict[str, Any]] = None,
-                seats: Sequence[Dict[str, Any]] = ()) -> Dict[str, Any]:
+                seats: Sequence[Dict[str, Any]] = (), pairs: Sequence[Dict[str, Any]] = ()) -> Dict[str, Any]:
     """The ``levels.json`` document from ladder entries, over ``previous`` (other games and tables kept).
 
     ``seats``: :func:`level_seats` entries, kept per game under ``"in_one_seat"`` of
     their table size, beside that table's ratings (so only for a table size the ladder
-    has calibrated, in this run or before).
+    has calibrated, in this run or before); ``pairs``: :func:`level_pairs` entries,
+    likewise under ``"in_pairs"``.
     """
     out: Dict[str, Any] = {"format": 1, "anchor": "random = 0 (Bradley-Terry, Elo scale)",
                            "games": dict((previous or {}).get("games", {}))}
@@ -364,6 +422,11 @@ def calibration(entries: List[Dict[str, Any]], command: str, previous: Optional[
         size = str(e["players"])
         if size in tables:
             tables[size] = dict(tables[size], in_one_seat=dict(e, command=command))
+    for e in pairs:
+        tables = out["games"][e["game"]] = dict(out["games"].get(e["game"], {}))
+        size = str(e["players"])
+        if size in tables:
+            tables[size] = dict(tables[size], in_pairs=dict(e, command=command))
     return out
 
 
@@ -391,6 +454,9 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     parser.add_argument("--level-seats", action="store_true",
                         help="also play every level in one seat against the new heuristic on the same "
                              "--target-games deals (the calibration of Groom Lake, a team game)")
+    parser.add_argument("--level-pairs", action="store_true",
+                        help="also play each level against the one below, the other seats the new heuristic, "
+                             "--target-games games a pair (tables of more than two seats: Groom Lake)")
     parser.add_argument("--levels-only", action="store_true",
                         help="only the levels and random (after a change of a level table; the rungs are unchanged)")
     args = parser.parse_args(argv)
@@ -427,17 +493,24 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
                                      args.out_dir)
             seats.append(seat_entry)
             print(report_level_seats(seat_entry), flush=True)
+    pairs = []
+    if args.level_pairs:
+        for game in games:
+            pair_entry = level_pairs(game, args.target_games, args.seed, args.processes, args.progress,
+                                     args.out_dir)
+            pairs.append(pair_entry)
+            print(report_level_pairs(pair_entry), flush=True)
     command = "python benchmarks/ladder.py " + " ".join(argv if argv is not None else sys.argv[1:])
     if args.json:
         Path(args.json).write_text(json.dumps({"ladders": entries, "targets": targets, "level_seats": seats,
-                                               "command": command},
+                                               "level_pairs": pairs, "command": command},
                                               indent=1) + "\n", encoding="utf-8")
     if args.write_levels:
         if args.quick:
             parser.error("--write-levels needs a real run, not --quick")
         LEVELS_JSON.parent.mkdir(parents=True, exist_ok=True)
         previous = json.loads(LEVELS_JSON.read_text(encoding="utf-8")) if LEVELS_JSON.exists() else None
-        LEVELS_JSON.write_text(json.dumps(calibration(entries, command, previous, seats), indent=1) + "\n",
+        LEVELS_JSON.write_text(json.dumps(calibration(entries, command, previous, seats, pairs), indent=1) + "\n",
                                encoding="utf-8")
     return 0
 

@@ -313,9 +313,22 @@ def format_levels(game: str) -> str:
         lines.append("    " + ", ".join(f"level {lv['level']} won {lv['win_rate']:.0%}" for lv in seats["levels"]))
         for adj in seats["adjacent"]:
             rate = "n/a" if adj["win_rate"] is None else f"{adj['win_rate']:.0%}"
-            lines.append(f"    level {adj['level']} did better than level {adj['vs']} in {adj['better']} deals, "
-                         f"worse in {adj['worse']}: {rate} (95 % interval {adj['interval'][0]:.0%} to "
-                         f"{adj['interval'][1]:.0%})")
+            line = (f"    level {adj['level']} did better than level {adj['vs']} in {adj['better']} deals, "
+                    f"worse in {adj['worse']}: {rate} (95 % interval {adj['interval'][0]:.0%} to "
+                    f"{adj['interval'][1]:.0%})")
+            if adj.get("share") is not None:
+                line += f"; {adj['share']:.0%} of all {adj['deals']} deals, ties halved"
+            lines.append(line)
+    for size in sizes:
+        pairs = tables[size].get("in_pairs")
+        if not pairs:
+            continue
+        lines.append(f"  {size} players, each level against the one below, the other seats the heuristic "
+                     f"({pairs['games']} games a pair, seed {pairs['seed']}):")
+        for adj in pairs["adjacent"]:
+            lines.append(f"    level {adj['level']} beat level {adj['vs']} in {adj['win_rate']:.0%} of "
+                         f"{adj['games']} games, ties halved (95 % interval {adj['interval'][0]:.0%} to "
+                         f"{adj['interval'][1]:.0%}; won {adj['won']}, lost {adj['lost']}, tied {adj['tied']})")
     if not sizes:
         lines.append("  (not calibrated on this game yet: see benchmarks/ladder.py)")
     return "\n".join(lines)
