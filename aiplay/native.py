@@ -52,6 +52,7 @@ class NativeGame(Game):
         self.heuristic_policy = reference.heuristic_policy  # type: ignore[misc]
         self.bot_presets = reference.bot_presets  # type: ignore[misc]
         self.difficulty_levels = reference.difficulty_levels  # type: ignore[misc]
+        self.level_ties = reference.level_ties  # type: ignore[misc]
 
     def __getattr__(self, name: str) -> Any:
         # Anything else a game defines (Sunken City's ``seats``, say) is the

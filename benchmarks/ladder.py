@@ -395,9 +395,10 @@ def report(entry: Dict[str, Any]) -> str:
 
 
 def level_settings(game: str, level: int) -> Dict[str, Any]:
-    """``iterations``, ``mistake_rate`` and ``width`` of ``level`` in ``game``'s level table."""
+    """``iterations``, ``mistake_rate``, ``width`` and ``ties`` of ``level`` in ``game``'s level table."""
     chosen = levels_for(aiplay.load(game))[level - 1]
-    return {"iterations": chosen.iterations, "mistake_rate": chosen.mistake_rate, "width": chosen.width}
+    return {"iterations": chosen.iterations, "mistake_rate": chosen.mistake_rate, "width": chosen.width,
+            "ties": chosen.ties}
 
 
 def calibration(entries: List[Dict[str, Any]], command: str, previous: Optional[Dict[str, Any]] = None,

@@ -284,7 +284,7 @@ def test_results_file_refuses_games_of_another_level_table_or_presets(tmp_path, 
     header = json.loads(open(out).readline())
     first = aiplay.search.level.LEVELS[0]
     assert header["settings"][0]["level"] == {"iterations": first.iterations, "mistake_rate": first.mistake_rate,
-                                              "width": first.width}
+                                              "width": first.width, "ties": "order"}
     assert header["settings"][0]["search"]["kind"] == "mcts"
     reference = type(aiplay.load("pig", backend="reference"))
     table = ((30, 0.5, 3),) + ((100, 0.1, 3),) * 5 + ((200, 0.0, 1),)

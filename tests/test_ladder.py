@@ -138,5 +138,5 @@ def test_the_shipped_calibration_is_of_the_shipped_level_tables():
         for size, calibrated in tables.items():
             for entry in calibrated["levels"]:
                 level = table[entry["level"] - 1]
-                assert (entry["iterations"], entry["mistake_rate"], entry["width"]) == \
-                    (level.iterations, level.mistake_rate, level.width), (game, size, entry["level"])
+                assert (entry["iterations"], entry["mistake_rate"], entry["width"], entry["ties"]) == \
+                    (level.iterations, level.mistake_rate, level.width, level.ties), (game, size, entry["level"])

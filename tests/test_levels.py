@@ -11,7 +11,7 @@ import aiplay
 from aiplay.errors import InvalidOptionError
 from aiplay.search import NUM_LEVELS, make_bot
 from aiplay.search.base import ActionStats
-from aiplay.search.level import LEVELS, choose_among, levels_for, levels_info, search_kind
+from aiplay.search.level import LEVELS, choose_among, levels_for, levels_info, order_ties, search_kind, tied_best
 
 
 def _position(game, seed=2, skip=6):
@@ -197,3 +197,60 @@ def test_cli_plays_levels_and_prints_them(capsys):
     assert main(["levels", "area51"]) == 0
     out = capsys.readouterr().out
     assert f"{NUM_LEVELS:>5}" in out and "mistakes" in out
+
+
+def _stats(*rows):
+    return [ActionStats(action=a, visits=v, value=q) for a, v, q in rows]
+
+
+def test_order_ties_puts_the_preferred_move_first_among_the_tied_best_only():
+    stats = _stats((0, 1, 1.0), (1, 1, 0.0), (2, 1, 1.0), (3, 1, 1.0), (4, 0, None))
+    ordered = order_ties(stats, preferred=3, rng=random.Random(1))
+    assert ordered[0].action == 3 and {s.action for s in ordered[:3]} == {0, 2, 3}
+    assert [s.action for s in ordered[3:]] == [1, 4]  # the rest keep their order
+    assert choose_among(ordered, 0.0, 3, random.Random(2)).action == 3  # no slip: the preferred move
+    # A preferred move outside the tie (rated lower, or never visited) is not played.
+    for preferred in (1, 4, 99):
+        ordered = order_ties(stats, preferred=preferred, rng=random.Random(1))
+        assert ordered[0].action in (0, 2, 3)
+    # The draw among the other tied moves is seeded and not legal order every time.
+    firsts = Counter(order_ties(stats, None, random.Random(seed))[0].action for seed in range(60))
+    assert set(firsts) == {0, 2, 3}
+    # Without a tie nothing moves: the most visited stays first.
+    clear = _stats((0, 5, 0.2), (1, 9, 0.1), (2, 9, 0.0))
+    assert order_ties(clear, preferred=2, rng=random.Random(1)) == clear
+    assert tied_best(clear) == [clear[1]]
+
+
+def test_sunken_city_levels_follow_the_heuristic_in_a_tie_and_the_top_level_does_not():
+    for backend in ("reference", "native"):
+        sunken = aiplay.load("sunken_city", backend=backend)
+        table = levels_for(sunken)
+        assert [lv.ties for lv in table] == ["heuristic"] * (NUM_LEVELS - 1) + ["order"]
+        assert [info["ties"] for info in levels_info(sunken)] == [lv.ties for lv in table]
+        state = sunken.new_initial_state()
+        while not any(sunken_name.startswith("street") for sunken_name in map(state.action_to_string,
+                                                                              state.legal_actions())):
+            state.apply_action(state.legal_actions()[0])  # the first card, then "raise": ~350 moves
+        analysis = make_bot("level", game=sunken, level=2, seed=3).analyse(state)
+        assert analysis.counters["ties"] == "heuristic" and analysis.counters["tied"] > 1
+        assert analysis.action in state.legal_actions()
+        top = make_bot("level", game=sunken, level=NUM_LEVELS, seed=3).analyse(state)
+        assert top.counters["ties"] == "order" and top.counters["tied"] == 0
+    assert all(lv.ties == "order" for name in ("area51", "area1851", "groom_lake")
+               for lv in levels_for(aiplay.load(name)))
+
+
+def test_a_heuristic_tie_rule_needs_perfect_information_and_a_known_rule():
+    class Hidden:
+        name = "hidden"
+        difficulty_levels = None
+        level_ties = "heuristic"
+        perfect_information = False
+        heuristic_policy = staticmethod(lambda state, rng: 0)
+
+    with pytest.raises(InvalidOptionError, match="perfect information"):
+        levels_for(Hidden())
+    Hidden.level_ties = "coin"
+    with pytest.raises(InvalidOptionError, match="level_ties must be one of order, heuristic"):
+        levels_for(Hidden())

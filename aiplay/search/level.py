@@ -13,7 +13,13 @@ it picks among what it found:
   mistake: it plays one of the *other* candidates, drawn with probability
   proportional to its visits (a softmax over the log visit counts at
   temperature 1, AlphaZero's exploratory choice); otherwise it plays the most
-  visited move.
+  visited move;
+* where the search did not tell its best moves apart (the same visits and
+  the same value), a game can ask its levels to follow its heuristic, the
+  game's rule of thumb (``Game.level_ties``, :func:`order_ties`): Sunken
+  City's raise decisions have some 350 legal moves, so a level of a few
+  hundred iterations visits each once or twice, and the first in legal
+  order, always in the first seat's corner of the lake, would win the tie.
 
 So a weak level makes human-sized mistakes, a plausible second- or
 third-best move, rather than random ones, and the top level (no mistakes,
@@ -42,7 +48,7 @@ from __future__ import annotations
 import json
 import math
 import random
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from importlib import resources
 from typing import Any, Dict, List, Optional, Tuple
 
@@ -58,12 +64,14 @@ class Level:
 
     ``mistake_rate``: the probability of a slip at a decision. ``width``: the
     candidates, the best move included (a slip goes to one of the other
-    ``width - 1``).
+    ``width - 1``). ``ties``: how a tie among the search's best moves is
+    broken, ``"order"`` or ``"heuristic"`` (see :func:`order_ties`).
     """
 
     iterations: int
     mistake_rate: float
     width: int
+    ties: str = "order"
 
 
 #: The levels, weakest first. Each doubles (or so) the search of the one
@@ -96,7 +104,7 @@ def levels_for(game: Any) -> Tuple[Level, ...]:
     """
     table = getattr(game, "difficulty_levels", None) if game is not None else None
     if table is None:
-        return LEVELS
+        return _with_ties(game, LEVELS)
     try:
         levels = tuple(Level(int(i), float(m), int(w)) for i, m, w in table)
     except (TypeError, ValueError) as exc:
@@ -106,7 +114,56 @@ def levels_for(game: Any) -> Tuple[Level, ...]:
         raise InvalidOptionError(f"game {getattr(game, 'name', game)!r}: difficulty_levels needs {NUM_LEVELS} "
                                  f"levels of (iterations >= 1, 0 <= mistake_rate < 1, width >= 1), the last "
                                  f"with no mistakes; got {table!r}")
-    return levels
+    return _with_ties(game, levels)
+
+
+#: The ways a level can break a tie among its search's best moves (``Game.level_ties``).
+TIE_RULES = ("order", "heuristic")
+
+
+def _with_ties(game: Any, levels: Tuple[Level, ...]) -> Tuple[Level, ...]:
+    """``levels`` with the game's tie rule on the levels that make mistakes (the top level is the plain search)."""
+    rule = getattr(game, "level_ties", "order") if game is not None else "order"
+    if rule == "order":
+        return levels
+    name = getattr(game, "name", game)
+    if rule not in TIE_RULES:
+        raise InvalidOptionError(f"game {name!r}: level_ties must be one of {', '.join(TIE_RULES)}, not {rule!r}")
+    if not game.perfect_information or game.heuristic_policy is None:
+        # The heuristic would read the true state: with hidden information that is another seat's cards.
+        raise InvalidOptionError(f"game {name!r}: level_ties='heuristic' needs perfect information and a "
+                                 f"heuristic_policy")
+    return tuple(replace(lv, ties=rule) if lv.mistake_rate > 0 else lv for lv in levels)
+
+
+def tied_best(stats: List[ActionStats]) -> List[ActionStats]:
+    """The visited moves that share the most visits and, among those, the highest value."""
+    visited = [s for s in stats if (s.visits or 0) > 0]
+    if not visited:
+        return []
+    top = max(s.visits or 0 for s in visited)
+    most = [s for s in visited if s.visits == top]
+    best_value = max((s.value for s in most if s.value is not None), default=None)
+    return [s for s in most if s.value == best_value]
+
+
+def order_ties(stats: List[ActionStats], preferred: Optional[int], rng: random.Random) -> List[ActionStats]:
+    """``stats`` with the tie among the search's best moves broken: ``preferred`` first, else a seeded draw.
+
+    :func:`choose_among` ranks moves by visits, then value, then list order, so
+    the order of this list decides a tie: the ``preferred`` move (the game's
+    heuristic move) first when it is among the tied best moves, then the other
+    tied moves in an order drawn from ``rng``, then everything else as it was.
+    Without a tie the list is returned as it is.
+    """
+    tied = tied_best(stats)
+    if len(tied) < 2:
+        return list(stats)
+    tied_ids = {id(s) for s in tied}
+    first = [s for s in tied if s.action == preferred]
+    others = [s for s in tied if s.action != preferred]
+    rng.shuffle(others)
+    return first + others + [s for s in stats if id(s) not in tied_ids]
 
 
 def search_kind(game: Any) -> str:
@@ -158,7 +215,9 @@ class LevelBot(Bot):
 
     The analysis is the search's, with ``bot="level"``, the drawn move as
     ``action`` (and its value), and ``counters`` adding ``level``,
-    ``mistake_rate``, ``width`` and ``search`` (the searcher's kind).
+    ``mistake_rate``, ``width``, ``search`` (the searcher's kind), ``ties``
+    (the level's tie rule) and ``tied`` (how many best moves tied, counted
+    under the ``"heuristic"`` rule; 0 otherwise).
     """
 
     kind = "level"
@@ -204,10 +263,18 @@ class LevelBot(Bot):
         # then searches one iteration, for a move. (A stop in the moment between this check and
         # that start can still be missed.)
         inner = search.analyse(state, iterations=1) if self._stop_event.is_set() else search.analyse(state)
-        chosen = choose_among(inner.stats, self.spec.mistake_rate, self.spec.width, branch(self._rng))
+        stats = list(inner.stats)
+        tied = 0
+        policy = state.game.heuristic_policy  # present whenever the rule is "heuristic" (levels_for checks)
+        if self.spec.ties == "heuristic" and policy is not None:
+            tied = len(tied_best(stats))
+            if tied > 1:  # only then is the heuristic asked: it costs a policy call
+                preferred = policy(state.clone(), branch(self._rng))
+                stats = order_ties(stats, preferred, branch(self._rng))
+        chosen = choose_among(stats, self.spec.mistake_rate, self.spec.width, branch(self._rng))
         line = inner.principal_variation if chosen.action == inner.action else [chosen.action]
         counters = dict(inner.counters, level=self.level, mistake_rate=self.spec.mistake_rate,
-                        width=self.spec.width, search=inner.bot)
+                        width=self.spec.width, search=inner.bot, ties=self.spec.ties, tied=tied)
         return Analysis(bot=self.kind, player=player, action=chosen.action, value=chosen.value,
                         stats=list(inner.stats), principal_variation=list(line), counters=counters)
 
@@ -220,7 +287,7 @@ class LevelBot(Bot):
     def __repr__(self) -> str:
         s = self.spec
         return (f"LevelBot(level={self.level}, iterations={s.iterations}, mistake_rate={s.mistake_rate}, "
-                f"width={s.width})")
+                f"width={s.width}, ties={s.ties!r})")
 
 
 # -- calibration data ---------------------------------------------------------
@@ -259,14 +326,14 @@ def level_ratings(game: str) -> Dict[str, Any]:
 def levels_info(game: Any = None) -> List[Dict[str, Any]]:
     """The levels of ``game`` (default: the common table) as data for ``hello`` and frontends.
 
-    One dict a level: ``level``, ``iterations``, ``mistake_rate``, ``width``.
+    One dict a level: ``level``, ``iterations``, ``mistake_rate``, ``width``, ``ties``.
     """
-    return [{"level": i + 1, "iterations": s.iterations, "mistake_rate": s.mistake_rate, "width": s.width}
-            for i, s in enumerate(levels_for(game))]
+    return [{"level": i + 1, "iterations": s.iterations, "mistake_rate": s.mistake_rate, "width": s.width,
+             "ties": s.ties} for i, s in enumerate(levels_for(game))]
 
 
-__all__ = ["LEVELS", "Level", "LevelBot", "NUM_LEVELS", "add_levels_command", "choose_among", "format_levels",
-           "level_ratings", "levels_for", "levels_info", "search_kind"]
+__all__ = ["LEVELS", "Level", "LevelBot", "NUM_LEVELS", "TIE_RULES", "add_levels_command", "choose_among",
+           "format_levels", "level_ratings", "levels_for", "levels_info", "order_ties", "search_kind", "tied_best"]
 
 
 # -- the ``aiplay levels`` command ----------------------------------------------

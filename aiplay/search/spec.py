@@ -82,7 +82,7 @@ class BotSpec:
             if isinstance(level, int) and 1 <= level <= len(table):  # make() reports a bad level
                 chosen = table[level - 1]
                 out["level"] = {"iterations": chosen.iterations, "mistake_rate": chosen.mistake_rate,
-                                "width": chosen.width}
+                                "width": chosen.width, "ties": chosen.ties}
             inner = search_kind(game)
             out["search"] = {"kind": inner, **dict(game.bot_presets.get(inner, {}))}
         return out

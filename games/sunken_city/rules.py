@@ -230,6 +230,12 @@ class SunkenCityGame(Game):
     # the top four: every neighbour 56-60 % of 200 games (benchmarks/RESULTS.md).
     difficulty_levels = ((100, 0.35, 3), (200, 0.23, 3), (400, 0.14, 3), (700, 0.07, 3),
                          (1000, 0.035, 3), (2000, 0.015, 3), (4000, 0.0, 1))
+    # A raise decision has some 350 legal moves (140 streets, 216 buildings at the start): 200
+    # iterations visit each once or not at all, so many share the most visits and value 1.0,
+    # and legal order, which starts at row 0, column 0, the first seat's corner, decided a
+    # third of level 2's decisions (benchmarks/level_ties.py). The levels that slip follow the
+    # heuristic there instead: the move a player with a rule of thumb would make.
+    level_ties = "heuristic"
 
 
 class SunkenCityState(ReferenceState):
