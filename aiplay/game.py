@@ -118,7 +118,7 @@ class Game(abc.ABC):
     #: mistake_rate, width)`` per level, weakest first, or None for the common
     #: table (:func:`aiplay.search.level.levels_for` says when a game needs its own).
     difficulty_levels: ClassVar[Optional[Sequence[Tuple[int, float, int]]]] = None
-    #: How the levels that make mistakes break a tie among their search's best
+    #: How the difficulty levels break a tie among their search's best
     #: moves (same visits, same value): ``"order"`` (the first in legal order,
     #: as the searches do) or ``"heuristic"`` (the game's heuristic move when
     #: it is among them, else a seeded draw; perfect information only). See

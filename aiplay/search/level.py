@@ -122,7 +122,7 @@ TIE_RULES = ("order", "heuristic")
 
 
 def _with_ties(game: Any, levels: Tuple[Level, ...]) -> Tuple[Level, ...]:
-    """``levels`` with the game's tie rule on the levels that make mistakes (the top level is the plain search)."""
+    """``levels`` with the game's tie rule, the top level's included (it stays the best bot there is)."""
     rule = getattr(game, "level_ties", "order") if game is not None else "order"
     if rule == "order":
         return levels
@@ -133,7 +133,7 @@ def _with_ties(game: Any, levels: Tuple[Level, ...]) -> Tuple[Level, ...]:
         # The heuristic would read the true state: with hidden information that is another seat's cards.
         raise InvalidOptionError(f"game {name!r}: level_ties='heuristic' needs perfect information and a "
                                  f"heuristic_policy")
-    return tuple(replace(lv, ties=rule) if lv.mistake_rate > 0 else lv for lv in levels)
+    return tuple(replace(lv, ties=rule) for lv in levels)
 
 
 def tied_best(stats: List[ActionStats]) -> List[ActionStats]:
