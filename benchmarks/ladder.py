@@ -327,9 +327,10 @@ def report_level_pairs(entry: Dict[str, Any]) -> str:
     lines = [f"{entry['game']} at {entry['players']} players: each level against the one below, the other seats "
              f"{entry['others']}, {entry['games']} games a pair"]
     for adj in entry["adjacent"]:
+        decided = "none" if adj["decided"] is None else f"{adj['decided']:.1%}"
         lines.append(f"  level {adj['level']} vs {adj['vs']}: won {adj['won']}, lost {adj['lost']}, tied "
                      f"{adj['tied']}: {adj['win_rate']:.1%} ties halved [{adj['interval'][0]:.1%}, "
-                     f"{adj['interval'][1]:.1%}]; decided games {adj['decided']:.1%}")
+                     f"{adj['interval'][1]:.1%}]; decided games {decided}")
     return "\n".join(lines)
 
 

@@ -239,6 +239,9 @@ def test_sunken_city_levels_follow_the_heuristic_in_a_tie():
         assert top.counters["ties"] == "heuristic" and top.action in {s.action for s in tied_best(top.stats)}
     assert all(lv.ties == "order" for name in ("area51", "area1851", "groom_lake")
                for lv in levels_for(aiplay.load(name)))
+    from aiplay.search.level import format_levels
+    assert "plays the game's heuristic move if that is one of them" in format_levels("sunken_city")
+    assert "heuristic move" not in format_levels("area51")
 
 
 def test_a_heuristic_tie_rule_needs_perfect_information_and_a_known_rule():

@@ -361,6 +361,9 @@ def format_levels(game: str) -> str:
             cell = "-" if rated is None else f"{rated['rating']:+.0f} [{rated['low']:+.0f}, {rated['high']:+.0f}]"
             row += f"  {cell:>28}"
         lines.append(row)
+    if any(lv.ties != "order" for lv in levels_for(entry.reference)):
+        lines.append("  where a level's search rates its best moves alike (same visits and value), it plays the "
+                     "game's heuristic move if that is one of them")
     for size in sizes:
         table = tables[size]
         lines.append(f"  {size} players: {table.get('total_games', '?')} games in all, "

@@ -65,8 +65,8 @@ class BotSpec:
         """What the bot plays with on ``game`` beyond its own options (JSON-ready).
 
         ``presets``: the game's presets for its kind (when the spec takes
-        them). A level bot adds ``level`` (its ``iterations``, ``mistake_rate``
-        and ``width`` in the game's level table) and ``search`` (the kind and
+        them). A level bot adds ``level`` (its ``iterations``, ``mistake_rate``,
+        ``width`` and ``ties`` in the game's level table) and ``search`` (the kind and
         presets of its inner search). An arena's results file records these,
         so a rerun after a change of presets or of a level table plays again
         instead of resuming from games played with the old settings.
