@@ -257,3 +257,24 @@ def test_a_heuristic_tie_rule_needs_perfect_information_and_a_known_rule():
     Hidden.level_ties = "coin"
     with pytest.raises(InvalidOptionError, match="level_ties must be one of order, heuristic"):
         levels_for(Hidden())
+
+
+def test_a_level_plays_the_heuristic_move_when_its_search_ties(monkeypatch):
+    sunken = aiplay.load("sunken_city", backend="native")
+    # A top level of 200 iterations: no slips, and on a raise (~350 moves) its best moves tie.
+    monkeypatch.setattr(sunken, "difficulty_levels", tuple((200, 0.1, 2) for _ in range(NUM_LEVELS - 1))
+                        + ((200, 0.0, 1),))
+    state = sunken.new_initial_state()
+    while not any(name.startswith("street") for name in map(state.action_to_string, state.legal_actions())):
+        state.apply_action(state.legal_actions()[0])
+    first = make_bot("level", game=sunken, level=NUM_LEVELS, seed=4).analyse(state)
+    tied = [s.action for s in tied_best(first.stats)]
+    assert len(tied) > 2 and first.counters["tied"] == len(tied)
+    wanted = max(tied)  # the last of the tie in legal order: never what legal order would pick
+    monkeypatch.setattr(sunken, "heuristic_policy", lambda s, rng: wanted)
+    again = make_bot("level", game=sunken, level=NUM_LEVELS, seed=4).analyse(state)
+    assert [s.visits for s in again.stats] == [s.visits for s in first.stats]  # the same search
+    assert again.action == wanted
+    monkeypatch.setattr(sunken, "heuristic_policy", lambda s, rng: -1)  # outside the tie: a seeded draw
+    draws = {make_bot("level", game=sunken, level=NUM_LEVELS, seed=4).analyse(state).action for _ in range(2)}
+    assert len(draws) == 1 and draws <= set(tied)  # the same seed, the same draw
