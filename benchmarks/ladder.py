@@ -55,6 +55,7 @@ import inspect
 import json
 import sys
 import time
+from dataclasses import asdict
 from pathlib import Path
 from typing import Any, Dict, List, Optional, Sequence, Tuple
 
@@ -397,9 +398,7 @@ def report(entry: Dict[str, Any]) -> str:
 
 def level_settings(game: str, level: int) -> Dict[str, Any]:
     """``iterations``, ``mistake_rate``, ``width`` and ``ties`` of ``level`` in ``game``'s level table."""
-    chosen = levels_for(aiplay.load(game))[level - 1]
-    return {"iterations": chosen.iterations, "mistake_rate": chosen.mistake_rate, "width": chosen.width,
-            "ties": chosen.ties}
+    return asdict(levels_for(aiplay.load(game))[level - 1])
 
 
 def calibration(entries: List[Dict[str, Any]], command: str, previous: Optional[Dict[str, Any]] = None,
@@ -419,16 +418,12 @@ def calibration(entries: List[Dict[str, Any]], command: str, previous: Optional[
             "players": e["players"], "games_per_table": e["games_per_table"],
             "level_games": e.get("level_games", e["games_per_table"]), "seed": e["seed"],
             "total_games": e["total_games"], "levels": e["levels"], "adjacent": e["adjacent"], "command": command}
-    for e in seats:
-        tables = out["games"][e["game"]] = dict(out["games"].get(e["game"], {}))
-        size = str(e["players"])
-        if size in tables:
-            tables[size] = dict(tables[size], in_one_seat=dict(e, command=command))
-    for e in pairs:
-        tables = out["games"][e["game"]] = dict(out["games"].get(e["game"], {}))
-        size = str(e["players"])
-        if size in tables:
-            tables[size] = dict(tables[size], in_pairs=dict(e, command=command))
+    for key, extra in (("in_one_seat", seats), ("in_pairs", pairs)):
+        for e in extra:
+            tables = out["games"][e["game"]] = dict(out["games"].get(e["game"], {}))
+            size = str(e["players"])
+            if size in tables:
+                tables[size] = dict(tables[size], **{key: dict(e, command=command)})
     return out
 
 

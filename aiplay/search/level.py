@@ -48,7 +48,7 @@ from __future__ import annotations
 import json
 import math
 import random
-from dataclasses import dataclass, replace
+from dataclasses import asdict, dataclass, replace
 from importlib import resources
 from typing import Any, Dict, List, Optional, Tuple
 
@@ -328,8 +328,7 @@ def levels_info(game: Any = None) -> List[Dict[str, Any]]:
 
     One dict a level: ``level``, ``iterations``, ``mistake_rate``, ``width``, ``ties``.
     """
-    return [{"level": i + 1, "iterations": s.iterations, "mistake_rate": s.mistake_rate, "width": s.width,
-             "ties": s.ties} for i, s in enumerate(levels_for(game))]
+    return [{"level": i + 1, **asdict(s)} for i, s in enumerate(levels_for(game))]
 
 
 __all__ = ["LEVELS", "Level", "LevelBot", "NUM_LEVELS", "TIE_RULES", "add_levels_command", "choose_among",

@@ -11,7 +11,7 @@ labels the bot in reports.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from typing import Any, Dict, List, Mapping, Optional, Tuple, Union
 
 from aiplay.errors import InvalidOptionError
@@ -80,9 +80,7 @@ class BotSpec:
             level = self.options.get("level", NUM_LEVELS)
             table = levels_for(game)
             if isinstance(level, int) and 1 <= level <= len(table):  # make() reports a bad level
-                chosen = table[level - 1]
-                out["level"] = {"iterations": chosen.iterations, "mistake_rate": chosen.mistake_rate,
-                                "width": chosen.width, "ties": chosen.ties}
+                out["level"] = asdict(table[level - 1])
             inner = search_kind(game)
             out["search"] = {"kind": inner, **dict(game.bot_presets.get(inner, {}))}
         return out
