@@ -85,12 +85,16 @@ def _build_bots(args: argparse.Namespace, num_players: int, game: Any = None) ->
     """
     text = args.bots
     if text is None:
-        # No --bots: a person at the table meets the game's strongest preset search; a bots-only game
-        # stays the quick random one it always was.
+        # No --bots: a person at the table meets the best bot (the top level, with the game's tie
+        # rule), or with a budget flag the game's preset search at that budget (a level is its own
+        # budget); a bots-only game stays the quick random one it always was.
+        budgeted = any(getattr(args, key, None) is not None for key in ("seconds", "iterations", "depth"))
         if getattr(args, "level", None) is not None:
             text = "level"  # --level alone: every bot seat plays at that difficulty
+        elif getattr(args, "human", None) is None:
+            text = "random"
         else:
-            text = strongest_kind(game) if getattr(args, "human", None) is not None else "random"
+            text = strongest_kind(game) if budgeted else "level"
     specs = parse_bots(text)
     if len(specs) == 1:
         specs = specs * num_players
@@ -146,7 +150,9 @@ def cheating_notice(kinds: Sequence[str]) -> Optional[str]:
 
 
 def _bot_name(bot: Any) -> str:
-    return getattr(bot, "kind", "") or type(bot).__name__
+    from aiplay.human import bot_label
+
+    return bot_label(bot)
 
 
 def cmd_games(args: argparse.Namespace) -> int:
@@ -235,8 +241,9 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--bots",
                       help="comma-separated bots, one per seat or one for all: random, heuristic, mcts, ismcts, "
                            "expectimax, level, each optionally with options as kind(name=value,...) as in "
-                           "`aiplay arena` (default: random; with --level, level; with --human, the game's "
-                           "strongest search, ismcts or mcts)")
+                           "`aiplay arena` (default: random; with --level, level; with --human, the best bot, "
+                           "level 7, or with --iterations/--seconds/--depth the game's search, ismcts or mcts, "
+                           "at that budget)")
     play.add_argument("--seed", type=int, default=0, help="seed of the game and the bots (default 0)")
     play.add_argument("--iterations", type=int,
                       help="MCTS/ISMCTS budget per move in iterations (the bots' default if unset)")

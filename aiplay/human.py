@@ -8,9 +8,9 @@ list) or its name (exactly, or in any case), or a command:
     take back your last move and everything played since (the bots' replies,
     chance);
 ``hint``
-    ask a real search (the game's strongest preset bot: ISMCTS where
-    information is hidden, MCTS otherwise) what it would play here, with its
-    estimate;
+    ask the best bot (the top difficulty level: the game's tree search, ISMCTS
+    where information is hidden, MCTS otherwise, with its presets and its tie
+    rule) what it would play here, with its estimate;
 ``list`` or ``?``
     show every legal move (a long list is shown grouped by kind, with a
     short menu); ``list WORD`` shows the moves whose names start with WORD;
@@ -43,7 +43,6 @@ from aiplay.errors import AiplayError, InvalidOptionError
 from aiplay.game import CHANCE, Game
 from aiplay.match import Match, Move
 from aiplay.protocol import render_state
-from aiplay.search.spec import strongest_kind
 
 HELP = ("type a move's number or name; or: undo (take back your last move), hint (ask a search bot), "
         "list or ? (every move; list WORD: the moves starting with WORD), save FILE, load FILE, "
@@ -118,7 +117,7 @@ class HumanGame:
                 self.announce_turn(player)
                 action = self.bots[player].choose(match.state)
                 move = match.apply(action)
-                self.say(f"  player {player} ({self.bots[player].kind}): {self.seen_name(move)}")
+                self.say(f"  player {player} ({bot_label(self.bots[player])}): {self.seen_name(move)}")
             if not self._rewound:  # after an `undo` or a `load` the lives changed by no move
                 self.announce_events(lives)
                 if player not in self.humans:  # a seat's own move says what it did with its cards
@@ -373,14 +372,13 @@ class HumanGame:
         return message + "\n  (type a number, list to see every move, or help)"
 
     def hint_bot(self, player: int) -> Any:
-        """The search that answers ``hint``: the game's strongest preset bot, never the seat's random one.
+        """The bot that answers ``hint``: the best bot (the top level), never the seat's random one.
 
         Seeded from the match's position, so that a hint is the same each time it is asked.
         """
         from aiplay.search import make_bot
 
-        game = self.match.game
-        return make_bot(strongest_kind(game), game=game, seed=1000 * player + self.match.ply + 1)
+        return make_bot("level", game=self.match.game, seed=1000 * player + self.match.ply + 1)
 
     def hint(self, player: int) -> None:
         """A real search's choice, with its estimate and the best-looking alternatives."""
@@ -388,7 +386,7 @@ class HumanGame:
         state = self.match.state
         analysis = bot.analyse(state.clone())
         value = "" if analysis.value is None else f" (estimated value {analysis.value:.3f})"
-        self.say(f"hint from {bot.kind}: {state.action_to_string(analysis.action)}{value}")
+        self.say(f"hint from {bot_label(bot)}: {state.action_to_string(analysis.action)}{value}")
         ranked = sorted((s for s in analysis.stats if s.visits), key=lambda s: -(s.visits or 0))[:3]
         if ranked:
             self.say("  most searched: " + "; ".join(
@@ -421,9 +419,16 @@ class HumanGame:
         if len(winners) == len(returns):
             self.say("result: draw")
         else:
-            names = [f"player {p} ({'you' if p in self.humans else self.bots[p].kind})" for p in winners]
+            names = [f"player {p} ({'you' if p in self.humans else bot_label(self.bots[p])})" for p in winners]
             self.say("result: " + ", ".join(names) + " won")
         self.say(f"{self.match.move_number} moves, {self.match.turn_number} turns")
+
+
+def bot_label(bot: Any) -> str:
+    """A bot's name at the table: its kind, and a difficulty level's number (``level 7``)."""
+    kind = getattr(bot, "kind", "") or type(bot).__name__
+    level = getattr(bot, "level", None) if kind == "level" else None
+    return f"level {level}" if level is not None else kind
 
 
 def play_with_humans(game: Game, bots: Sequence[Any], human: str, seed: int,
@@ -431,10 +436,10 @@ def play_with_humans(game: Game, bots: Sequence[Any], human: str, seed: int,
     """Run ``aiplay play ... --human SEATS``: the seats in ``human`` are typed, the others are ``bots``."""
     humans = parse_seats(human, game.num_players)
     print(f"{game.name} ({game.backend} engine), options {game.options}, seed {seed}", file=stdout or sys.stdout)
-    print("seats: " + ", ".join(f"{p}={'you' if p in humans else bots[p].kind}" for p in range(game.num_players)),
+    print("seats: " + ", ".join(f"{p}={'you' if p in humans else bot_label(bots[p])}" for p in range(game.num_players)),
           file=stdout or sys.stdout)
     print(HELP, file=stdout or sys.stdout)
     return HumanGame(game, bots, humans, seed, stdin, stdout).run()
 
 
-__all__ = ["HELP", "HumanGame", "parse_seats", "play_with_humans"]
+__all__ = ["HELP", "HumanGame", "bot_label", "parse_seats", "play_with_humans"]

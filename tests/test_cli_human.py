@@ -32,7 +32,7 @@ def test_a_whole_sunken_city_game_with_a_human_seat_fed_on_stdin(tmp_path):
     assert done.returncode == 0, done.stderr
     assert "seats: 0=you, 1=random, 2=random" in out
     assert "player 0, your move:" in out and "    1. card raise" in out
-    assert "hint from mcts:" in out  # a real search, not the seat's random bot
+    assert "hint from level 7:" in out  # the best bot, not the seat's random one
     assert "undone: " in out
     assert f"saved to {record}" in out and f"loaded {record}: 1 moves played" in out
     assert "error: 'bogus move' is not a legal move here" in out and "error: no move number 99" in out
@@ -52,7 +52,7 @@ def test_moves_by_name_any_case_and_hints_from_a_search_bot():
     table = HumanGame(game, bots, {0}, seed=3, stdin=io.StringIO(f"hint\n{name.upper()}\nquit\n"), stdout=out)
     assert table.run() == 0
     text = out.getvalue()
-    assert "hint from mcts:" in text and "estimated value" in text and "most searched:" in text
+    assert "hint from level 7:" in text and "estimated value" in text and "most searched:" in text
     assert table.match.history[0].name == name
     assert "game left unfinished" in text
 
@@ -88,11 +88,21 @@ def test_end_of_input_leaves_the_game_cleanly():
     assert "game left unfinished" in done.stdout
 
 
-def test_without_bots_a_human_meets_the_strongest_preset_search():
+def test_without_bots_a_human_meets_the_best_bot():
     done = _run_cli(["play", "sunken_city", "--players", "3", "--human", "0", "--seed", "1"], ["quit"])
     assert done.returncode == 0, done.stderr
-    assert "seats: 0=you, 1=mcts, 2=mcts" in done.stdout
+    assert "seats: 0=you, 1=level 7, 2=level 7" in done.stdout  # the top level, with Sunken City's tie rule
     done = _run_cli(["play", "leduc_poker", "--human", "1", "--seed", "1"], ["quit"])
+    assert "seats: 0=level 7, 1=you" in done.stdout
+
+
+def test_a_budget_flag_without_bots_seats_the_preset_search_at_that_budget():
+    # A level is its own budget, so --iterations would be ignored by it: the search takes it instead.
+    done = _run_cli(["play", "sunken_city", "--players", "2", "--human", "0", "--seed", "1", "--iterations", "50"],
+                    ["quit"])
+    assert done.returncode == 0, done.stderr
+    assert "seats: 0=you, 1=mcts" in done.stdout
+    done = _run_cli(["play", "leduc_poker", "--human", "1", "--seed", "1", "--seconds", "0.1"], ["quit"])
     assert "seats: 0=ismcts, 1=you" in done.stdout  # hidden information: the seat-honest search
 
 

@@ -168,7 +168,9 @@ def order_ties(stats: List[ActionStats], preferred: Optional[int], rng: random.R
 
 def search_kind(game: Any) -> str:
     """The tree search a level uses on ``game``: MCTS with perfect information, else ISMCTS."""
-    return "mcts" if game.perfect_information else "ismcts"
+    from aiplay.search.spec import strongest_kind  # late: spec imports this module as it builds a level
+
+    return strongest_kind(game)
 
 
 def choose_among(stats: List[ActionStats], mistake_rate: float, width: int, rng: random.Random) -> ActionStats:

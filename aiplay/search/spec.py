@@ -172,9 +172,9 @@ def parse_bot(spec: Union[str, Mapping[str, Any], BotSpec], *, files: bool = Tru
 def strongest_kind(game: Any) -> str:
     """The strongest search the game recommends: ISMCTS where information is hidden, MCTS otherwise.
 
-    What a person at the table meets when no bot is named, and what answers their ``hint``
-    (with the game's presets). The seam for difficulty levels: once the searchers offer them,
-    this is where the top level is chosen instead.
+    The search of every difficulty level, and what a person at the table meets when they
+    name a budget (``--iterations``, ``--seconds``, ``--depth``) but no bot; with no budget
+    either, they meet the top level, the best bot.
     """
     return "mcts" if getattr(game, "perfect_information", True) else "ismcts"
 
