@@ -41,6 +41,7 @@ import json
 import multiprocessing as mp
 import os
 import re
+import signal
 import sys
 import time
 import traceback
@@ -73,6 +74,8 @@ class Task:
 def worker_main(conn: Connection, slots: Any, clock: Any, seed: int, max_steps: int,
                 stderr_path: str) -> None:
     """Run batches sent on ``conn``; report progress in ``slots``/``clock`` and errors on ``conn``."""
+    # Ctrl-C is the parent's to handle: it stops the workers and prints what was done.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     # Sanitizer reports and warnings go to a file the parent quotes in crash reports.
     err = os.open(stderr_path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o644)
     os.dup2(err, 2)
@@ -373,7 +376,13 @@ def main(argv: Optional[List[str]] = None) -> int:
           f"{args.start + args.cases - 1}), seed {args.seed}, "
           f"{args.workers} workers, reproducers in {args.out}/", flush=True)
     runner = Runner(args, tasks)
-    runner.run()
+    try:
+        runner.run()
+    except KeyboardInterrupt:
+        # The workers are stopped by run()'s cleanup; what they finished still counts.
+        print(f"interrupted after {runner.done} of {runner.total_cases} cases", flush=True)
+        print(summary(runner), flush=True)
+        return 130
     print(summary(runner), flush=True)
     bad = sum(t.counts[c] for t in runner.totals.values() for c in ("other", "crashes", "hangs"))
     if runner.reproducers:
