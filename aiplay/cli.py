@@ -35,7 +35,7 @@ from aiplay.human import play_with_humans
 from aiplay.protocol import add_serve_command
 from aiplay.registry import game_entry, has_native
 from aiplay.render import add_render_command
-from aiplay.search.level import add_levels_command
+from aiplay.search.level import NUM_LEVELS, add_levels_command
 from aiplay.search.spec import BotSpec, parse_bots, strongest_kind
 from aiplay.solve import add_solve_command
 from aiplay.webdemo import add_demo_command
@@ -242,8 +242,8 @@ def build_parser() -> argparse.ArgumentParser:
                       help="comma-separated bots, one per seat or one for all: random, heuristic, mcts, ismcts, "
                            "expectimax, level, each optionally with options as kind(name=value,...) as in "
                            "`aiplay arena` (default: random; with --level, level; with --human, the best bot, "
-                           "level 7, or with --iterations/--seconds/--depth the game's search, ismcts or mcts, "
-                           "at that budget)")
+                           f"level {NUM_LEVELS}, or with --iterations/--seconds/--depth the game's search, ismcts "
+                           "or mcts, at that budget)")
     play.add_argument("--seed", type=int, default=0, help="seed of the game and the bots (default 0)")
     play.add_argument("--iterations", type=int,
                       help="MCTS/ISMCTS budget per move in iterations (the bots' default if unset)")

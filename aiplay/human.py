@@ -44,7 +44,7 @@ from aiplay.game import CHANCE, Game
 from aiplay.match import Match, Move
 from aiplay.protocol import render_state
 
-HELP = ("type a move's number or name; or: undo (take back your last move), hint (ask a search bot), "
+HELP = ("type a move's number or name; or: undo (take back your last move), hint (ask the best bot), "
         "list or ? (every move; list WORD: the moves starting with WORD), save FILE, load FILE, "
         "moves (the position again), help, quit")
 
