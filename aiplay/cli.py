@@ -86,9 +86,9 @@ def _build_bots(args: argparse.Namespace, num_players: int, game: Any = None) ->
     text = args.bots
     if text is None:
         # No --bots: a person at the table meets the best bot (the top level, with the game's tie
-        # rule), or with a budget flag the game's preset search at that budget (a level is its own
-        # budget); a bots-only game stays the quick random one it always was.
-        budgeted = any(getattr(args, key, None) is not None for key in ("seconds", "iterations", "depth"))
+        # rule), or with --iterations/--seconds the game's preset search at that budget (a level is
+        # its own budget); a bots-only game stays the quick random one it always was.
+        budgeted = any(getattr(args, key, None) is not None for key in ("seconds", "iterations"))
         if getattr(args, "level", None) is not None:
             text = "level"  # --level alone: every bot seat plays at that difficulty
         elif getattr(args, "human", None) is None:
@@ -242,8 +242,8 @@ def build_parser() -> argparse.ArgumentParser:
                       help="comma-separated bots, one per seat or one for all: random, heuristic, mcts, ismcts, "
                            "expectimax, level, each optionally with options as kind(name=value,...) as in "
                            "`aiplay arena` (default: random; with --level, level; with --human, the best bot, "
-                           f"level {NUM_LEVELS}, or with --iterations/--seconds/--depth the game's search, ismcts "
-                           "or mcts, at that budget)")
+                           f"level {NUM_LEVELS}, or with --iterations or --seconds the game's search, ismcts or "
+                           "mcts, at that budget)")
     play.add_argument("--seed", type=int, default=0, help="seed of the game and the bots (default 0)")
     play.add_argument("--iterations", type=int,
                       help="MCTS/ISMCTS budget per move in iterations (the bots' default if unset)")
