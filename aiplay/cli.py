@@ -24,7 +24,7 @@ import os
 import random
 import sys
 import time
-from typing import Any, Dict, List, Optional, Sequence
+from typing import Any, Dict, List, Optional, Sequence, Set
 
 import aiplay
 from aiplay.arena import add_arena_command, add_replay_command
@@ -105,6 +105,7 @@ def _build_bots(args: argparse.Namespace, num_players: int, game: Any = None) ->
         raise InvalidOptionError("--level sets the difficulty of 'level' bots: name one in --bots, "
                                  "e.g. --bots level,heuristic --level 3")
     bots = []
+    applied: Set[str] = set()  # the budget flags some searching seat took
     for seat, spec in enumerate(specs):
         kind = spec.kind
         budget: Dict[str, Any] = {}
@@ -132,7 +133,17 @@ def _build_bots(args: argparse.Namespace, num_players: int, game: Any = None) ->
         if args.plain:
             spec = BotSpec(spec.kind, spec.options, False, spec.name)
         # Each seat's bot gets its own seed derived from the game seed, so seats never share a stream.
-        bots.append(spec.make(game, seed=args.seed * 1000 + seat + 1, **budget))
+        bot = spec.make(game, seed=args.seed * 1000 + seat + 1, **budget)
+        if getattr(bot, "searches", False):
+            applied.update(budget)
+        bots.append(bot)
+    ignored = [flag for flag in ("iterations", "seconds", "depth")
+               if getattr(args, flag, None) is not None and flag not in applied]
+    if ignored:
+        # Not an error (a flag may be meant for one seat of several), but a person should know.
+        verb = "applies" if len(ignored) == 1 else "apply"
+        print("note: " + " and ".join(f"--{flag}" for flag in ignored) + f" {verb} to no seat here (a level is "
+              "its own budget, --depth is expectimax's, and heuristic and random bots do not search)", file=sys.stderr)
     return bots
 
 

@@ -112,3 +112,13 @@ def test_the_flag_lets_it_play_and_says_which_bots_see_what(capsys):
     # Perfect-information games need no flag and print no notice.
     assert main(["play", "pig", "--bots", "mcts,expectimax", "--seed", "1", "--quiet", "--iterations", "30"]) == 0
     assert "notice:" not in capsys.readouterr().out
+
+
+def test_a_budget_flag_that_no_seat_takes_is_named_on_stderr(capsys):
+    code, _, err = run(capsys, "play", "pig", "--bots", "level", "--level", "2", "--iterations", "50", "--quiet")
+    assert code == 0 and "note: --iterations applies to no seat here" in err
+    code, _, err = run(capsys, "play", "pig", "--bots", "random", "--depth", "3", "--seconds", "1", "--quiet")
+    assert code == 0 and "--seconds and --depth apply to no seat" in err
+    # Taken by one seat of two: no note.
+    code, _, err = run(capsys, "play", "pig", "--bots", "mcts,random", "--iterations", "20", "--quiet")
+    assert code == 0 and "note:" not in err
