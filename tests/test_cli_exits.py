@@ -22,9 +22,14 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 
 
+def _sigint_as_a_terminal_has_it() -> None:
+    """A child of a non-interactive shell (``cmd &``, ``nohup``) may inherit SIGINT ignored; restore the default."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def _aiplay(*args: str, **kwargs) -> subprocess.Popen:
     return subprocess.Popen([sys.executable, "-m", "aiplay", *args], cwd=ROOT, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, **kwargs)
+                            stderr=subprocess.PIPE, preexec_fn=_sigint_as_a_terminal_has_it, **kwargs)
 
 
 def _read_until(proc: subprocess.Popen, marker: bytes, timeout: float = 120.0) -> bytes:
@@ -146,7 +151,8 @@ def test_keys_typed_while_the_bots_think_are_dropped_at_a_terminal() -> None:
 
     master, slave = pty.openpty()
     proc = subprocess.Popen([sys.executable, "-m", "aiplay", "play", "pig", "--human", "0", "--bots",
-                             "mcts(seconds=1.5)", "--seed", "1"], cwd=ROOT, stdin=slave, stdout=slave, stderr=slave)
+                             "mcts(seconds=1.5)", "--seed", "1"], cwd=ROOT, stdin=slave, stdout=slave, stderr=slave,
+                            preexec_fn=_sigint_as_a_terminal_has_it)
     os.close(slave)
     screen = b""
 
@@ -183,9 +189,8 @@ def test_keys_typed_while_the_bots_think_are_dropped_at_a_terminal() -> None:
 
 
 def _server(*args: str) -> subprocess.Popen:
-    # A child of a non-interactive shell may inherit SIGINT ignored: restore the default, as a terminal has it.
     return subprocess.Popen([sys.executable, "-m", "aiplay", *args], cwd=ROOT, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+                            stderr=subprocess.PIPE, preexec_fn=_sigint_as_a_terminal_has_it)
 
 
 def _port_of(line: bytes) -> int:

@@ -85,8 +85,10 @@ def _long_position(tmp_path: Path) -> Path:
 
 
 def test_ctrl_c_prints_the_best_answer_so_far(tmp_path: Path) -> None:
+    # preexec_fn: a child of a non-interactive shell may inherit SIGINT ignored; a terminal has the default.
     proc = subprocess.Popen([sys.executable, "-m", "aiplay", "solve", str(_long_position(tmp_path))], cwd=ROOT,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     seen = b""
     deadline = time.monotonic() + 200
     while b"solve: depth 2," not in seen and time.monotonic() < deadline:
