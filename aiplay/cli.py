@@ -31,7 +31,7 @@ from aiplay.arena import add_arena_command, add_replay_command
 from aiplay.bench import add_bench_command
 from aiplay.errors import AiplayError, InvalidOptionError
 from aiplay.game import CHANCE, Game, sample_chance_outcome
-from aiplay.human import play_with_humans
+from aiplay.human import bot_label, play_with_humans
 from aiplay.protocol import add_serve_command
 from aiplay.registry import game_entry, has_native
 from aiplay.render import add_render_command
@@ -160,12 +160,6 @@ def cheating_notice(kinds: Sequence[str]) -> Optional[str]:
             "every seat's hidden cards and roles and the order of the decks; the other seats see only their own")
 
 
-def _bot_name(bot: Any) -> str:
-    from aiplay.human import bot_label
-
-    return bot_label(bot)
-
-
 def cmd_games(args: argparse.Namespace) -> int:
     """Print the registered games and their engines (hidden example games with ``--all``)."""
     rows = []
@@ -187,7 +181,7 @@ def cmd_play(args: argparse.Namespace) -> int:
     args._perfect_information = game.perfect_information
     bots = _build_bots(args, game.num_players, game)
     if not game.perfect_information and getattr(args, "allow_hidden_information", False):
-        notice = cheating_notice([_bot_name(b) for b in bots])
+        notice = cheating_notice([bot_label(b) for b in bots])
         if notice:
             print(notice)
     if args.human is not None:  # people at some seats (aiplay/human.py); their bots give the hints
@@ -195,7 +189,7 @@ def cmd_play(args: argparse.Namespace) -> int:
     rng = random.Random(args.seed)  # chance outcomes of the real game
     state = game.new_initial_state()
     print(f"{game.name} ({game.backend} engine), options {game.options}, seed {args.seed}")
-    print("seats: " + ", ".join(f"{p}={_bot_name(b)}" for p, b in enumerate(bots)))
+    print("seats: " + ", ".join(f"{p}={bot_label(b)}" for p, b in enumerate(bots)))
     if not args.quiet:
         print("bots: " + "; ".join(f"{p}={b!r}" for p, b in enumerate(bots)))
     move = 0
@@ -207,7 +201,7 @@ def cmd_play(args: argparse.Namespace) -> int:
             label = "chance"
         else:
             action = bots[player].choose(state)
-            label = f"player {player} ({_bot_name(bots[player])})"
+            label = f"player {player} ({bot_label(bots[player])})"
         move += 1
         if not args.quiet:
             print(f"{move:4d}. {label}: {state.action_to_string(action)}")
@@ -224,7 +218,7 @@ def cmd_play(args: argparse.Namespace) -> int:
     if len(winners) == len(returns):
         print("result: draw")
     else:
-        print("result: " + ", ".join(f"player {p} ({_bot_name(bots[p])})" for p in winners) + " won")
+        print("result: " + ", ".join(f"player {p} ({bot_label(bots[p])})" for p in winners) + " won")
     print(f"{move} moves in {elapsed:.1f} s")
     return 0
 

@@ -173,7 +173,7 @@ def strongest_kind(game: Any) -> str:
     """The strongest search the game recommends: ISMCTS where information is hidden, MCTS otherwise.
 
     The search of every difficulty level, and what a person at the table meets when they
-    name a budget (``--iterations``, ``--seconds``, ``--depth``) but no bot; with no budget
+    name a budget (``--iterations`` or ``--seconds``) but no bot; with no budget
     either, they meet the top level, the best bot.
     """
     return "mcts" if getattr(game, "perfect_information", True) else "ismcts"
