@@ -31,7 +31,7 @@ from aiplay.arena import add_arena_command, add_replay_command
 from aiplay.bench import add_bench_command
 from aiplay.errors import AiplayError, InvalidOptionError
 from aiplay.game import CHANCE, Game, sample_chance_outcome
-from aiplay.human import bot_label, play_with_humans
+from aiplay.human import bot_label, parse_seats, play_with_humans
 from aiplay.protocol import add_serve_command
 from aiplay.registry import game_entry, has_native
 from aiplay.render import add_render_command
@@ -105,7 +105,10 @@ def _build_bots(args: argparse.Namespace, num_players: int, game: Any = None) ->
         raise InvalidOptionError("--level sets the difficulty of 'level' bots: name one in --bots, "
                                  "e.g. --bots level,heuristic --level 3")
     bots = []
-    applied: Set[str] = set()  # the budget flags some searching seat took
+    applied: Set[str] = set()  # the budget flags some searching bot seat took
+    # A person's seat keeps a bot only as a placeholder (hints come from the best bot), so a
+    # budget it took reaches no one.
+    people = set(parse_seats(args.human, num_players)) if getattr(args, "human", None) is not None else set()
     for seat, spec in enumerate(specs):
         kind = spec.kind
         budget: Dict[str, Any] = {}
@@ -134,7 +137,7 @@ def _build_bots(args: argparse.Namespace, num_players: int, game: Any = None) ->
             spec = BotSpec(spec.kind, spec.options, False, spec.name)
         # Each seat's bot gets its own seed derived from the game seed, so seats never share a stream.
         bot = spec.make(game, seed=args.seed * 1000 + seat + 1, **budget)
-        if getattr(bot, "searches", False):
+        if getattr(bot, "searches", False) and seat not in people:
             applied.update(budget)
         bots.append(bot)
     ignored = [flag for flag in ("iterations", "seconds", "depth")
@@ -184,7 +187,7 @@ def cmd_play(args: argparse.Namespace) -> int:
         notice = cheating_notice([bot_label(b) for b in bots])
         if notice:
             print(notice)
-    if args.human is not None:  # people at some seats (aiplay/human.py); their bots give the hints
+    if args.human is not None:  # people at some seats (aiplay/human.py); the best bot gives the hints
         return play_with_humans(game, bots, args.human, args.seed)
     rng = random.Random(args.seed)  # chance outcomes of the real game
     state = game.new_initial_state()

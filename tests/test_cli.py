@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import re
 
 import pytest
@@ -122,3 +123,13 @@ def test_a_budget_flag_that_no_seat_takes_is_named_on_stderr(capsys):
     # Taken by one seat of two: no note.
     code, _, err = run(capsys, "play", "pig", "--bots", "mcts,random", "--iterations", "20", "--quiet")
     assert code == 0 and "note:" not in err
+
+
+def test_a_budget_flag_taken_only_by_a_persons_seat_is_named(capsys, monkeypatch):
+    # Seat 0 is the person's: its search is a placeholder that never moves, so --iterations reaches no bot.
+    monkeypatch.setattr("sys.stdin", io.StringIO("quit\n"))
+    code, _, err = run(capsys, "play", "pig", "--human", "0", "--bots", "mcts,random", "--iterations", "20")
+    assert "note: --iterations applies to no seat here" in err, err
+    monkeypatch.setattr("sys.stdin", io.StringIO("quit\n"))
+    code, _, err = run(capsys, "play", "pig", "--human", "1", "--bots", "mcts,random", "--iterations", "20")
+    assert "note:" not in err, err

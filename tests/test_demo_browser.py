@@ -442,12 +442,17 @@ def test_the_bot_choices_come_from_hello_and_a_level_replaces_the_bot(demo_url, 
     assert offered == ["auto"] + [k for k in hello["bots"] if k != "level"]
     levels = hello.get("levels") or []
     assert browser.js("document.getElementById('level-label').hidden") == (not levels)
+    # Neither bot= nor level= in the address: the person meets the best bot, the top level.
+    top = levels[-1]["level"] if levels and isinstance(levels[-1], dict) else (levels[-1] if levels else "")
+    assert browser.js("document.getElementById('level').value") == str(top)
     # The level select is fed from whatever hello lists (here a stand-in list of two levels).
     browser.js("populateBots({bots: ['mcts', 'level'], levels: [{level: 1, iterations: 100}, {level: 2, iterations: 400}]})")
     assert browser.js("[...document.getElementById('bot').options].map(o => o.value)") == ["auto", "mcts"]
     assert browser.js("document.getElementById('level-label').hidden") is False
     assert browser.js("[...document.getElementById('level').options].map(o => o.textContent)") == [
         "(the bot above)", "level 1 (100 iterations)", "level 2 (400 iterations)"]
+    assert browser.js("JSON.stringify(botFields('area51', 0.5))") == '{"bot":"level","level":2}'
+    browser.js("document.getElementById('level').value = ''")
     assert browser.js("JSON.stringify(botFields('area51', 0.5))") == '{"bot":"ismcts","seconds":0.5}'
     browser.js("document.getElementById('level').value = '2'")
     assert browser.js("JSON.stringify(botFields('area51', 0.5))") == '{"bot":"level","level":2}'
@@ -458,4 +463,16 @@ def test_the_bot_choices_come_from_hello_and_a_level_replaces_the_bot(demo_url, 
     assert browser.js("[...document.getElementById('level').options].map(o => o.textContent)") == [
         "(the bot above)"] + [f"level {d['level']} ({d['iterations']} iterations)" for d in own]
     assert browser.js("document.getElementById('level').value") == "2"
+    assert not browser.console_errors, browser.console_errors
+
+
+def test_a_bot_asked_for_in_the_address_is_not_replaced_by_the_top_level(demo_url, browser):
+    browser.call("Page.navigate", url=demo_url + "?game=area51&bot=heuristic")
+    browser.wait_for("document.getElementById('connection').textContent === 'engine connected'")
+    assert browser.js("document.getElementById('bot').value") == "heuristic"
+    assert browser.js("document.getElementById('level').value") == ""
+    assert browser.js("JSON.stringify(botFields('area51', 0.5))") == '{"bot":"heuristic","seconds":0.5}'
+    browser.call("Page.navigate", url=demo_url + "?game=area51&level=3")
+    browser.wait_for("document.getElementById('connection').textContent === 'engine connected'")
+    assert browser.js("document.getElementById('level').value") == "3"
     assert not browser.console_errors, browser.console_errors

@@ -22,7 +22,8 @@
 // - Bots: "hello" lists "bots" (the bot select is filled from it) and, where the engine offers
 //   them, "levels" (numbers, names, or objects {level, iterations, ...}): then a level select
 //   appears, and a chosen level makes "go"/"analyse" carry {"bot": "level", "level": k} (the level
-//   sets its own budget) instead of a bot kind and "seconds". While a bot thinks, only its
+//   sets its own budget) instead of a bot kind and "seconds". Without "bot" or "level" in the
+//   address, the top level is chosen (the best bot, as `aiplay play --human` seats). While a bot thinks, only its
 //   progress (iterations, seconds) is shown, never its best move so far (that would tell the
 //   person the bot's plans and hand).
 "use strict";
@@ -134,6 +135,10 @@ function populateLevels(hello, wanted) {
   }
   if (wanted != null && [...levelSelect.options].some((o) => o.value === String(wanted))) {
     levelSelect.value = String(wanted);
+  } else if (wanted == null && !demo.params.get("bot") && levels.length) {
+    // First fill, no bot or level asked for: a person meets the best bot (the top level), as with
+    // `aiplay play --human`. The levels come weakest first.
+    levelSelect.value = levelSelect.options[levelSelect.options.length - 1].value;
   }
 }
 

@@ -53,7 +53,8 @@ class Rollout:
         cut = self.cutoff
         if cut is not None and (isinstance(cut, bool) or not isinstance(cut, int) or not 0 <= cut <= 2 ** 31 - 1):
             raise InvalidOptionError(
-                f"rollout_cutoff={cut!r} is invalid; it accepts None (play to the end) or an integer from 0 to 2**31-1")
+                f"rollout_cutoff={cut!r} is invalid; it accepts None (play to the end; "
+                f"null in a bot spec such as ismcts(rollout_cutoff=null)) or an integer from 0 to 2**31-1")
 
     def check_game(self, state: State) -> None:
         """Raise :class:`InvalidOptionError` when the game cannot do this rollout."""
