@@ -23,9 +23,9 @@
 //   them, "levels" (numbers, names, or objects {level, iterations, ...}): then a level select
 //   appears, and a chosen level makes "go"/"analyse" carry {"bot": "level", "level": k} (the level
 //   sets its own budget) instead of a bot kind and "seconds". Without "bot" or "level" in the
-//   address, the top level is chosen (the best bot, as `aiplay play --human` seats). While a bot thinks, only its
-//   progress (iterations, seconds) is shown, never its best move so far (that would tell the
-//   person the bot's plans and hand).
+//   address, the top level is chosen (the best bot, as `aiplay play --human` seats). While a
+//   bot thinks, only its progress (iterations, seconds) is shown, never its best move so far
+//   (that would tell the person the bot's plans and hand).
 "use strict";
 
 const $ = (id) => document.getElementById(id);
