@@ -13,7 +13,7 @@ game allows it. Then every channel that the project ships to a person at seat
   ``view``, ``history``, ``record``, ``undo``/``redo``, a search for ``p``'s
   own seat, a search for another seat);
 * the human command line (:class:`~aiplay.human.HumanGame` at seat ``p``): its
-  whole screen output;
+  whole screen output, hints from the best bot included;
 * the browser demo shows only what the protocol gives it with its seat as
   the viewer (tests/test_demo_browser.py drives it).
 
@@ -214,14 +214,24 @@ class _ScriptedBot:
         return next(self.moves)
 
 
+#: Hints asked in a twin game of the command line (each a search by the top level).
+HINTS = 3
+
+
 def human_cli_transcript(game: aiplay.Game, moves: List[int], viewer: int) -> bytes:
     """The whole screen of ``aiplay play ... --human VIEWER`` while the moves are played."""
     state = game.new_initial_state()
     typed: List[str] = []
     others: List[int] = []
+    hints = HINTS
     for action in moves:
         player = state.current_player()
         if player == viewer:
+            if hints and len(state.legal_actions()) > 1:
+                # The best bot's advice, its most searched moves and its expected line are on the
+                # screen too: they come from a search of what this seat knows, so twins get the same.
+                typed.append("hint")
+                hints -= 1
             typed.append(str(state.legal_actions().index(action) + 1))
         else:
             others.append(action)
