@@ -32,9 +32,10 @@ temperature was nearly free in one game (Sunken City at 2,000 iterations,
 whose searches concentrate their visits: level with the best bot over 20
 games) and ruinous in another (Area 1851, some 480 moves a game: 5 of 20).
 A rate is the same number of slips per decision on every game, and every
-step down the table makes a level worse on both counts: less search, more
-slips. How far apart two levels are still differs by game, which is what
-the calibration measures.
+step down the table makes a level worse: more slips, and less search or the
+same (Groom Lake's levels 2-4 share 100 iterations: there the slips, not the
+iterations, separate players). How far apart two levels are still differs by
+game, which is what the calibration measures.
 
 Every level draws from its own seeded generator, so a level bot built with
 a seed replays the same moves for the same states. How strong each level is
