@@ -108,7 +108,7 @@ def _build_bots(args: argparse.Namespace, num_players: int, game: Any = None) ->
     applied: Set[str] = set()  # the budget flags some searching bot seat took
     # A person's seat keeps a bot only as a placeholder (hints come from the best bot), so a
     # budget it took reaches no one.
-    people = set(parse_seats(args.human, num_players)) if getattr(args, "human", None) is not None else set()
+    people = parse_seats(args.human, num_players) if getattr(args, "human", None) is not None else set()
     for seat, spec in enumerate(specs):
         kind = spec.kind
         budget: Dict[str, Any] = {}

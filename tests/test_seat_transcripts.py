@@ -227,12 +227,13 @@ def human_cli_transcript(game: aiplay.Game, moves: List[int], viewer: int) -> by
     for action in moves:
         player = state.current_player()
         if player == viewer:
-            if hints and len(state.legal_actions()) > 1:
+            legal = state.legal_actions()
+            if hints and len(legal) > 1:
                 # The best bot's advice, its most searched moves and its expected line are on the
                 # screen too: they come from a search of what this seat knows, so twins get the same.
                 typed.append("hint")
                 hints -= 1
-            typed.append(str(state.legal_actions().index(action) + 1))
+            typed.append(str(legal.index(action) + 1))
         else:
             others.append(action)
         state.apply_action(action)
