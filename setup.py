@@ -1,4 +1,12 @@
-"""Builds the Cython extensions in src_ext/ as the package ``aiplay._ext``.
+"""Builds the Cython extensions: the shared native core and each game's kernel.
+
+Two folders hold Cython, one rule each (pyproject.toml maps the folders to packages):
+
+* ``src_ext/<name>.pyx`` is compiled as ``aiplay._ext.<name>``: the kernel
+  interface (``kernel.pxd``), the native searchers and cancellation;
+* ``games/<game>/kernel.pyx`` is compiled as ``aiplay.games.<game>.kernel``:
+  that game's kernel, found by the registry by this name. A new game folder
+  needs no change here.
 
 Everything else (metadata, dependencies, packages) is in pyproject.toml.
 
@@ -28,6 +36,7 @@ from setuptools import Extension, setup
 
 HERE = Path(__file__).parent.resolve()
 SRC = HERE / "src_ext"
+GAMES = HERE / "games"
 
 #: True when this build is the debug build (see the module docstring).
 DEBUG_BUILD = os.environ.get("AIPLAY_DEBUG_BUILD", "").strip() not in ("", "0")
@@ -66,23 +75,24 @@ _CHECK_DIRECTIVES = ("boundscheck", "wraparound", "cdivision", "initializedcheck
 def header_overrides() -> list:
     """``(file, line)`` for every .pyx/.pxd header comment that sets a check directive."""
     found = []
-    for source in sorted(SRC.glob("*.p[yx][xd]")):
+    for source in sorted([*SRC.glob("*.p[yx][xd]"), *GAMES.glob("*/kernel.pyx")]):
         with open(source, encoding="utf-8") as f:
             for line in f:
                 if not line.startswith("#"):
                     break  # directive comments must come before any code
                 match = _HEADER.match(line.strip())
                 if match and any(d in match.group(1) for d in _CHECK_DIRECTIVES):
-                    found.append((source.name, line.strip()))
+                    found.append((str(source.relative_to(HERE)), line.strip()))
     return found
 
 
 def cython_include_tree() -> Path:
     """A tree where ``cimport aiplay._ext.kernel`` finds ``src_ext/kernel.pxd``.
 
-    The sources live in src_ext/ but are compiled as the package aiplay._ext,
-    and Cython resolves absolute cimports by package path, so the .pxd files are
-    mirrored under build/cython_include/aiplay/_ext/ before compiling.
+    The one workaround the layout still needs: the .pxd files live in src_ext/
+    but belong to the package aiplay._ext, and Cython resolves a cimport by its
+    package path (it knows nothing of pyproject's folder-to-package mapping), so
+    they are mirrored under build/cython_include/aiplay/_ext/ before compiling.
     """
     root = HERE / "build" / "cython_include"
     package = root / "aiplay" / "_ext"
@@ -107,16 +117,20 @@ def packages() -> list:
     return library + ["aiplay._ext", "aiplay.games"] + [f"aiplay.games.{g}" for g in games]
 
 
-extensions = [
-    Extension(
-        f"aiplay._ext.{pyx.stem}",
+def extension(name: str, pyx: Path) -> Extension:
+    """One compiled module from one .pyx file, with this build's flags."""
+    return Extension(
+        name,
         [str(pyx.relative_to(HERE))],
         include_dirs=[numpy.get_include()],
         extra_compile_args=DEBUG_COMPILE_ARGS if DEBUG_BUILD else RELEASE_COMPILE_ARGS,
         extra_link_args=DEBUG_LINK_ARGS if DEBUG_BUILD else [],
     )
-    for pyx in sorted(SRC.glob("*.pyx"))
-]
+
+
+extensions = ([extension(f"aiplay._ext.{pyx.stem}", pyx) for pyx in sorted(SRC.glob("*.pyx"))]
+              + [extension(f"aiplay.games.{pyx.parent.name}.kernel", pyx)
+                 for pyx in sorted(GAMES.glob("*/kernel.pyx")) if (pyx.parent / "__init__.py").exists()])
 
 if DEBUG_BUILD:
     for name, line in header_overrides():
@@ -129,7 +143,7 @@ setup(
         extensions,
         include_path=[str(cython_include_tree())],
         compiler_directives={**COMMON_DIRECTIVES, **(DEBUG_DIRECTIVES if DEBUG_BUILD else RELEASE_DIRECTIVES)},
-        # The debug build's generated C must not replace src_ext/*.c: cythonize
+        # The debug build's generated C must not replace the release's *.c: cythonize
         # only compares timestamps, so a later release build would compile it.
         build_dir=str(HERE / "build" / "debug" / "cython") if DEBUG_BUILD else None,
         force=DEBUG_BUILD,

@@ -19,6 +19,7 @@ generic test covers them). They can always be loaded by name.
 from __future__ import annotations
 
 import importlib
+import importlib.util
 import os
 from dataclasses import dataclass
 from pathlib import Path
@@ -49,7 +50,7 @@ class DifferentialCase:
 
 @dataclass(frozen=True)
 class PlaythroughSpec:
-    """One golden playthrough file ``tests/playthroughs/<stem>.txt``: a seeded random game.
+    """One golden playthrough file ``games/<game>/playthroughs/<stem>.txt``: a seeded random game.
 
     Short games record everything at every step. Long games (board games) set
     ``state_every`` = k: every step still records the player, every legal
@@ -74,7 +75,9 @@ class GameEntry:
         name: the registry name (``reference.name``).
         reference: the reference engine's :class:`Game` subclass.
         kernel_module: import path of the native kernel (a module with
-            ``make_kernel(reference_game)``), or None.
+            ``make_kernel(reference_game)``), or None. Found by convention: the
+            ``kernel`` module of the game's package (``games/<game>/kernel.pyx``,
+            compiled as ``aiplay.games.<game>.kernel``), when the folder has one.
         no_kernel: when ``kernel_module`` is None, the reason why (a game with
             neither fails ``tests/test_registry.py``).
         no_heuristic: when the game has no ``heuristic_policy``, the reason why.
@@ -110,6 +113,43 @@ class GameEntry:
     def title(self) -> str:
         return self.reference.title or self.name
 
+    @property
+    def package(self) -> str:
+        """The import path of the game's package (``aiplay.games.<folder>``): where its rules class lives."""
+        module = self.reference.__module__
+        return module if _is_package(module) else module.rpartition(".")[0]
+
+    @property
+    def folder(self) -> Optional[Path]:
+        """The game's folder on disk (its package directory), or None for a game not made from files."""
+        spec = importlib.util.find_spec(self.package) if self.package else None
+        locations = list(spec.submodule_search_locations or []) if spec is not None else []
+        return Path(locations[0]) if locations else None
+
+
+def _is_package(module: str) -> bool:
+    spec = importlib.util.find_spec(module) if module else None
+    return spec is not None and spec.submodule_search_locations is not None
+
+
+def _conventional_kernel(reference: Type[Game]) -> Optional[str]:
+    """``<game package>.kernel`` when the game's folder holds a kernel (built, or its ``kernel.pyx`` source)."""
+    module = reference.__module__
+    package = module if _is_package(module) else module.rpartition(".")[0]
+    if not package:
+        return None
+    candidate = f"{package}.kernel"
+    try:
+        if importlib.util.find_spec(candidate) is not None:
+            return candidate
+    except (ImportError, ValueError):
+        pass
+    spec = importlib.util.find_spec(package)
+    for location in (spec.submodule_search_locations or []) if spec is not None else []:
+        if (Path(location) / "kernel.pyx").exists():
+            return candidate  # the source is there; has_native() tells whether it is built
+    return None
+
 
 _REGISTRY: Dict[str, GameEntry] = {}
 _loaded = False
@@ -131,6 +171,8 @@ def register(reference: Type[Game], kernel_module: Optional[str] = None, *,
     """
     if not reference.name:
         raise ValueError(f"{reference.__name__} has no name")
+    if kernel_module is None and no_kernel is None:
+        kernel_module = _conventional_kernel(reference)
     entry = GameEntry(
         name=reference.name, reference=reference, kernel_module=kernel_module, no_kernel=no_kernel,
         no_heuristic=no_heuristic, no_kernel_policy=no_kernel_policy,

@@ -1,4 +1,4 @@
-"""Writes ``docs/views/<game>.md`` from each game's view schema (``games/<game>/view.py``).
+"""Writes each game's view document, ``games/<game>/view.md``, from its view schema (``games/<game>/view.py``).
 
 ``python -m aiplay.viewdocs --update`` rewrites the files; ``--check`` (the default) exits 1
 naming every file that differs from what the schemas give (``tests/test_views.py`` checks the
@@ -17,8 +17,19 @@ from aiplay.errors import UnknownGameError
 from aiplay.registry import game_entries, game_entry
 from aiplay.viewschema import Arr, Counts, Node, Obj, Opt, Str, ViewSchema
 
-#: Where the generated files live, relative to the repository root.
-DOCS_DIR = Path("docs") / "views"
+#: The generated file's name inside each game's folder.
+DOC_NAME = "view.md"
+
+
+def view_doc_path(name: str, directory: Optional[Path] = None) -> Path:
+    """Where game ``name``'s view document is written: ``games/<game>/view.md`` beside its schema,
+    or ``directory/<game>.md`` when a directory is given (``--out``, e.g. for a docs site)."""
+    if directory is not None:
+        return Path(directory) / f"{name}.md"
+    folder = game_entry(name).folder
+    if folder is None:
+        raise UnknownGameError(f"game {name!r} has no folder on disk for its view document")
+    return folder / DOC_NAME
 
 
 def schema_of(name: str) -> ViewSchema:
@@ -132,31 +143,31 @@ def documented_games() -> List[str]:
     return names
 
 
-def expected_files(root: Path) -> Dict[Path, str]:
-    """Each docs file and the text the schemas give it."""
-    return {root / DOCS_DIR / f"{name}.md": render(schema_of(name)) for name in documented_games()}
+def expected_files(directory: Optional[Path] = None) -> Dict[Path, str]:
+    """Each view document (see :func:`view_doc_path`) and the text the schemas give it."""
+    return {view_doc_path(name, directory): render(schema_of(name)) for name in documented_games()}
 
 
-def stale_files(root: Path) -> List[Path]:
-    """The docs files under ``root`` that are missing or differ from their schema."""
-    return [path for path, text in expected_files(root).items()
+def stale_files(directory: Optional[Path] = None) -> List[Path]:
+    """The view documents (in the game folders, or in ``directory``) missing or differing from their schema."""
+    return [path for path, text in expected_files(directory).items()
             if not path.exists() or path.read_text(encoding="utf-8") != text]
 
 
 def main(argv: Optional[List[str]] = None) -> int:
     """Command line: ``--update`` writes the files, otherwise check them."""
     parser = argparse.ArgumentParser(prog="python -m aiplay.viewdocs", description=__doc__)
-    parser.add_argument("--update", action="store_true", help="rewrite docs/views/*.md")
-    parser.add_argument("--root", default=".", help="repository root (default: the current directory)")
+    parser.add_argument("--update", action="store_true", help="rewrite the view documents")
+    parser.add_argument("--out", type=Path, default=None,
+                        help="write or check DIR/<game>.md instead of each game's own games/<game>/view.md")
     args = parser.parse_args(argv)
-    root = Path(args.root)
     if args.update:
-        for path, text in expected_files(root).items():
+        for path, text in expected_files(args.out).items():
             path.parent.mkdir(parents=True, exist_ok=True)
             path.write_text(text, encoding="utf-8")
             print(f"wrote {path}")
         return 0
-    stale = stale_files(root)
+    stale = stale_files(args.out)
     for path in stale:
         print(f"out of date: {path} (run python -m aiplay.viewdocs --update)")
     return 1 if stale else 0

@@ -16,7 +16,7 @@ import random
 import time
 import timeit
 
-from aiplay._ext.area1851 import make_kernel
+from aiplay.games.area1851.kernel import make_kernel
 from aiplay.games.area1851 import Area1851Game
 
 from aiplay.game import sample_chance_outcome

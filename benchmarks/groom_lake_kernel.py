@@ -21,7 +21,7 @@ import os
 import sys
 from typing import Any, Dict
 
-from aiplay._ext.groom_lake import make_kernel
+from aiplay.games.groom_lake.kernel import make_kernel
 from aiplay.bench import first_decision, native_playouts_per_second, reference_playouts_per_second
 from aiplay.games.groom_lake import GroomLakeGame
 from aiplay.native import NativeGame

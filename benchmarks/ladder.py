@@ -34,7 +34,7 @@ games a pair): the head-to-head of neighbours at a table of more than two
 seats. ``--levels-only`` plays only the tables of the levels (and random
 against level 1), after a change of a game's level table.
 
-The level calibration is written to ``aiplay/data/levels.json`` (with
+The level calibration is written to each game's ``games/<game>/levels.json`` (with
 ``--write-levels``), which ``aiplay levels GAME`` prints.
 
 Profiles::
@@ -60,6 +60,7 @@ from pathlib import Path
 from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 import aiplay
+from aiplay import registry
 from aiplay.arena import GameRecord, MatchResult, parse_bot, run, wilson_interval
 from aiplay.search.level import NUM_LEVELS, levels_for, search_kind
 
@@ -91,8 +92,13 @@ def old_heuristic(game: str) -> Optional[str]:
     return "heuristic(name=heuristic-old-is-new)"
 #: Search budgets of the ladder, in iterations.
 SEARCH_ITERATIONS = (250, 1000, 4000)
-#: Where the level calibration is shipped.
-LEVELS_JSON = Path(__file__).resolve().parent.parent / "aiplay" / "data" / "levels.json"
+#: The calibration's file name in each game's folder (``games/<game>/levels.json``).
+LEVELS_FILE = "levels.json"
+
+
+def levels_json(game: str) -> Path:
+    """Where ``game``'s level calibration is shipped: its own folder."""
+    return registry.game_entry(game).folder / LEVELS_FILE
 
 
 def ladder_rungs(game: str, quick: bool = False) -> List[str]:
@@ -444,7 +450,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     parser.add_argument("--target-games", type=int, default=200)
     parser.add_argument("--best", help="with --target: this bot spec instead of the top level (give it a name=)")
     parser.add_argument("--processes", type=int, default=1)
-    parser.add_argument("--write-levels", action="store_true", help=f"write the calibration to {LEVELS_JSON}")
+    parser.add_argument("--write-levels", action="store_true", help="write the calibration to each game's games/<game>/levels.json")
     parser.add_argument("--json", help="write every result to this JSON file")
     parser.add_argument("--progress", action="store_true")
     parser.add_argument("--out-dir", help="keep every table's games here; a rerun resumes from them")
@@ -505,10 +511,13 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     if args.write_levels:
         if args.quick:
             parser.error("--write-levels needs a real run, not --quick")
-        LEVELS_JSON.parent.mkdir(parents=True, exist_ok=True)
-        previous = json.loads(LEVELS_JSON.read_text(encoding="utf-8")) if LEVELS_JSON.exists() else None
-        LEVELS_JSON.write_text(json.dumps(calibration(entries, command, previous, seats, pairs), indent=1) + "\n",
-                               encoding="utf-8")
+        from aiplay.search.level import _load_calibration
+
+        document = calibration(entries, command, _load_calibration(), seats, pairs)
+        for game in sorted({e["game"] for e in [*entries, *seats, *pairs]}):
+            levels_json(game).write_text(json.dumps({"format": document["format"], "anchor": document["anchor"],
+                                                     "levels": document["games"][game]}, indent=1) + "\n",
+                                         encoding="utf-8")
     return 0
 
 

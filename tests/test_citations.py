@@ -11,7 +11,7 @@ import re
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-SOURCES = sorted([*ROOT.glob("games/**/*.py"), *ROOT.glob("src_ext/*.pyx"), *ROOT.glob("aiplay/**/*.py")])
+SOURCES = sorted([*ROOT.glob("games/**/*.py"), *ROOT.glob("src_ext/*.pyx"), *ROOT.glob("games/*/kernel.pyx"), *ROOT.glob("aiplay/**/*.py")])
 #: Absolute paths of this machine or another one, which a reader's clone will not have.
 ABSOLUTE = re.compile(r"(/work/|/home/|/tmp/|[A-Z]:\\\\)\S*(seeds|spec)")
 CITED = re.compile(r"\.\./shared/(?:seeds|spec)/[\w.\-]+")

@@ -11,16 +11,15 @@ from pathlib import Path
 
 import pytest
 
-from aiplay.testing.playthrough import playthrough, playthrough_cases
+from aiplay.testing.playthrough import FOLDER_NAME, playthrough, playthrough_cases, playthrough_path
 from aiplay.registry import game_entries, has_native
 
 CASES = playthrough_cases()
-FOLDER = Path(__file__).parent / "playthroughs"
 
 
 @pytest.mark.parametrize("name,spec", CASES, ids=[spec.stem for _, spec in CASES])
 def test_playthrough_replays(name, spec):
-    path = FOLDER / f"{spec.stem}.txt"
+    path = playthrough_path(name, spec)
     assert path.exists(), (f"{path} is missing: the registry entry of {name!r} declares it; "
                            f"write it with `python -m aiplay.testing.playthrough --update`")
     stored = path.read_text()
@@ -43,7 +42,10 @@ def test_every_game_declares_a_playthrough(entry):
 def test_playthrough_stems_are_unique_and_every_stored_file_is_declared():
     stems = [spec.stem for _, spec in CASES]
     assert len(stems) == len(set(stems)), f"two playthroughs share a file: {stems}"
-    orphans = sorted(p.stem for p in FOLDER.glob("*.txt") if p.stem not in stems)
+    stored = [p for entry in game_entries(include_hidden=True) if entry.folder is not None
+              for p in (entry.folder / FOLDER_NAME).glob("*.txt")]
+    assert stored, "no stored playthrough found in any game folder"
+    orphans = sorted(str(p) for p in stored if p.stem not in stems)
     assert not orphans, f"stored playthroughs that no registry entry declares (stale?): {orphans}"
 
 

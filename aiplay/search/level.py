@@ -40,8 +40,8 @@ game, which is what the calibration measures.
 Every level draws from its own seeded generator, so a level bot built with
 a seed replays the same moves for the same states. How strong each level is
 on each game is measured by the ladder (``benchmarks/ladder.py``) and shipped
-in ``aiplay/data/levels.json``; :func:`level_ratings` reads it and ``aiplay
-levels GAME`` prints it.
+in the game's folder, ``games/<game>/levels.json``; :func:`level_ratings` reads
+it and ``aiplay levels GAME`` prints it.
 """
 
 from __future__ import annotations
@@ -295,16 +295,26 @@ class LevelBot(Bot):
 
 # -- calibration data ---------------------------------------------------------
 
+#: The calibration file's name inside a game's folder.
+CALIBRATION_FILE = "levels.json"
+
+
 def _load_calibration() -> Dict[str, Any]:
-    try:
-        text = resources.files("aiplay").joinpath("data/levels.json").read_text(encoding="utf-8")
-    except (FileNotFoundError, OSError):
-        return {}
-    return json.loads(text)
+    """``{"games": {name: tables}}``: every registered game's ``levels.json``, where it has one."""
+    from aiplay import registry  # late: the registry imports the bots
+
+    games: Dict[str, Any] = {}
+    for entry in registry.game_entries(include_hidden=True):
+        try:
+            text = resources.files(entry.package).joinpath(CALIBRATION_FILE).read_text(encoding="utf-8")
+        except (FileNotFoundError, OSError, ModuleNotFoundError, TypeError):
+            continue
+        games[entry.name] = json.loads(text)["levels"]
+    return {"games": games}
 
 
 def level_ratings(game: str) -> Dict[str, Any]:
-    """The calibration of the levels on ``game`` (from ``aiplay/data/levels.json``), by table size.
+    """The calibration of the levels on ``game`` (from ``games/<game>/levels.json``), by table size.
 
     A dict from the number of players (a string, as in JSON) to that table's
     calibration: ``players``, ``games_per_table`` and ``seed`` of the ladder

@@ -4,7 +4,8 @@ In OpenSpiel's manner, a playthrough records everything observable along one
 seeded random game: the player to move, the legal actions and their names,
 the chance probabilities, the action taken, every player's information
 string and the serialized state. ``tests/test_playthroughs.py`` replays the
-stored files and fails on any difference, so a change of rules, of action
+files, stored in each game's folder (``games/<game>/playthroughs/<stem>.txt``), and
+fails on any difference, so a change of rules, of action
 names or of serialization cannot pass unnoticed.
 
 Which files exist is declared by each game's registry entry
@@ -33,7 +34,7 @@ from typing import Any, List, Mapping, Optional, Tuple
 import aiplay
 from aiplay.game import CHANCE, TERMINAL
 from aiplay.testing.simulate import random_action
-from aiplay.registry import PlaythroughSpec, game_entries
+from aiplay.registry import PlaythroughSpec, game_entries, game_entry
 
 
 def playthrough_cases(include_hidden: bool = True) -> List[Tuple[str, PlaythroughSpec]]:
@@ -45,8 +46,22 @@ def playthrough_cases(include_hidden: bool = True) -> List[Tuple[str, Playthroug
             for spec in entry.playthroughs]
 
 
-#: Where the stored files live, relative to the project root (run from there).
-DEFAULT_DIR = Path("tests") / "playthroughs"
+#: The folder, inside a game's folder, that holds its stored playthroughs.
+FOLDER_NAME = "playthroughs"
+
+
+def playthrough_path(name: str, spec: PlaythroughSpec, directory: Optional[Path] = None) -> Path:
+    """Where the playthrough ``spec`` of game ``name`` is stored.
+
+    ``games/<game>/playthroughs/<stem>.txt``, beside the rest of the game; or
+    ``directory/<stem>.txt`` when a directory is given (``--dir``).
+    """
+    if directory is not None:
+        return Path(directory) / f"{spec.stem}.txt"
+    folder = game_entry(name).folder
+    if folder is None:
+        raise ValueError(f"game {name!r} has no folder on disk: pass a directory for its playthroughs")
+    return folder / FOLDER_NAME / f"{spec.stem}.txt"
 
 
 def _digest(text: str) -> str:
@@ -125,7 +140,8 @@ def main(argv: Optional[List[str]] = None) -> int:
     """Write (``--update``) or check the stored playthroughs."""
     parser = argparse.ArgumentParser(description="Write or check the golden playthrough files.")
     parser.add_argument("--update", action="store_true", help="rewrite the stored files")
-    parser.add_argument("--dir", type=Path, default=DEFAULT_DIR, help="where the files live")
+    parser.add_argument("--dir", type=Path, default=None,
+                        help="where the files live (default: each game's own games/<game>/playthroughs/)")
     parser.add_argument("--game", action="append", metavar="NAME",
                         help="only this game's files (repeatable); default: every game")
     args = parser.parse_args(argv)
@@ -134,14 +150,14 @@ def main(argv: Optional[List[str]] = None) -> int:
     unknown = sorted(set(args.game or ()) - known)
     if unknown:
         parser.error(f"no playthroughs are declared for {unknown}; games with some: {sorted(known)}")
-    args.dir.mkdir(parents=True, exist_ok=True)
     stale = 0
     for name, spec in cases:
         if args.game and name not in args.game:
             continue
-        path = args.dir / f"{spec.stem}.txt"
+        path = playthrough_path(name, spec, args.dir)
         text = playthrough(name, spec.options, spec.seed, state_every=spec.state_every, max_steps=spec.max_steps)
         if args.update:
+            path.parent.mkdir(parents=True, exist_ok=True)
             path.write_text(text)
             print(f"wrote {path}")
         elif not path.exists() or path.read_text() != text:

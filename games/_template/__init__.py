@@ -18,7 +18,7 @@ from .tensors import TemplateTensors
 #: This game's registry entry (a copy of the folder edits only these arguments).
 ENTRY = register(
     TemplateRaceGame,
-    kernel_module="aiplay._ext._template",
+   
     # Option sets of the generic tests (contract, roundtrip, determinize, fuzz, metadata).
     contract_options=[{}, {"players": 3, "goal": 8}, {"players": 4, "goal": 12, "horizon": 30}],
     # Native against reference, move for move: (options, seeded games).

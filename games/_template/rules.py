@@ -4,7 +4,7 @@ It exists to be copied. It is small enough to read in five minutes, yet it has
 every ingredient the generic machinery exercises: decisions, two kinds of
 chance (a deal and a die), a hidden card (so ``determinize`` and the
 information state matter), a static evaluation, a hand-written policy, a
-serializer with validation and a native kernel (``src_ext/_template.pyx``).
+serializer with validation and a native kernel (``games/_template/kernel.pyx``).
 
 Rules (``players`` 2-4, ``goal`` 6-30, ``horizon`` 10-1000):
 

@@ -1,6 +1,6 @@
 """Area 1851: tinkering inventors build gadgets for reputation (2-5 players, hidden hands).
 
-Reference engine in this folder; native kernel in src_ext/area1851.pyx (``aiplay._ext.area1851``),
+Reference engine in this folder; native kernel in games/area1851/kernel.pyx (``aiplay.games.area1851.kernel``),
 checked move for move against it. Bots: the heuristic of ``heuristic.py`` and the generic
 searchers (ISMCTS strength against it: ``benchmarks/strength.py``, figures in
 ``benchmarks/RESULTS.md``).
@@ -15,7 +15,7 @@ from .tensors import TENSORS
 
 ENTRY = register(
     Area1851Game,
-    kernel_module="aiplay._ext.area1851",
+   
     tensors=TENSORS,
     no_kernel_policy=None,
     contract_options=[{"players": 2, "block": 1}, {"players": 4, "block": 1}],

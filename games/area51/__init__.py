@@ -10,7 +10,7 @@ from .tensors import TENSORS as _TENSORS
 from aiplay.registry import DifferentialCase as _Case, PlaythroughSpec as _Playthrough, register as _register
 
 _register(
-    Area51Game, kernel_module="aiplay._ext.area51", tensors=_TENSORS,
+    Area51Game, tensors=_TENSORS,
     contract_options=[{"players": 2}, {"players": 3}, {"players": 4}, {"players": 6}],
     # 400 games in CI (0.2-0.5 s each); the 2,000-game run takes about
     # 6 minutes alone and runs with AIPLAY_FULL_DIFFERENTIAL=1 (full_games).

@@ -1,7 +1,7 @@
 """Unleashed From Groom Lake!: hidden roles on a growing desert map (3-6 players).
 
 The reference engine (this folder) and its Cython kernel
-(``src_ext/groom_lake.pyx``), which the differential test keeps equal move
+(``games/groom_lake/kernel.pyx``), which the differential test keeps equal move
 for move. Bots: one heuristic per role (``heuristic.py``) and the generic searchers
 (ISMCTS strength per role: ``benchmarks/groom_lake_strength.py``, figures in
 ``benchmarks/RESULTS.md``).
@@ -16,7 +16,7 @@ from .render import render, render_svg
 #: This game's registry entry.
 ENTRY = register(
     GroomLakeGame,
-    kernel_module="aiplay._ext.groom_lake",
+   
     tensors=TENSORS,
     contract_options=[{"players": 3}, {"players": 5, "half_win": True}],
     # CI plays 125 seeded games in lockstep (about 0.05 s each); AIPLAY_FULL_DIFFERENTIAL=1

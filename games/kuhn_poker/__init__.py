@@ -10,7 +10,7 @@ from aiplay.registry import DifferentialCase as _Case, PlaythroughSpec as _Playt
 
 # n deals, then at most n - 1 checks, one bet and n - 1 answers.
 _register(
-    KuhnPokerGame, kernel_module="aiplay._ext.kuhn_poker",
+    KuhnPokerGame,
     tensors=KuhnTensors(),
     no_heuristic="a validation game for equilibrium search: no hand-written policy (ISMCTS plays it)",
     contract_options=[{}, {"players": 3}],

@@ -9,7 +9,7 @@ __all__ = ["CALL", "FOLD", "LeducPokerGame", "LeducPokerState", "RAISE"]
 from aiplay.registry import DifferentialCase as _Case, PlaythroughSpec as _Playthrough, register as _register
 
 _register(
-    LeducPokerGame, kernel_module="aiplay._ext.leduc_poker",
+    LeducPokerGame,
     tensors=LeducTensors(),
     no_heuristic="a validation game for equilibrium search: no hand-written policy (ISMCTS plays it)",
     contract_options=[{}, {"players": 3}],

@@ -10,7 +10,7 @@ from aiplay.registry import DifferentialCase as _Case, PlaythroughSpec as _Playt
 
 # A decision ends the game at ``horizon``; each decision is followed by at most one die roll.
 _register(
-    PigGame, kernel_module="aiplay._ext.pig", tensors=PigTensors(),
+    PigGame, tensors=PigTensors(),
     no_kernel_policy="hold_at_20 is not written in the kernel: native rollouts are uniformly random",
     contract_options=[{"winscore": 20}, {"players": 3, "winscore": 15, "diceoutcomes": 4},
                       {"piglet": True, "winscore": 8}],

@@ -10,7 +10,7 @@ from aiplay.registry import DifferentialCase as _Case, PlaythroughSpec as _Playt
 
 # Board game transcripts: every step is checked, the full state JSON is written every 25 steps.
 _register(
-    SunkenCityGame, kernel_module="aiplay._ext.sunken_city", tensors=SunkenCityTensors(),
+    SunkenCityGame, tensors=SunkenCityTensors(),
     contract_options=[{"players": 2}, {"players": 3}, {"players": 4, "short": True},
                       {"players": 2, "no_neptune_chips": True}],
     # 2,250 games over the player counts and both variants (~25 s in all).

@@ -6,7 +6,7 @@ through the public API only (``current_player``, ``legal_actions``,
 ``to_dict``), so it plays on any engine that shares the action space; the
 geometry comes from :mod:`.board`.
 
-The kernel's ``policy_action`` (``src_ext/sunken_city.pyx``) is an exact port:
+The kernel's ``policy_action`` (``games/sunken_city/kernel.pyx``) is an exact port:
 with the same random stream (``aiplay.testing.kernel_rng.KernelRandom``) both choose
 the same action (``tests/test_policy_agreement.py``). Hence every tie is broken
 by a stated rule or by one uniform draw among the tied actions.

@@ -29,7 +29,7 @@ from aiplay.game import State
 from aiplay.testing.simulate import random_action
 from aiplay.solve import solve
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[3]  # the repository root
 TWO_TURNS = ROOT / "benchmarks" / "solver_positions" / "sunken_city_two_turns_3p.json"
 OPTION_SETS = [{"players": 2}, {"players": 3}, {"players": 4}, {"players": 3, "short": True},
                {"players": 3, "no_neptune_chips": True}]

@@ -1,4 +1,4 @@
-"""Type stubs of ``aiplay._ext._template`` (src_ext/_template.pyx): the example game's kernel."""
+"""Type stubs of ``aiplay.games.leduc_poker.kernel`` (games/leduc_poker/kernel.pyx): the game's kernel."""
 
 from typing import Any
 

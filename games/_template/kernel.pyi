@@ -1,4 +1,4 @@
-"""Type stubs of ``aiplay._ext.pig`` (src_ext/pig.pyx): the game's kernel."""
+"""Type stubs of ``aiplay.games._template.kernel`` (games/_template/kernel.pyx): the example game's kernel."""
 
 from typing import Any
 

@@ -1,4 +1,4 @@
-"""Type stubs of ``aiplay._ext.leduc_poker`` (src_ext/leduc_poker.pyx): the game's kernel."""
+"""Type stubs of ``aiplay.games.area51.kernel`` (games/area51/kernel.pyx): the game's kernel."""
 
 from typing import Any
 

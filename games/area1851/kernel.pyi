@@ -1,4 +1,4 @@
-"""Type stubs of ``aiplay._ext.area1851`` (src_ext/area1851.pyx): the Area 1851 kernel."""
+"""Type stubs of ``aiplay.games.area1851.kernel`` (games/area1851/kernel.pyx): the Area 1851 kernel."""
 
 from typing import Any, Dict
 

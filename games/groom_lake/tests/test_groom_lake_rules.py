@@ -408,7 +408,7 @@ def test_text_and_svg_rendering():
 
 def test_registry_entry_is_listed_and_native_by_default():
     entry = aiplay.registry.game_entry("groom_lake")
-    assert entry.listed is True and entry.kernel_module == "aiplay._ext.groom_lake" and entry.no_kernel is None
+    assert entry.listed is True and entry.kernel_module == "aiplay.games.groom_lake.kernel" and entry.no_kernel is None
     assert "groom_lake" in aiplay.games_available(include_hidden=False)
     game = aiplay.load("groom_lake")
     assert game.backend == "native" and game.num_distinct_actions == A.NUM_ACTIONS

@@ -1,4 +1,4 @@
-"""The Area 1851 kernel (src_ext/area1851.pyx) against the reference engine (games/area1851).
+"""The Area 1851 kernel (games/area1851/kernel.pyx) against the reference engine (games/area1851).
 
 Beyond the generic tests (which cover the kernel once the registry entry names it), these check
 the kernel directly, built from the reference game with ``make_kernel``:
@@ -24,7 +24,7 @@ import random
 from typing import Any, Iterator, List, Tuple
 
 import pytest
-from aiplay._ext.area1851 import make_kernel
+from aiplay.games.area1851.kernel import make_kernel
 from aiplay._ext.kernel import NativeState
 from aiplay.games.area1851 import Area1851Game
 
@@ -181,7 +181,7 @@ def test_policy_port_is_the_reference_policy(players):
 def test_registered_at_run_time_with_the_kernel():
     entry = game_entry("area1851")
     try:
-        register(Area1851Game, kernel_module="aiplay._ext.area1851", contract_options=entry.contract_options,
+        register(Area1851Game, kernel_module="aiplay.games.area1851.kernel", contract_options=entry.contract_options,
                  differential=entry.differential, playthroughs=entry.playthroughs, benchmark=entry.benchmark,
                  max_game_length=entry.max_game_length, listed=entry.listed, tensors=entry.tensors)
         game = aiplay.load("area1851", players=3, block=1)

@@ -1,4 +1,4 @@
-"""Type stubs of ``aiplay._ext.groom_lake`` (src_ext/groom_lake.pyx): the game's kernel."""
+"""Type stubs of ``aiplay.games.groom_lake.kernel`` (games/groom_lake/kernel.pyx): the game's kernel."""
 
 from typing import Any
 

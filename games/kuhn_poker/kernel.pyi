@@ -1,4 +1,4 @@
-"""Type stubs of ``aiplay._ext.sunken_city`` (src_ext/sunken_city.pyx): the game's kernel."""
+"""Type stubs of ``aiplay.games.kuhn_poker.kernel`` (games/kuhn_poker/kernel.pyx): the game's kernel."""
 
 from typing import Any
 

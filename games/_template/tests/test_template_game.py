@@ -29,9 +29,9 @@ from aiplay.games._template import ENTRY, TemplateRaceGame
 from aiplay.testing.playthrough import playthrough, playthrough_cases
 from aiplay.registry import DifferentialCase, PlaythroughSpec, game_entry, register, unregister
 
-import conftest
+from aiplay.testing import cases as conftest
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[3]  # the repository root
 
 
 def _module(name: str, path: Path):
@@ -197,7 +197,7 @@ def test_missing_pieces_fail_with_their_names():
         class PigCopy(PigGame):
             name = "template_bare"
 
-        policy_less = register(PigCopy, kernel_module="aiplay._ext.pig", differential=[DifferentialCase({}, 1)],
+        policy_less = register(PigCopy, kernel_module="aiplay.games.pig.kernel", differential=[DifferentialCase({}, 1)],
                                contract_options=[{"winscore": 20}], listed=False)
         with pytest.raises(AssertionError, match="declare no_kernel_policy"):
             test_registry.test_every_game_has_a_heuristic_or_says_why_not(policy_less)

@@ -400,7 +400,7 @@ def test_the_native_searcher_runs_on_determinized_worlds():
     assert action in state.legal_actions()
 
 
-# -- the native sampler (src_ext/area51.pyx: a C port of knowledge._sample) -------------------
+# -- the native sampler (games/area51/kernel.pyx: a C port of knowledge._sample) -------------------
 def test_native_worlds_are_exact_and_canonical_over_many_games():
     """20 seeded games (2-6 players, random and heuristic moves): from every observer at every
     few steps, the kernel's nogil sampler gives worlds that satisfy every knowledge record and

@@ -1,4 +1,4 @@
-"""The Groom Lake kernel (src_ext/groom_lake.pyx) against the reference engine (games/groom_lake/).
+"""The Groom Lake kernel (games/groom_lake/kernel.pyx) against the reference engine (games/groom_lake/).
 
 * Lockstep play (random and heuristic decisions, 3-6 players, both variants):
   current player, legal actions, chance outcomes, serialized state, static
@@ -25,7 +25,7 @@ from typing import Iterator, List, Tuple
 import pytest
 
 from aiplay import InvalidStateError
-from aiplay._ext.groom_lake import make_kernel
+from aiplay.games.groom_lake.kernel import make_kernel
 from aiplay.testing.differential import compare_engines, compare_states
 from aiplay.game import sample_chance_outcome
 from aiplay.games.groom_lake import GroomLakeGame

@@ -1,4 +1,4 @@
-"""Type stubs of ``aiplay._ext.area51`` (src_ext/area51.pyx): the game's kernel."""
+"""Type stubs of ``aiplay.games.sunken_city.kernel`` (games/sunken_city/kernel.pyx): the game's kernel."""
 
 from typing import Any
 

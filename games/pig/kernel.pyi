@@ -1,4 +1,4 @@
-"""Type stubs of ``aiplay._ext.kuhn_poker`` (src_ext/kuhn_poker.pyx): the game's kernel."""
+"""Type stubs of ``aiplay.games.pig.kernel`` (games/pig/kernel.pyx): the game's kernel."""
 
 from typing import Any
 
