@@ -31,7 +31,7 @@ import random
 from dataclasses import dataclass
 from typing import Any, Callable, ClassVar, Dict, List, Mapping, Optional, Protocol, Sequence, Tuple
 
-from aiplay.errors import IllegalActionError, InvalidOptionError, InvalidPlayerError, InvalidStateError
+from aiplay.errors import IllegalActionError, InvalidOptionError, InvalidPlayerError, InvalidStateError, UnsupportedError
 
 #: ``current_player()`` at a chance node (same value as OpenSpiel's).
 CHANCE: int = -1
@@ -46,6 +46,16 @@ class HeuristicPolicy(Protocol):
     """A game's hand-written policy: the action it plays at a decision node of ``state``."""
 
     def __call__(self, state: "State", rng: random.Random) -> int: ...
+
+
+class TensorEncodingLike(Protocol):
+    """What a game's :attr:`Game.tensor_encoding` answers (:class:`aiplay.views.tensors.TensorEncoding` does)."""
+
+    def shape(self, game: "Game", kind: str) -> Tuple[int]:
+        """The shape of ``game``'s ``kind`` (``"information_state"`` or ``"observation"``) tensor."""
+
+    def tensor(self, state: "State", player: int, kind: str) -> Any:
+        """``player``'s ``kind`` tensor of ``state`` (a new ``float32`` array)."""
 
 
 @dataclass(frozen=True)
@@ -124,6 +134,9 @@ class Game(abc.ABC):
     #: it is among them, else a seeded draw; perfect information only). See
     #: :func:`aiplay.search.level.order_ties`.
     level_ties: ClassVar[str] = "order"
+    #: The game's tensor encoding (an :class:`aiplay.views.tensors.TensorEncoding`), or None: no
+    #: tensors. :func:`aiplay.registry.register` sets it from its ``tensors=`` argument.
+    tensor_encoding: ClassVar[Optional["TensorEncodingLike"]] = None
 
     def __init__(self, **options: Any):
         unknown = sorted(set(options) - set(self.option_spec))
@@ -247,15 +260,11 @@ class Game(abc.ABC):
 
         Raises :class:`~aiplay.errors.UnsupportedError` when the game provides no tensors.
         """
-        from aiplay import tensors  # late: aiplay.tensors imports this module
-
-        return tensors.information_state_tensor_shape(self)
+        return encoding_of(self).shape(self, "information_state")
 
     def observation_tensor_shape(self) -> Tuple[int]:
         """The shape of :meth:`State.observation_tensor` (see :mod:`aiplay.tensors`)."""
-        from aiplay import tensors
-
-        return tensors.observation_tensor_shape(self)
+        return encoding_of(self).shape(self, "observation")
 
     def __copy__(self) -> "Game":
         return self  # a game never changes once made: a copy may be the game itself
@@ -410,15 +419,11 @@ class State(abc.ABC):
         ``player`` cannot tell apart give equal tensors. Raises
         :class:`~aiplay.errors.UnsupportedError` when the game provides none.
         """
-        from aiplay import tensors  # late: aiplay.tensors imports this module
-
-        return tensors.information_state_tensor(self, player)
+        return state_tensor(self, player, "information_state")
 
     def observation_tensor(self, player: int) -> Any:
         """What ``player`` observes now as a ``float32`` NumPy array (see :mod:`aiplay.tensors`)."""
-        from aiplay import tensors
-
-        return tensors.observation_tensor(self, player)
+        return state_tensor(self, player, "observation")
 
     # -- serialization -----------------------------------------------------
     @abc.abstractmethod
@@ -517,6 +522,20 @@ class ReferenceState(State):
             detail = "the game is over" if self._current_player() == TERMINAL else ""
             raise IllegalActionError(action, legal, detail)
         self._apply(action)
+
+
+def encoding_of(game: Game) -> "TensorEncodingLike":
+    """``game``'s tensor encoding; :class:`~aiplay.errors.UnsupportedError` when it has none."""
+    encoding = game.tensor_encoding
+    if encoding is None:
+        raise UnsupportedError(f"game {game.name!r} provides no tensors (its registry entry declares no encoding)")
+    return encoding
+
+
+def state_tensor(state: State, player: Any, kind: str) -> Any:
+    """``player``'s ``kind`` (``"information_state"`` or ``"observation"``) tensor of ``state``, by its game's encoding."""
+    seat = check_player(player, state.game.num_players)
+    return encoding_of(state.game).tensor(state, seat, kind)
 
 
 def check_player(player: Any, num_players: int) -> int:

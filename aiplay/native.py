@@ -22,13 +22,17 @@ import json
 import sys
 from typing import Any, Dict, Mapping, Tuple
 
-from aiplay._ext.kernel import Kernel, NativeState
 from aiplay.errors import InvalidStateError
 from aiplay.game import Game, State
 
-# NativeState is a Cython class and cannot inherit from the State ABC; register
-# it so that isinstance(state, aiplay.State) holds for both engines.
-State.register(NativeState)
+try:  # the optional compiled extension: without it there is no native engine (aiplay.load says so)
+    from aiplay._ext.kernel import Kernel, NativeState
+except ImportError:  # pragma: no cover - a build without a C compiler
+    Kernel = NativeState = None  # type: ignore[assignment, misc]
+else:
+    # NativeState is a Cython class and cannot inherit from the State ABC; register
+    # it so that isinstance(state, aiplay.State) holds for both engines.
+    State.register(NativeState)
 
 
 def _from_reference(name: str) -> Any:
@@ -53,6 +57,7 @@ class NativeGame(Game):
         self.bot_presets = reference.bot_presets  # type: ignore[misc]
         self.difficulty_levels = reference.difficulty_levels  # type: ignore[misc]
         self.level_ties = reference.level_ties  # type: ignore[misc]
+        self.tensor_encoding = reference.tensor_encoding  # type: ignore[misc]
 
     def __getattr__(self, name: str) -> Any:
         # Anything else a game defines (Sunken City's ``seats``, say) is the
@@ -74,6 +79,11 @@ class NativeGame(Game):
 
     def __reduce__(self) -> Tuple[Any, ...]:
         return _restore_game, (self.reference, type(self.kernel).__module__)
+
+    def pickle_state(self, state: NativeState) -> Tuple[Any, ...]:
+        """The pickle of one of this game's states (``NativeState.__reduce__`` asks its game):
+        the kernel's bytes of the position, stamped with :func:`kernel_build`."""
+        return _restore_state, (self, kernel_build(self.kernel), state._buffer())
 
     def __copy__(self) -> "NativeGame":
         return self  # a game never changes once made: a copy may be the game itself

@@ -27,6 +27,7 @@ from typing import Any, Callable, Dict, Iterator, List, Mapping, Optional, Seque
 
 from aiplay.errors import InvalidOptionError, SetupError, UnknownGameError
 from aiplay.game import Game
+from aiplay.native import NativeGame
 
 #: The engines ``aiplay.load`` accepts (also the searchers' ``backend`` option).
 BACKENDS = ("auto", "native", "reference")
@@ -173,6 +174,10 @@ def register(reference: Type[Game], kernel_module: Optional[str] = None, *,
         raise ValueError(f"{reference.__name__} has no name")
     if kernel_module is None and no_kernel is None:
         kernel_module = _conventional_kernel(reference)
+    if tensors is not None:
+        reference.tensor_encoding = tensors  # the game holds its encoding (Game.tensor_encoding)
+    else:
+        tensors = reference.tensor_encoding
     entry = GameEntry(
         name=reference.name, reference=reference, kernel_module=kernel_module, no_kernel=no_kernel,
         no_heuristic=no_heuristic, no_kernel_policy=no_kernel_policy,
@@ -199,9 +204,8 @@ def _ensure_loaded() -> None:
                 raise
             # The source checkout's aiplay/ folder shadows the installed package when
             # Python runs from the repository root; the games live in games/ there.
-            import aiplay
             raise SetupError(
-                f"aiplay was imported from {Path(aiplay.__file__).parent}, a source folder that is not "
+                f"aiplay was imported from {Path(__file__).resolve().parent}, a source folder that is not "
                 f"installed: its games are missing. From the repository root, install it in place with "
                 f"`python3 -m venv .venv && .venv/bin/pip install -e .` and use .venv/bin/python, or run "
                 f"Python from another directory") from None
@@ -304,7 +308,5 @@ def load(name: str, backend: str = "auto", **options: Any) -> Game:
         raise InvalidOptionError(
             f"the native kernel of {name!r} ({entry.kernel_module}) is not built; reinstall aiplay "
             f"with a C compiler, or use backend='reference'")
-    from aiplay.native import NativeGame  # late: needs the compiled extension
-
     module = importlib.import_module(entry.kernel_module)
     return NativeGame(reference, module.make_kernel(reference))

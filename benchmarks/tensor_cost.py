@@ -19,7 +19,7 @@ import random
 import time
 
 import aiplay
-from aiplay import tensors
+from aiplay.views import tensors
 from aiplay.registry import game_entries, has_native
 from aiplay.testing.simulate import random_action
 

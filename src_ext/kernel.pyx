@@ -12,11 +12,13 @@ from cpython.mem cimport PyMem_Free, PyMem_Malloc
 from libc.stdint cimport uint64_t
 from libc.string cimport memcpy, memset
 
-from aiplay.errors import AiplayError, DeterminizationError, IllegalActionError, InvalidOptionError, NotDecisionNodeError
+from aiplay.errors import (
+    AiplayError, DeterminizationError, IllegalActionError, InvalidOptionError, InvalidStateError, NotDecisionNodeError,
+)
 
 #: Moves kept for replay on a cached reference state; past it the cache is dropped (see NativeState._reference).
 MAX_REFERENCE_MOVES = 256
-from aiplay.game import as_action, check_player, check_rng, state_to_json, string_to_action
+from aiplay.game import as_action, check_player, check_rng, state_to_json, state_tensor, string_to_action
 
 
 cdef class Kernel:
@@ -435,7 +437,6 @@ cdef class NativeState:
     def _load_buffer(self, bytes data):
         """Overwrite this position with bytes from :meth:`_buffer` of a state of the same kernel build."""
         if len(data) != self.kernel.state_size:
-            from aiplay.errors import InvalidStateError
             raise InvalidStateError(
                 "<pickle>", f"{len(data)} bytes given, the {self.game.name!r} kernel's states have "
                 f"{self.kernel.state_size}")
@@ -443,20 +444,17 @@ cdef class NativeState:
         self._reference_cache = None
 
     def __reduce__(self):
-        from aiplay.native import _restore_state, kernel_build  # late: aiplay.native imports this module
-        return _restore_state, (self.game, kernel_build(self.kernel), self._buffer())
+        return self.game.pickle_state(self)  # aiplay.native.NativeGame: its kernel's bytes, stamped with the build
 
     def __deepcopy__(self, memo):
         return self.clone()  # the game is shared: games never change once made
 
     # -- tensors ----------------------------------------------------------------
-    # The game's encoding (aiplay.tensors) reads the position's dict form, the same on both engines.
+    # The game's encoding (aiplay.views.tensors) reads the position's dict form, the same on both engines.
     def information_state_tensor(self, player):
-        """Everything ``player`` knows as a float32 NumPy array (see ``aiplay.tensors``)."""
-        from aiplay import tensors  # late: aiplay.tensors imports the game API, which imports this module
-        return tensors.information_state_tensor(self, player)
+        """Everything ``player`` knows as a float32 NumPy array (see ``aiplay.views.tensors``)."""
+        return state_tensor(self, player, "information_state")
 
     def observation_tensor(self, player):
-        """What ``player`` observes now as a float32 NumPy array (see ``aiplay.tensors``)."""
-        from aiplay import tensors
-        return tensors.observation_tensor(self, player)
+        """What ``player`` observes now as a float32 NumPy array (see ``aiplay.views.tensors``)."""
+        return state_tensor(self, player, "observation")

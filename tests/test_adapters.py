@@ -72,9 +72,7 @@ def test_pettingzoo_tensor_observations_pass_api_and_seed_tests(name, monkeypatc
     # Every registered game has tensors now; an entry without an encoding stands for a new game.
     from aiplay import registry
 
-    real = registry.game_entry
-    monkeypatch.setattr(registry, "game_entry", lambda game: dataclasses.replace(real(game), tensors=None)
-                        if game == "template" else real(game))
+    monkeypatch.setattr(registry.game_entry("template").reference, "tensor_encoding", None)
     with pytest.raises(InvalidOptionError, match="provides no tensor"):
         raw_env("template", observation="tensor")
     with pytest.raises(InvalidOptionError, match="observation="):

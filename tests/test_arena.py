@@ -74,9 +74,10 @@ import sys
 import numpy as np
 
 from aiplay import arena
+from aiplay.arena import tournament
 from aiplay.arena import BotSpec, parse_bot, parse_bots
 from aiplay.cli import main as cli_main
-from aiplay.ratings import ELO_PER_NATURAL, bradley_terry, pairwise_counts
+from aiplay.arena.ratings import ELO_PER_NATURAL, bradley_terry, pairwise_counts
 
 PIG = {"winscore": 15}
 
@@ -141,13 +142,13 @@ def test_run_match_is_a_thin_form_of_run_with_the_same_games():
 
 def _counting(monkeypatch):
     played = []
-    real = arena.play_task
+    real = tournament.play_task
 
     def counted(job):
         played.append((job["deal"], tuple(job["seating"])))
         return real(job)
 
-    monkeypatch.setattr(arena, "play_task", counted)
+    monkeypatch.setattr(tournament, "play_task", counted)
     return played
 
 

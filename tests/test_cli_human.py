@@ -13,7 +13,7 @@ import pytest
 import aiplay
 from aiplay.cli import main
 from aiplay.errors import InvalidOptionError
-from aiplay.human import HumanGame, parse_seats
+from aiplay.cli.human import HumanGame, parse_seats
 from aiplay.search import make_bot
 
 
@@ -108,7 +108,7 @@ def test_a_budget_flag_without_bots_seats_the_preset_search_at_that_budget():
 
 def _table_with_many_moves(typed: str):
     """A Sunken City table whose seat 0 is at a position with more moves than the full menu shows."""
-    from aiplay.human import FULL_MENU
+    from aiplay.cli.human import FULL_MENU
     from aiplay.match import Match
     import random as _random
 
@@ -178,7 +178,7 @@ def test_lives_lost_are_announced_and_the_set_up_has_no_player_minus_one():
 @pytest.mark.parametrize("name", ["sunken_city", "area51", "area1851", "groom_lake"])
 def test_the_board_is_shown_before_every_move_of_a_human_seat(name):
     """A human seat's screen through many moves of each board game: its board, then its prompt, every time."""
-    from aiplay.protocol import render_state
+    from aiplay.views.text import render_state
 
     game = aiplay.load(name)
     bots = [make_bot("random", seed=s) for s in range(game.num_players)]
@@ -226,7 +226,7 @@ def _area1851_seat0_decisions(seeds=range(12)):
 
 
 def test_area1851_screen_says_what_each_decision_asks():
-    from aiplay.protocol import render_state
+    from aiplay.views.text import render_state
 
     steps = set()
     forced = 0
@@ -307,7 +307,7 @@ def test_own_cards_leaving_the_hand_through_others_moves_are_announced(name, mov
 
 
 def test_groom_lake_status_names_the_cards_one_put_on_the_refresh_stack():
-    from aiplay.protocol import render_state
+    from aiplay.views.text import render_state
 
     game = aiplay.load("groom_lake")
     bots = [make_bot("random", seed=s) for s in range(game.num_players)]

@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 
 import aiplay
-from aiplay.protocol import render_state
+from aiplay.views.text import render_state
 
 ROOT = Path(__file__).resolve().parent.parent
 PROMPT = b"player 0> "

@@ -39,7 +39,7 @@ import pytest
 
 import aiplay
 from aiplay.match import Match
-from aiplay.svg import legal_moves_on_svg
+from aiplay.views.svg import legal_moves_on_svg
 
 CHROMIUM = next((p for p in (shutil.which("chromium"), shutil.which("chromium-browser"),
                              shutil.which("google-chrome")) if p), None)

@@ -34,7 +34,7 @@ import pytest
 
 import aiplay
 from aiplay.game import CHANCE, State, sample_chance_outcome
-from aiplay.human import HumanGame
+from aiplay.cli.human import HumanGame
 from aiplay.match import Match
 from aiplay.protocol import Server
 from aiplay.registry import contract_options

@@ -11,7 +11,7 @@ from typing import Any, Dict, Optional, Set
 import pytest
 
 import aiplay
-from aiplay import svg as S
+from aiplay.views import svg as S
 from aiplay.errors import InvalidOptionError, InvalidPlayerError
 from aiplay.testing.simulate import random_action, random_walk
 

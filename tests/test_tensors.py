@@ -11,7 +11,7 @@ import pyspiel
 import pytest
 
 import aiplay
-from aiplay import tensors
+from aiplay.views import tensors
 from aiplay.errors import InvalidPlayerError, UnsupportedError
 from aiplay.games.kuhn_poker.rules import card_name
 from aiplay.testing.simulate import random_action
@@ -196,13 +196,10 @@ def test_every_field_of_the_template_s_view_decodes_from_its_tensor(backend):
 
 def test_games_without_tensors_say_so_and_seats_are_checked(monkeypatch):
     # Every registered game has tensors now; a registry entry without an encoding stands for a new game.
-    import dataclasses
 
     from aiplay import registry
 
-    real = registry.game_entry
-    monkeypatch.setattr(registry, "game_entry", lambda name: dataclasses.replace(real(name), tensors=None)
-                        if name == "area51" else real(name))
+    monkeypatch.setattr(registry.game_entry("area51").reference, "tensor_encoding", None)
     board = aiplay.load("area51")
     with pytest.raises(UnsupportedError, match="area51"):
         board.observation_tensor_shape()
@@ -291,7 +288,7 @@ def _sampled_states(game, seed, every, plies=None):
 
 def _project(node, value):
     """The part of ``value`` that the schema ``node`` describes (an encoding's internal fields name a few keys)."""
-    from aiplay.viewschema import Arr, Obj, Opt
+    from aiplay.views.schema import Arr, Obj, Opt
 
     if value is None:
         return None
@@ -304,7 +301,7 @@ def _project(node, value):
 
 @pytest.mark.parametrize("name,options", VIEW_GAMES)
 def test_board_game_tensors_have_a_fixed_shape_and_decode_to_the_seat_s_view(name, options):
-    from aiplay.viewtensors import decode
+    from aiplay.views.viewtensors import decode
 
     game = aiplay.load(name, backend="native", **options)
     shape = game.observation_tensor_shape()
@@ -367,8 +364,8 @@ def test_board_game_tensors_are_the_same_on_both_engines(name, options):
 
 def test_a_view_value_beyond_its_declared_bound_is_refused_not_clipped():
     from aiplay.errors import InvalidStateError
-    from aiplay.viewschema import Arr, Field, Int, Obj, ViewSchema
-    from aiplay.viewtensors import ViewTensors
+    from aiplay.views.schema import Arr, Field, Int, Obj, ViewSchema
+    from aiplay.views.viewtensors import ViewTensors
 
     schema = ViewSchema(game="toy", intro="", root=Obj("view", (
         Field("score", Int(minimum=0), "Open-ended."),
@@ -390,7 +387,7 @@ def test_a_view_value_beyond_its_declared_bound_is_refused_not_clipped():
 
 def test_decode_refuses_what_is_not_a_view_tensor():
     from aiplay.errors import InvalidStateError
-    from aiplay.viewtensors import decode
+    from aiplay.views.viewtensors import decode
 
     game = aiplay.load("groom_lake", players=3)
     tensor = game.new_initial_state().observation_tensor(0)

@@ -20,8 +20,8 @@ import pytest
 import aiplay
 from aiplay import AiplayError
 from aiplay.registry import game_entries
-from aiplay.viewdocs import documented_games, main, render, schema_of, stale_files, view_doc_path
-from aiplay.viewschema import (
+from aiplay.views.docs import documented_games, main, render, schema_of, stale_files, view_doc_path
+from aiplay.views.schema import (
     SEAT, Arr, Counts, Field, Int, Obj, Opt, Str, ViewSchema, ViewSchemaError, errors_of, validate,
 )
 

@@ -63,6 +63,7 @@ from aiplay.arena import parse_bot
 from aiplay.errors import IllegalActionError, InvalidOptionError
 from aiplay.game import CHANCE, check_player, sample_chance_outcome
 from aiplay.search.base import Bot
+from aiplay.views.text import render_state
 
 __all__ = ["AiplayGymEnv", "env", "env_id", "register_game"]
 
@@ -178,8 +179,6 @@ class AiplayGymEnv(gymnasium.Env):  # type: ignore[misc]
             gymnasium.logger.warn("render() was called without a render mode; make the environment "
                                   "with render_mode='ansi' or 'human'")
             return None
-        from aiplay.protocol import render_state  # late: the protocol imports the whole package
-
         text = render_state(self.state, self.seat)
         if text is None:
             text = self.state.information_state_string(self.seat)

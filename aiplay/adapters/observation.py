@@ -20,7 +20,7 @@ from typing import Any, Dict, Optional, Tuple
 import numpy as np
 from gymnasium import spaces  # type: ignore  # the "gym" or "pettingzoo" extra
 
-from aiplay import tensors
+from aiplay.views import tensors
 from aiplay.errors import InvalidOptionError
 from aiplay.game import Game, State
 from aiplay.testing.simulate import play_out

@@ -41,7 +41,8 @@ import numpy as np
 import pyspiel  # type: ignore  # the "compare" extra
 
 import aiplay
-from aiplay import registry, tensors
+from aiplay import registry
+from aiplay.views import tensors
 from aiplay.errors import InvalidOptionError, UnsupportedError
 from aiplay.game import CHANCE, Game, State
 

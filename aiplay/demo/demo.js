@@ -19,6 +19,9 @@
 //   "group" when the engine gives one, else by the first word of the name, each group collapsible.
 // - The view panel: reply.view, drawn as a nested list; its "internal" key is engine detail
 //   and is not shown.
+// - Games: "hello" lists the games; the game select offers those it can draw ("svg": true), the
+//   players field takes each game's "players" {min, max, default}, and the "search" bot is the
+//   game's "strongest_kind" (MCTS or ISMCTS, decided by the engine, never by a game's name here).
 // - Bots: "hello" lists "bots" (the bot select is filled from it) and, where the engine offers
 //   them, "levels" (numbers, names, or objects {level, iterations, ...}): then a level select
 //   appears, and a chosen level makes "go"/"analyse" carry {"bot": "level", "level": k} (the level
@@ -142,10 +145,44 @@ function populateLevels(hello, wanted) {
   }
 }
 
+// The game's entry in hello (its title, player counts, strongest search...), or undefined.
+function gameEntry(game) {
+  return ((demo.hello && demo.hello.games) || []).find((g) => g.name === game);
+}
+
+// Fill the game select from hello: the games the engine can draw (its "svg" capability).
+function populateGames(hello) {
+  const select = $("game");
+  const wanted = demo.params.get("game") || select.value;
+  select.innerHTML = "";
+  for (const entry of (hello.games || []).filter((g) => g.svg)) {
+    const option = document.createElement("option");
+    option.value = entry.name;
+    option.textContent = entry.title || entry.name;
+    select.appendChild(option);
+  }
+  if ([...select.options].some((o) => o.value === wanted)) select.value = wanted;
+  setPlayers(demo.params.get("players"));
+}
+
+// The players field's bounds from hello's player counts of the chosen game; a wanted count kept.
+function setPlayers(wanted) {
+  const entry = gameEntry($("game").value);
+  if (!entry || !entry.players) return;
+  const input = $("players");
+  input.min = String(entry.players.min);
+  input.max = String(entry.players.max);
+  $("seat").max = String(entry.players.max - 1);
+  const value = Number(wanted != null ? wanted : input.value);
+  input.value = String(value >= entry.players.min && value <= entry.players.max ? value : entry.players.default);
+}
+
+// The bot of the "search" choice: the game's strongest search, as hello reports it.
 function botKind(game) {
   const chosen = $("bot").value;
   if (chosen !== "auto") return chosen;
-  return game === "sunken_city" ? "mcts" : "ismcts";
+  const entry = gameEntry(game);
+  return (entry && entry.strongest_kind) || "ismcts";
 }
 
 // The bot fields of a search request: a level (its own budget), or a bot kind and seconds.
@@ -700,8 +737,12 @@ async function main() {
   });
   await connect();
   demo.hello = await request("hello");
+  populateGames(demo.hello);
   populateBots(demo.hello);
-  $("game").addEventListener("change", () => populateLevels(demo.hello, $("level").value));
+  $("game").addEventListener("change", () => {
+    setPlayers(null);
+    populateLevels(demo.hello, $("level").value);
+  });
   $("connection").textContent = "engine connected";
   if (demo.params.get("autostart") === "1") await newGame();
 }

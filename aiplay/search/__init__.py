@@ -27,13 +27,13 @@ bots share.
 
 from __future__ import annotations
 
-import inspect
 from typing import Any, Callable, Dict
 
 from aiplay.errors import InvalidOptionError
 from aiplay.search.base import ActionStats, Analysis, Bot, Budget
 from aiplay.search.expectimax import ExpectimaxBot
 from aiplay.search.heuristic import HeuristicBot
+from aiplay.search.kinds import build_bot, strongest_kind
 from aiplay.search.ismcts import ISMCTSBot
 from aiplay.search.level import NUM_LEVELS, LevelBot
 from aiplay.search.mcts import MCTSBot
@@ -68,22 +68,10 @@ def make_bot(kind: str, *, game: Any = None, **kwargs: Any) -> Bot:
     except (KeyError, TypeError):
         raise InvalidOptionError(
             f"unknown bot {kind!r}; known bots are: {', '.join(sorted(BOTS))}") from None
-    presets = dict(getattr(game, "bot_presets", {}).get(kind, {})) if game is not None else {}
-    options = {**presets, **{k: v for k, v in kwargs.items() if v is not None}}
-    try:
-        params = inspect.signature(factory).parameters
-    except (TypeError, ValueError):  # e.g. a builtin factory: let it check its own options
-        params = None
-    if params is not None and not any(p.kind is p.VAR_KEYWORD for p in params.values()):
-        known = [name for name, p in params.items() if p.kind is p.KEYWORD_ONLY]
-        for name in options:
-            if name not in params:
-                raise InvalidOptionError(
-                    f"unknown option {name!r} for bot {kind!r}; its options are: {', '.join(known)}")
-    return factory(**options)
+    return build_bot(kind, factory, game=game, **kwargs)
 
 
 __all__ = [
     "ActionStats", "Analysis", "BOTS", "Bot", "Budget", "ExpectimaxBot", "HeuristicBot", "ISMCTSBot",
-    "LevelBot", "MCTSBot", "NUM_LEVELS", "RandomBot", "Rollout", "make_bot",
+    "LevelBot", "MCTSBot", "NUM_LEVELS", "RandomBot", "Rollout", "make_bot", "strongest_kind",
 ]

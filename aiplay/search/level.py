@@ -56,7 +56,11 @@ from typing import Any, Dict, List, Optional, Tuple
 from aiplay.errors import InvalidOptionError
 from aiplay.game import State
 from aiplay.rng import SeedLike, branch
+from aiplay import registry
 from aiplay.search.base import ActionStats, Analysis, Bot, Budget, check_positive_int
+from aiplay.search.ismcts import ISMCTSBot
+from aiplay.search.kinds import build_bot, strongest_kind
+from aiplay.search.mcts import MCTSBot
 
 
 @dataclass(frozen=True)
@@ -168,9 +172,7 @@ def order_ties(stats: List[ActionStats], preferred: Optional[int], rng: random.R
 
 
 def search_kind(game: Any) -> str:
-    """The tree search a level uses on ``game``: MCTS with perfect information, else ISMCTS."""
-    from aiplay.search.spec import strongest_kind  # late: spec imports this module as it builds a level
-
+    """The tree search a level uses on ``game``: :func:`~aiplay.search.kinds.strongest_kind`."""
     return strongest_kind(game)
 
 
@@ -203,6 +205,10 @@ def choose_among(stats: List[ActionStats], mistake_rate: float, width: int, rng:
         if draw < 0:
             return s
     return others[-1]
+
+
+#: The searches a level runs inside, by the kind :func:`search_kind` names.
+_SEARCHES = {"mcts": MCTSBot, "ismcts": ISMCTSBot}
 
 
 class LevelBot(Bot):
@@ -242,12 +248,12 @@ class LevelBot(Bot):
     def _inner(self, state: State) -> Bot:
         game = state.game
         if self._search is None or self._search_game is not game:
-            from aiplay.search import make_bot  # late: the registry of bots imports this module
             self.spec = levels_for(game)[self.level - 1]
             options: Dict[str, Any] = {"iterations": self.spec.iterations}
             if self.seconds is not None:
                 options["seconds"] = self.seconds
-            self._search = make_bot(search_kind(game), game=game, seed=self._search_seed, **options)
+            kind = search_kind(game)
+            self._search = build_bot(kind, _SEARCHES[kind], game=game, seed=self._search_seed, **options)
             self._search_game = game
         return self._search
 
@@ -301,8 +307,6 @@ CALIBRATION_FILE = "levels.json"
 
 def _load_calibration() -> Dict[str, Any]:
     """``{"games": {name: tables}}``: every registered game's ``levels.json``, where it has one."""
-    from aiplay import registry  # late: the registry imports the bots
-
     games: Dict[str, Any] = {}
     for entry in registry.game_entries(include_hidden=True):
         try:
@@ -344,7 +348,7 @@ def levels_info(game: Any = None) -> List[Dict[str, Any]]:
     return [{"level": i + 1, **asdict(s)} for i, s in enumerate(levels_for(game))]
 
 
-__all__ = ["LEVELS", "Level", "LevelBot", "NUM_LEVELS", "TIE_RULES", "add_levels_command", "choose_among",
+__all__ = ["LEVELS", "Level", "LevelBot", "NUM_LEVELS", "TIE_RULES", "choose_among",
            "format_levels", "level_ratings", "levels_for", "levels_info", "order_ties", "search_kind", "tied_best"]
 
 
@@ -352,8 +356,6 @@ __all__ = ["LEVELS", "Level", "LevelBot", "NUM_LEVELS", "TIE_RULES", "add_levels
 
 def format_levels(game: str) -> str:
     """The text ``aiplay levels GAME`` prints: each level's settings and its calibrated rating."""
-    from aiplay import registry  # late: the registry imports the bots
-
     entry = registry.game_entry(game)  # an unknown game raises, naming the known ones
     lines = [f"{game}: {NUM_LEVELS} levels (make_bot('level', level=k), aiplay play --bots level --level k)"]
     try:
@@ -416,14 +418,3 @@ def format_levels(game: str) -> str:
     return "\n".join(lines)
 
 
-def add_levels_command(sub: Any) -> None:
-    """Register ``aiplay levels GAME`` on the CLI's subparsers."""
-    parser = sub.add_parser("levels", help="the difficulty levels of a game and their calibrated ratings",
-                            description="Print the difficulty levels and their ratings on GAME (random = 0).")
-    parser.add_argument("game", help="game name (see `aiplay games`)")
-
-    def command(args: Any) -> int:
-        print(format_levels(args.game))
-        return 0
-
-    parser.set_defaults(func=command)

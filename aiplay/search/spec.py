@@ -15,6 +15,9 @@ from dataclasses import asdict, dataclass, field
 from typing import Any, Dict, List, Mapping, Optional, Tuple, Union
 
 from aiplay.errors import InvalidOptionError
+from aiplay.search import make_bot
+from aiplay.search.kinds import strongest_kind  # noqa: F401 - re-exported (its old home)
+from aiplay.search.level import NUM_LEVELS, levels_for, search_kind
 
 #: Option names read as a bot's budget, in order, for plots (see :meth:`BotSpec.budget`).
 BUDGET_KEYS = ("iterations", "depth", "nodes", "seconds")
@@ -75,8 +78,6 @@ class BotSpec:
         if self.presets and game.bot_presets.get(self.kind):
             out["presets"] = dict(game.bot_presets[self.kind])
         if self.kind == "level":
-            from aiplay.search.level import NUM_LEVELS, levels_for, search_kind  # late, as in make()
-
             level = self.options.get("level", NUM_LEVELS)
             table = levels_for(game)
             if isinstance(level, int) and 1 <= level <= len(table):  # make() reports a bad level
@@ -87,8 +88,6 @@ class BotSpec:
 
     def make(self, game: Any, seed: int, **defaults: Any) -> Any:
         """Build the bot for ``game`` with ``seed``; ``defaults`` are options under the spec's own."""
-        from aiplay.search import make_bot  # the registry of kinds imports the searchers: late
-
         options = {**defaults, **dict(self.options)}
         return make_bot(self.kind, game=game if self.presets else None, seed=seed, **options)
 
@@ -167,16 +166,6 @@ def parse_bot(spec: Union[str, Mapping[str, Any], BotSpec], *, files: bool = Tru
     presets = data.pop("presets", True)
     name = data.pop("name", "")
     return BotSpec(kind, data, bool(presets), str(name))
-
-
-def strongest_kind(game: Any) -> str:
-    """The strongest search the game recommends: ISMCTS where information is hidden, MCTS otherwise.
-
-    The search of every difficulty level, and what a person at the table meets when they
-    name a budget (``--iterations`` or ``--seconds``) but no bot; with no budget
-    either, they meet the top level, the best bot.
-    """
-    return "mcts" if getattr(game, "perfect_information", True) else "ismcts"
 
 
 def parse_bots(text: str) -> List[BotSpec]:

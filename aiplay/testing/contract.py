@@ -50,7 +50,7 @@ from typing import Any, Dict, List, Mapping, Optional, Sequence
 import numpy as np
 
 import aiplay
-from aiplay import tensors
+from aiplay.views import tensors
 from aiplay.errors import IllegalActionError, InvalidOptionError, InvalidPlayerError
 from aiplay.game import CHANCE, TERMINAL, Game, State
 from aiplay.registry import game_entry, has_native

@@ -38,6 +38,7 @@ import aiplay
 from aiplay.errors import AiplayError, InvalidStateError
 from aiplay.game import CHANCE, TERMINAL, Game, State, sample_chance_outcome
 from aiplay.registry import contract_options, has_native
+from aiplay.search import make_bot
 from aiplay.testing.simulate import play_out
 
 try:  # numpy is a dependency of aiplay, but keep the generators usable without it
@@ -754,8 +755,6 @@ def run_actions_case(case: Case) -> str:
 
 def run_bot_case(case: Case) -> str:
     """Build the bot and let it choose at the start state on every engine: a legal action or an AiplayError."""
-    from aiplay.search import make_bot
-
     outcome = "accepted"
     for backend in engines(case.game):
         game = load_game(case.game, case.options, backend)

@@ -17,13 +17,12 @@ draws exactly like ``rng.choice(legal)``.
 from __future__ import annotations
 
 import random
-from typing import Callable, Iterator, Optional
+from typing import Iterator, Optional
 
 from aiplay.errors import InvalidOptionError
-from aiplay.game import CHANCE, TERMINAL, State, sample_chance_outcome
+from aiplay.game import State, sample_chance_outcome
+from aiplay.play import Chooser, play, walk
 
-#: A decision rule for the seats: the state (a decision node) in, a legal action out.
-Chooser = Callable[[State], int]
 
 
 def random_action(state: State, rng: random.Random) -> int:
@@ -48,32 +47,16 @@ def random_walk(state: State, rng: random.Random, *, choose: Optional[Chooser] =
     or, without it, uniformly from ``rng``. The walk ends at a terminal state or
     after ``max_steps`` moves (the last state yielded may then be mid-game). The
     same object is yielded each time: ``clone()`` it to keep a position.
+    The loop is the library's one game loop, :func:`aiplay.play.walk`.
     """
-    if max_steps is not None and max_steps < 0:
-        raise InvalidOptionError(f"max_steps must be >= 0, got {max_steps}")
-    steps = 0
-    while True:
-        yield state
-        player = state.current_player()  # one call per move: this loop times benchmarks too
-        if player == TERMINAL or (max_steps is not None and steps >= max_steps):
-            return
-        if player == CHANCE:
-            action = sample_chance_outcome(state, rng)
-        elif choose is not None:
-            action = choose(state)
-        else:
-            legal = state.legal_actions()
-            action = legal[rng.randrange(len(legal))]
-        state.apply_action(action)
-        steps += 1
+    return walk(state, rng, choose=choose, max_steps=max_steps)
 
 
 def play_out(state: State, rng: random.Random, *, choose: Optional[Chooser] = None,
              max_steps: Optional[int] = None) -> State:
     """Play ``state`` on in place to the end (or ``max_steps`` moves) as :func:`random_walk` does;
     returns it."""
-    for _ in random_walk(state, rng, choose=choose, max_steps=max_steps):
-        pass
+    play(state, rng, choose=choose, max_steps=max_steps)
     return state
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any, Dict
 
-from aiplay.viewschema import Arr, Bool, Field, Int, Obj, Opt, Str, ViewSchema
+from aiplay.views.schema import Arr, Bool, Field, Int, Obj, Opt, Str, ViewSchema
 
 SEAT_OBJ = Obj("seat", (
     Field("seat", Int(minimum=0, maximum=3), "The seat number (seat 0 moves first)."),

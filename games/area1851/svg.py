@@ -36,7 +36,7 @@ from __future__ import annotations
 
 from typing import Any, Dict, List, Optional
 
-from aiplay.svg import Drawing
+from aiplay.views.svg import Drawing
 
 from . import actions as A
 from .cards import (

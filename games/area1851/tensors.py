@@ -30,8 +30,8 @@ from __future__ import annotations
 from typing import Dict, Tuple
 
 from aiplay.game import Game
-from aiplay.viewschema import Arr, Field, Int, Obj
-from aiplay.viewtensors import ViewTensors
+from aiplay.views.schema import Arr, Field, Int, Obj
+from aiplay.views.viewtensors import ViewTensors
 
 from .cards import (
     ASSISTANTS, DICE, FEAT_COUNTS, MAX_GADGETS, NUM_EVENTS, NUM_TINKER_TYPES, TINKER, TINKER_COUNTS,

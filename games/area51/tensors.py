@@ -27,8 +27,8 @@ from __future__ import annotations
 from typing import Dict, Tuple
 
 from aiplay.game import Game
-from aiplay.viewschema import Arr, Field, Int
-from aiplay.viewtensors import ViewTensors
+from aiplay.views.schema import Arr, Field, Int
+from aiplay.views.viewtensors import ViewTensors
 
 from .components import (
     FACE_UP, HIGHEST_BUNKER_POINTS, LARGE, MARKER_COPIES, MAX_HANGARS, MAX_SPACES, MAX_VALUE,

@@ -1,7 +1,7 @@
 """Area 51's view: what one seat knows, as documented JSON (the schema and the builder).
 
 ``SCHEMA`` is the one description of the view's shape: ``docs/views/area51.md`` is generated
-from it (``python -m aiplay.viewdocs --update``) and ``tests/test_views.py`` validates seeded
+from it (``python -m aiplay.views.docs --update``) and ``tests/test_views.py`` validates seeded
 games against it. :func:`build` turns the engine's redacted knowledge
 (``state._internal_view(p)``, which the twin tests check) into readable fields; besides that it
 reads only the game's constants and the public seat whose turn it is, so it cannot show what
@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Any, Dict, List
 
-from aiplay.viewschema import (
+from aiplay.views.schema import (
     SEAT, Arr, Bool, Counts, Field, Int, Internal, Obj, Opt, Str, ViewSchema, named_counts,
 )
 

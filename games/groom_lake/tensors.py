@@ -21,7 +21,7 @@ from __future__ import annotations
 from typing import Dict, Tuple
 
 from aiplay.game import Game
-from aiplay.viewtensors import ViewTensors
+from aiplay.views.viewtensors import ViewTensors
 
 from .components import (
     FIRST_DEAL, NUM_CARDS, NUM_RECOVERY, NUM_STACKS, NUM_TILES, SCOUT_DRAW, SECOND_DEAL, START_LIFE, TYPE_COUNTS,

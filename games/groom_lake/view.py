@@ -1,7 +1,7 @@
 """Unleashed From Groom Lake's view: what one seat knows, as documented JSON (schema and builder).
 
 ``SCHEMA`` is the one description of the view's shape: ``docs/views/groom_lake.md`` is generated
-from it (``python -m aiplay.viewdocs --update``) and ``tests/test_views.py`` validates seeded
+from it (``python -m aiplay.views.docs --update``) and ``tests/test_views.py`` validates seeded
 games against it. :func:`build` turns the engine's redacted knowledge
 (``state._internal_view(p)``, which the twin tests check) into readable fields, reading nothing
 else but the game's constant tables, so it cannot show what that hides. The engine's arrays stay
@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any, Dict, List
 
-from aiplay.viewschema import (
+from aiplay.views.schema import (
     SEAT, Arr, Bool, Counts, Field, Int, Internal, Obj, Opt, Str, ViewSchema, named_counts,
 )
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any, Dict
 
-from aiplay.viewschema import SEAT, Arr, Field, Int, Obj, Opt, Str, ViewSchema
+from aiplay.views.schema import SEAT, Arr, Field, Int, Obj, Opt, Str, ViewSchema
 
 _RANKS = tuple("23456789TJQK")
 

@@ -13,7 +13,7 @@ from typing import Any, Dict, List, Mapping
 import numpy as np
 
 from aiplay.game import Game
-from aiplay.tensors import Slice, TensorEncoding
+from aiplay.views.tensors import Slice, TensorEncoding
 
 from .rules import CALL, RAISE
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any, Dict
 
-from aiplay.viewschema import SEAT, Arr, Bool, Field, Int, Obj, Opt, Str, ViewSchema
+from aiplay.views.schema import SEAT, Arr, Bool, Field, Int, Obj, Opt, Str, ViewSchema
 
 _RANKS = "23456789TJQK"
 #: Every card name any option set can give: ``J1``... (rank and suit), or the rank alone with

@@ -14,7 +14,7 @@ from typing import Any, Dict, List, Mapping, Optional
 import numpy as np
 
 from aiplay.game import Game
-from aiplay.tensors import Slice, TensorEncoding
+from aiplay.views.tensors import Slice, TensorEncoding
 
 
 class PigTensors(TensorEncoding):

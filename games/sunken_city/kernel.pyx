@@ -21,6 +21,8 @@ from aiplay._ext.kernel cimport K_CHANCE, K_TERMINAL, Kernel, NativeState, Rng, 
 
 from aiplay.errors import InvalidStateError
 from aiplay.game import check_int as _int, require_bool, require_field as _get
+from aiplay.games.sunken_city import board as B
+from aiplay.games.sunken_city import rules as R
 
 cdef enum:
     NCELLS = 81
@@ -249,8 +251,6 @@ cdef class SunkenCityKernel(Kernel):
     cdef double outcome_prob[6]
 
     def __init__(self, int players, bint short, bint chips_enabled):
-        from aiplay.games.sunken_city import board as B
-        from aiplay.games.sunken_city import rules as R
         cdef int i, j
         self.state_size = sizeof(SunkenC)
         self.num_players = players

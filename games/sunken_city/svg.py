@@ -30,7 +30,7 @@ from __future__ import annotations
 
 from typing import Any, Dict, List, Optional, Tuple
 
-from aiplay.svg import Drawing
+from aiplay.views.svg import Drawing
 
 from . import actions as A
 from . import board as B

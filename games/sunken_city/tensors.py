@@ -14,7 +14,7 @@ from typing import Any, Dict, List, Mapping, Optional
 import numpy as np
 
 from aiplay.game import Game
-from aiplay.tensors import Slice, TensorEncoding
+from aiplay.views.tensors import Slice, TensorEncoding
 
 from . import board as B
 from .components import CARDS, CHEST, FIRST_PILE, MAX_DIE, NUM_BUILDINGS, NUM_CARDS, NUM_CHIPS, NUM_PILES

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any, Dict, List
 
-from aiplay.viewschema import Arr, Bool, Field, Int, Obj, Opt, Str, ViewSchema
+from aiplay.views.schema import Arr, Bool, Field, Int, Obj, Opt, Str, ViewSchema
 
 from . import board as B
 from .components import CARDS, NUM_BUILDINGS

@@ -1,4 +1,4 @@
-"""The ``aiplay`` command: list games and play seeded bot-versus-bot games.
+"""The ``aiplay`` command: its parser and exit policy (:func:`main`), ``games`` and ``play``.
 
 Examples::
 
@@ -27,19 +27,21 @@ import time
 from typing import Any, Dict, List, Optional, Sequence, Set
 
 import aiplay
-from aiplay.arena import add_arena_command, add_replay_command
-from aiplay.bench import add_bench_command
+from aiplay.cli.arena import add_arena_command, add_replay_command
+from aiplay.cli.bench import add_bench_command
+from aiplay.cli.demo import add_demo_command
+from aiplay.cli.human import bot_label, parse_seats, play_with_humans
+from aiplay.cli.levels import add_levels_command
+from aiplay.cli.render import add_render_command
+from aiplay.cli.serve import add_serve_command
+from aiplay.cli.solve import add_solve_command
 from aiplay.errors import AiplayError, InvalidOptionError
-from aiplay.game import CHANCE, Game, sample_chance_outcome
-from aiplay.human import bot_label, parse_seats, play_with_humans
-from aiplay.protocol import add_serve_command
+from aiplay.game import CHANCE, Game
+from aiplay.play import walk
 from aiplay.registry import game_entry, has_native
-from aiplay.render import add_render_command
-from aiplay.search.level import NUM_LEVELS, add_levels_command
-from aiplay.search.spec import BotSpec, parse_bots, strongest_kind
-from aiplay.solve import add_solve_command
-from aiplay.webdemo import add_demo_command
-
+from aiplay.search.kinds import strongest_kind
+from aiplay.search.level import NUM_LEVELS
+from aiplay.search.spec import BotSpec, parse_bots
 
 def _parse_option(game_name: str, text: str) -> Dict[str, Any]:
     """``"winscore=30"`` -> ``{"winscore": 30}``, typed by the game's option spec."""
@@ -187,7 +189,7 @@ def cmd_play(args: argparse.Namespace) -> int:
         notice = cheating_notice([bot_label(b) for b in bots])
         if notice:
             print(notice)
-    if args.human is not None:  # people at some seats (aiplay/human.py); the best bot gives the hints
+    if args.human is not None:  # people at some seats (aiplay/cli/human.py); the best bot gives the hints
         return play_with_humans(game, bots, args.human, args.seed)
     rng = random.Random(args.seed)  # chance outcomes of the real game
     state = game.new_initial_state()
@@ -196,20 +198,17 @@ def cmd_play(args: argparse.Namespace) -> int:
     if not args.quiet:
         print("bots: " + "; ".join(f"{p}={b!r}" for p, b in enumerate(bots)))
     move = 0
-    started = time.perf_counter()
-    while not state.is_terminal():
-        player = state.current_player()
-        if player == CHANCE:
-            action = sample_chance_outcome(state, rng)
-            label = "chance"
-        else:
-            action = bots[player].choose(state)
-            label = f"player {player} ({bot_label(bots[player])})"
+
+    def announce(player: int, action: int) -> None:
+        nonlocal move
+        label = "chance" if player == CHANCE else f"player {player} ({bot_label(bots[player])})"
         move += 1
         if not args.quiet:
             print(f"{move:4d}. {label}: {state.action_to_string(action)}")
-        state.apply_action(action)
-        if args.show_state and not args.quiet:
+
+    started = time.perf_counter()
+    for step, _ in enumerate(walk(state, rng, bots=bots, on_move=announce)):
+        if step and args.show_state and not args.quiet:
             print("      " + str(state).replace("\n", "\n      "))
     elapsed = time.perf_counter() - started
     returns = state.returns()
@@ -273,14 +272,14 @@ def build_parser() -> argparse.ArgumentParser:
                       help="let mcts and expectimax bots play a hidden-information game by searching its true "
                            "position (they then see every hand: a cheating baseline; a notice says which)")
     play.set_defaults(func=cmd_play)
-    add_serve_command(sub)  # aiplay serve: the engine protocol (aiplay/protocol.py)
-    add_solve_command(sub)  # aiplay solve: the endgame solver (aiplay/solve.py)
-    add_demo_command(sub)  # aiplay demo: the browser demo (aiplay/webdemo.py, aiplay/demo/)
-    add_arena_command(sub)  # aiplay arena: round robins, ratings, Dask (aiplay/arena.py)
-    add_replay_command(sub)  # aiplay replay: one game of an arena's results file (aiplay/arena.py)
-    add_bench_command(sub)  # aiplay bench: the speed table (aiplay/bench.py)
-    add_render_command(sub)  # aiplay render: a position's SVG picture (aiplay/render.py, aiplay/svg.py)
-    add_levels_command(sub)  # aiplay levels: the difficulty levels (aiplay/search/level.py)
+    add_serve_command(sub)  # aiplay serve: the engine protocol (aiplay/cli/serve.py, aiplay/protocol/)
+    add_solve_command(sub)  # aiplay solve: the endgame solver (aiplay/cli/solve.py, aiplay/solve.py)
+    add_demo_command(sub)  # aiplay demo: the browser demo (aiplay/cli/demo.py, aiplay/protocol/webdemo.py, aiplay/demo/)
+    add_arena_command(sub)  # aiplay arena: round robins, ratings, Dask (aiplay/cli/arena.py, aiplay/arena/)
+    add_replay_command(sub)  # aiplay replay: one game of an arena's results file (aiplay/cli/arena.py)
+    add_bench_command(sub)  # aiplay bench: the speed table (aiplay/cli/bench.py, aiplay/bench.py)
+    add_render_command(sub)  # aiplay render: a position's SVG picture (aiplay/cli/render.py, aiplay/views/svg.py)
+    add_levels_command(sub)  # aiplay levels: the difficulty levels (aiplay/cli/levels.py, aiplay/search/level.py)
     return parser
 
 

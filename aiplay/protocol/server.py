@@ -1,19 +1,12 @@
-"""The aiplay engine protocol: JSON lines over stdio (``aiplay serve``) or WebSocket.
+"""The protocol's server: the open games of one client, and the answer to every request.
 
-A frontend in any language drives the engine with one JSON object per line;
-``docs/protocol.md`` is the specification (its version is
-:data:`PROTOCOL_VERSION`). This module implements it:
-
-* :class:`Server` holds the open games of one client and answers requests.
-  It is transport-free: it is given lines and an ``emit`` function that sends
-  one reply object. Every line gets exactly one final reply (``"type":
-  "reply"``, or ``"bestmove"`` for ``go``); ``go`` also streams ``"info"``
-  lines. A bad request gets ``"ok": false`` and an ``error`` text, and changes
-  nothing.
-* :func:`serve_stdio` runs a server over standard input and output.
-* :func:`serve_websocket` runs one over WebSocket (the optional ``websockets``
-  package, ``pip install aiplay[serve]``), one server per connection, and can
-  also serve the browser demo's static files on the same port.
+:class:`Server` is transport-free: it is given request lines and an ``emit``
+function that sends one reply object (the transports, :mod:`aiplay.protocol.stdio`
+and :mod:`aiplay.protocol.websocket`, feed it). Every line gets exactly one
+final reply (``"type": "reply"``, or ``"bestmove"`` for ``go``); ``go`` also
+streams ``"info"`` lines. A bad request gets ``"ok": false`` and an ``error``
+text, and changes nothing. :class:`ServerLimits` are the caps shared by every
+client of one server. docs/protocol.md is the specification.
 
 Searches (``go``, ``analyse``, ``solve``) run in a worker thread per game, so
 ``stop`` and every other command are read while they run; ``stop`` ends a
@@ -27,134 +20,29 @@ import importlib
 import inspect
 import json
 import math
-import sys
 import threading
 import time
 from dataclasses import asdict
-from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, TextIO, Tuple
+from typing import Any, Callable, Dict, List, Mapping, Optional, Tuple
 
 import aiplay
-from aiplay.errors import AiplayError, IllegalActionError, InvalidOptionError, NotDecisionNodeError
-from aiplay.exits import Interrupted
+from aiplay.errors import AiplayError, InvalidOptionError, NotDecisionNodeError
 from aiplay.game import CHANCE, TERMINAL, Game, State, seen_action
-from aiplay.jsonio import strict_loads
 from aiplay.match import Match, Move
+from aiplay.protocol.wire import (
+    DEFAULT_INFO_SECONDS, DEFAULT_MAX_CONNECTIONS, DEFAULT_MAX_GAMES, DEFAULT_MAX_SEARCHES, DEFAULT_SOLVE_SECONDS,
+    ENGINE_NAME, MAX_CAP, MAX_SOLVE_SECONDS, OPENING, PROTOCOL_VERSION, RESERVED, SEARCHING, SLICED_BOTS,
+    SOLVE_QUIT_WAIT, Emit, ProtocolError, _field, _option_field, _short, parse_request,
+)
 from aiplay.registry import BACKENDS, game_entries, game_entry, load
 from aiplay.search import BOTS, make_bot
 from aiplay.search.base import ActionStats, Analysis, Bot, Budget, most_visited, name_line
-from aiplay.search.spec import parse_bot
-from aiplay.svg import legal_moves_on_svg, svg_module
+from aiplay.search.kinds import strongest_kind
 from aiplay.search.level import levels_info
-from aiplay.viewdocs import schema_of
-
-#: The protocol version (``hello`` reports it; docs/protocol.md describes it).
-PROTOCOL_VERSION = 1
-#: Engine name reported by ``hello``.
-ENGINE_NAME = "aiplay"
-#: The longest request line accepted, in characters (a position is a few kB).
-MAX_LINE = 1_000_000
-#: Bot kinds whose search is run in slices, with an ``info`` line after each.
-SLICED_BOTS = ("mcts", "ismcts")
-#: Default slice of a ``seconds`` budget, in seconds (one ``info`` line each).
-DEFAULT_INFO_SECONDS = 0.1
-#: The time budget of a ``solve`` that gives neither ``seconds`` nor ``nodes``, in seconds.
-DEFAULT_SOLVE_SECONDS = 10.0
-#: How long ``quit`` waits for a running solve that has a node budget only, in seconds.
-SOLVE_QUIT_WAIT = 60.0
-#: The longest ``solve`` the protocol runs, in seconds (``stop`` cannot end one: its budget does).
-MAX_SOLVE_SECONDS = 600.0
-#: Keys every reply carries; a command's data never overrides them.
-RESERVED = ("id", "type", "cmd", "ok")
-
-#: Default server-wide caps (``aiplay serve --max-games/--max-searches/--max-connections``).
-DEFAULT_MAX_GAMES = 64
-DEFAULT_MAX_SEARCHES = 4
-DEFAULT_MAX_CONNECTIONS = 16
-#: The largest value a cap accepts.
-MAX_CAP = 100_000
-#: Commands that open a game, and commands that start a search (each checked against a cap).
-OPENING = ("new", "load")
-SEARCHING = ("go", "analyse", "solve")
-
-Emit = Callable[[Dict[str, Any]], None]
-
-
-class ProtocolError(AiplayError, ValueError):
-    """A request that is malformed or cannot be served (its text is the reply's ``error``)."""
-
-
-
-def _strict(value: Any) -> Any:
-    """``value`` with every non-finite float replaced by None: a reply is strict JSON (docs/protocol.md)."""
-    if isinstance(value, float):
-        return value if math.isfinite(value) else None
-    if isinstance(value, dict):
-        return {k: _strict(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [_strict(v) for v in value]
-    return value
-
-
-def encode_reply(obj: Mapping[str, Any]) -> str:
-    """One reply as strict JSON text (no ``NaN``/``Infinity``, which ``JSON.parse`` rejects)."""
-    try:
-        return json.dumps(obj, separators=(",", ":"), allow_nan=False)
-    except ValueError:  # a non-finite number somewhere (a standard error of one sample...): sent as null
-        return json.dumps(_strict(obj), separators=(",", ":"), allow_nan=False)
-
-
-def parse_request(line: str) -> Dict[str, Any]:
-    """One request line as an object; :class:`ProtocolError` naming what is wrong."""
-    if len(line) > MAX_LINE:
-        raise ProtocolError(f"line too long ({len(line)} characters; the limit is {MAX_LINE})")
-    if not line.strip():
-        raise ProtocolError("empty line: a request is one JSON object with a 'cmd' field")
-    try:
-        request = strict_loads(line)
-    except RecursionError:
-        raise ProtocolError("malformed JSON: nested too deeply") from None
-    except ValueError as exc:
-        raise ProtocolError(f"malformed JSON: {exc}") from None
-    if not isinstance(request, dict):
-        raise ProtocolError(f"a request must be a JSON object, got {type(request).__name__}")
-    return request
-
-
-def _field(request: Mapping[str, Any], key: str, kinds: Tuple[type, ...], default: Any = None,
-           required: bool = False) -> Any:
-    """``request[key]`` checked against ``kinds`` (bool is never an int here)."""
-    if key not in request or request[key] is None:
-        if required:
-            raise ProtocolError(f"missing field {key!r}")
-        return default
-    value = request[key]
-    if isinstance(value, bool) and bool not in kinds:
-        raise ProtocolError(f"field {key!r} must be {_kind_names(kinds)}, got {json.dumps(value)}")
-    if not isinstance(value, kinds):
-        raise ProtocolError(f"field {key!r} must be {_kind_names(kinds)}, got {_short(value)}")
-    if isinstance(value, float) and not math.isfinite(value):
-        raise ProtocolError(f"field {key!r} must be finite")
-    return value
-
-
-def _option_field(options: Mapping[str, Any], key: str, kinds: Tuple[type, ...]) -> Any:
-    """``options[key]`` checked like a request field (:class:`InvalidOptionError` naming ``options.key``)."""
-    try:
-        return _field(options, key, kinds)
-    except ProtocolError as exc:
-        raise InvalidOptionError(str(exc).replace(f"field {key!r}", f"options.{key}", 1)) from None
-
-
-def _kind_names(kinds: Tuple[type, ...]) -> str:
-    names = {int: "an integer", float: "a number", str: "a string", bool: "true or false",
-             dict: "an object", list: "a list"}
-    return " or ".join(names.get(k, k.__name__) for k in kinds)
-
-
-def _short(value: Any, limit: int = 80) -> str:
-    text = json.dumps(value)
-    return text if len(text) <= limit else text[:limit] + "..."
-
+from aiplay.search.spec import parse_bot
+from aiplay.views.docs import schema_of
+from aiplay.views.svg import legal_moves_on_svg, svg_module
+from aiplay.views.text import render_state
 
 #: The ``viewer`` value that asks for everything (omniscient names, every hand).
 ALL_SEATS = "all"
@@ -174,55 +62,15 @@ def _parse_viewer(value: Any, game: Game) -> Optional[int]:
     raise ProtocolError(f"field 'viewer' must be a seat 0..{game.num_players - 1} or \"all\", got {_short(value)}")
 
 
-def _reference_state(state: State) -> State:
-    """The reference engine's copy of ``state`` (renderers live there)."""
-    to_reference = getattr(state, "to_reference", None)
-    return to_reference() if callable(to_reference) else state
-
-
-def _game_package(state: State) -> str:
-    """The package of the game's reference engine (``aiplay.games.<name>``)."""
-    return type(state).__module__.rsplit(".", 1)[0]
-
-
-def _takes_two(fn: Callable[..., Any]) -> bool:
-    """True when ``fn`` can be called as ``fn(state, viewer)`` (a renderer for one seat's eyes)."""
-    try:
-        inspect.signature(fn).bind(None, None)
-    except (TypeError, ValueError):
-        return False
-    return True
-
-
-def render_state(state: State, player: Optional[int], kind: str = "text") -> Optional[str]:
-    """A picture of ``state`` as ``player`` sees it, when the game has a renderer for that; else None.
-
-    Text: a hidden-information game's ``render(state, viewer)`` (exported by
-    its package), or ``str(state)`` when nothing is hidden. SVG (``kind="svg"``):
-    :func:`aiplay.svg.svg` of the board game (``player`` None: everything, which
-    the ``view`` command allows only when nothing is hidden); elements a move can
-    name carry ``data-target`` ids (docs/svg.md).
-    """
-    ref = _reference_state(state)
-    package = importlib.import_module(_game_package(ref))
-    if kind == "text":
-        fn = getattr(package, "render", None)
-        if callable(fn) and _takes_two(fn):
-            return str(fn(ref, player))
-        return str(ref) if state.game.perfect_information else None
-    if player is None and not state.game.perfect_information:
-        return None
-    module = svg_module(ref)
-    return None if module is None else str(module.svg(ref, player))
-
-
 @functools.lru_cache(maxsize=None)
 def _capabilities(name: str) -> Dict[str, Any]:
     """What ``hello`` announces of game ``name`` beside its options (docs/protocol.md, ``hello``).
 
     Read from the game itself: hidden information, simultaneous phases (its view schema),
-    whether ``view`` can draw it as SVG, its utility range with the default options, and the
-    player counts the ``players`` option accepts (found by asking the game to accept each).
+    whether ``view`` can draw it as SVG, its utility range with the default options, the
+    player counts the ``players`` option accepts (found by asking the game to accept each),
+    and the strongest search kind (:func:`~aiplay.search.kinds.strongest_kind`: the bot a
+    frontend's "search" choice means).
     """
     entry = game_entry(name)
     game = entry.reference()
@@ -243,6 +91,7 @@ def _capabilities(name: str) -> Dict[str, Any]:
         "svg": svg_module(game.new_initial_state()) is not None,
         "utility": {"min": game.min_utility, "max": game.max_utility},
         "players": players,
+        "strongest_kind": strongest_kind(game),
     }
 
 
@@ -1050,220 +899,4 @@ def _jsonable(value: Any) -> Any:
         return repr(value)
 
 
-def serve_stdio(stdin: Optional[TextIO] = None, stdout: Optional[TextIO] = None,
-                limits: Optional[ServerLimits] = None) -> int:
-    """Serve the protocol over standard input and output until ``quit`` or end of input (caps: ``limits``)."""
-    out = stdout if stdout is not None else sys.stdout
-    source = stdin if stdin is not None else sys.stdin
-    binary = getattr(source, "buffer", None)
-
-    def emit(obj: Dict[str, Any]) -> None:
-        out.write(encode_reply(obj) + "\n")
-        out.flush()
-
-    server = Server(emit, limits)
-    while True:
-        if binary is not None:
-            raw = binary.readline()
-            if not raw:
-                break
-            line = raw.decode("utf-8", errors="replace")
-        else:
-            line = source.readline()
-            if not line:
-                break
-        if not server.handle_line(line.rstrip("\r\n")):
-            break
-    server.shutdown()
-    return 0
-
-
-def allowed_origins(host: str, port: int, extra: Sequence[str] = ()) -> List[str]:
-    """The ``Origin`` values a WebSocket server on ``host:port`` accepts: its own pages', plus ``extra``.
-
-    A browser sends the origin of the page that opens a WebSocket; only the
-    server's own page (``http://127.0.0.1:PORT``, ``http://localhost:PORT``,
-    ``http://HOST:PORT``) may drive the engine by default, so a web site the
-    user visits cannot. ``extra`` (``--allow-origin``) widens the list
-    deliberately; ``"*"`` accepts every origin.
-    """
-    hosts = ["127.0.0.1", "localhost", "[::1]"]
-    if host and host not in ("0.0.0.0", "::", ""):
-        hosts.append(f"[{host}]" if ":" in host and not host.startswith("[") else host)
-    own = [f"http://{h}:{port}" for h in dict.fromkeys(hosts)]
-    return own + [o for o in extra if o not in own]
-
-
-def origin_refusal(origin: Optional[str], allowed: Sequence[str]) -> Optional[str]:
-    """Why a WebSocket handshake with this ``Origin`` header is refused; None when it is accepted.
-
-    No ``Origin`` at all: a local program, not a web page (browsers always
-    send one), accepted. ``null`` (a sandboxed page, a ``file:`` URL) and any
-    other site are refused unless listed in ``allowed``.
-    """
-    if origin is None or "*" in allowed:
-        return None
-    if origin.rstrip("/") in allowed:
-        return None
-    return (f"origin {origin!r} may not use this engine: only its own page ({allowed[0]}) and "
-            f"local programs may; start the server with --allow-origin {origin} to allow it")
-
-
-def serve_websocket(port: int, host: str = "127.0.0.1", static_dir: Optional[str] = None,
-                    ready: Optional[Callable[[int], None]] = None, allow_origins: Sequence[str] = (),
-                    limits: Optional[ServerLimits] = None) -> int:
-    """Serve the protocol over WebSocket at ``ws://host:port/`` (one message per request or reply).
-
-    With ``static_dir``, plain HTTP requests get that folder's files (the
-    browser demo), and the page's WebSocket connects to the same port.
-    ``ready(port)`` is called once listening (port 0 picks a free one).
-    Ctrl-C stops the server (connections closed, their games ended) and
-    raises :class:`aiplay.exits.Interrupted`, which the CLI turns into one
-    line and status 130.
-    Handshakes from another web page are refused with HTTP 403 (see
-    :func:`allowed_origins`; ``allow_origins`` widens it), and past
-    ``limits.max_connections`` clients with HTTP 503.
-    Needs the optional ``websockets`` package (``pip install aiplay[serve]``).
-    """
-    try:
-        # Late and optional: only this transport needs the package (aiplay[serve]).
-        from websockets.datastructures import Headers  # type: ignore[import-not-found, unused-ignore]
-        from websockets.http11 import Response  # type: ignore[import-not-found, unused-ignore]
-        from websockets.sync.server import serve  # type: ignore[import-not-found, unused-ignore]
-    except ImportError:
-        raise InvalidOptionError(
-            "serving over WebSocket needs the 'websockets' package: pip install 'aiplay[serve]'") from None
-    import mimetypes
-    from pathlib import Path
-
-    extra = [_check_origin(o) for o in allow_origins]
-    shared = limits if limits is not None else ServerLimits()
-    root = Path(static_dir).resolve() if static_dir is not None else None
-    origins: List[str] = []  # filled once the port is known (port 0 picks one)
-
-    def handler(connection: Any) -> None:
-        if not shared.connect():  # a race past process_request's check: refuse here too
-            connection.close(1013, f"too many connections (the limit is {shared.max_connections})")
-            return
-
-        def emit(obj: Dict[str, Any]) -> None:
-            try:
-                connection.send(encode_reply(obj))
-            except Exception:  # the client went away: nothing to tell it any more
-                pass
-
-        server = Server(emit, shared)
-        try:
-            for message in connection:
-                if isinstance(message, bytes):
-                    message = message.decode("utf-8", errors="replace")
-                if not server.handle_line(message):
-                    break
-        except Exception:  # a dropped connection ends this client's games, never the server
-            pass
-        finally:
-            server.shutdown()
-            shared.disconnect()
-
-    def process_request(connection: Any, request: Any) -> Any:
-        if request.headers.get("Upgrade", "").lower() == "websocket":
-            refusal = origin_refusal(request.headers.get("Origin"), origins)
-            if refusal is not None:
-                return connection.respond(403, refusal + "\n")
-            if shared.connections >= shared.max_connections:
-                return connection.respond(503, f"too many connections: this server accepts "
-                                               f"{shared.max_connections} at once (--max-connections)\n")
-            return None
-        if root is None:
-            return connection.respond(426, "This is the aiplay engine protocol over WebSocket.\n")
-        path = request.path.split("?", 1)[0].lstrip("/") or "index.html"
-        target = (root / path).resolve()
-        if root not in target.parents and target != root or not target.is_file():
-            return connection.respond(404, "not found\n")
-        body = target.read_bytes()
-        kind = mimetypes.guess_type(target.name)[0] or "application/octet-stream"
-        headers = Headers([("Content-Type", kind), ("Content-Length", str(len(body))),
-                           ("Cache-Control", "no-store")])
-        return Response(200, "OK", headers, body)
-
-    with serve(handler, host, port, process_request=process_request, max_size=MAX_LINE) as server:
-        actual = server.socket.getsockname()[1]
-        origins.extend(allowed_origins(host, actual, extra))
-        if ready is not None:
-            ready(actual)
-        try:
-            server.serve_forever()
-        except KeyboardInterrupt:
-            # Ctrl-C is how a server is stopped, but it is still an interruption (the CLI's one
-            # line and status 130): re-raised once the `with` has closed the socket and clients.
-            stopped = True
-        else:
-            stopped = False
-    if stopped:
-        raise Interrupted(f"stopped serving on port {actual}")
-    return 0
-
-
-def _check_origin(text: Any) -> str:
-    """An ``--allow-origin`` value: ``scheme://host[:port]``, ``null`` or ``*``."""
-    if not isinstance(text, str) or not text:
-        raise InvalidOptionError(f"--allow-origin {text!r} is invalid; it accepts an origin such as "
-                                 "http://localhost:3000, or null, or *")
-    text = text.rstrip("/")
-    if text in ("null", "*"):
-        return text
-    scheme, sep, rest = text.partition("://")
-    if not sep or scheme not in ("http", "https") or not rest or "/" in rest:
-        raise InvalidOptionError(f"--allow-origin {text!r} is invalid; it accepts an origin such as "
-                                 "http://localhost:3000 (scheme and host, no path), or null, or *")
-    return text
-
-
-def add_serve_command(sub: Any) -> None:
-    """Add ``aiplay serve`` to the command line's subcommands."""
-    serve = sub.add_parser(
-        "serve", help="run the engine protocol (JSON lines over stdio, or WebSocket)",
-        description="Serve the aiplay engine protocol (docs/protocol.md): one JSON object per line on "
-                    "standard input, replies on standard output; or over WebSocket with --websocket PORT.")
-    serve.add_argument("--websocket", type=int, metavar="PORT",
-                       help="serve over WebSocket on this port instead of stdio (needs aiplay[serve]; 0: any free port)")
-    serve.add_argument("--host", default="127.0.0.1", help="WebSocket address to listen on (default 127.0.0.1)")
-    add_origin_argument(serve)
-    serve.add_argument("--max-games", type=int, default=DEFAULT_MAX_GAMES, metavar="N",
-                       help=f"open games at once, over all clients (default {DEFAULT_MAX_GAMES})")
-    serve.add_argument("--max-searches", type=int, default=DEFAULT_MAX_SEARCHES, metavar="N",
-                       help=f"searches (go, analyse, solve) running at once, over all clients "
-                            f"(default {DEFAULT_MAX_SEARCHES})")
-    serve.add_argument("--max-connections", type=int, default=DEFAULT_MAX_CONNECTIONS, metavar="N",
-                       help=f"WebSocket clients at once (default {DEFAULT_MAX_CONNECTIONS})")
-    serve.set_defaults(func=cmd_serve)
-
-
-def add_origin_argument(parser: Any) -> None:
-    """``--allow-origin`` (repeatable), shared by ``aiplay serve`` and ``aiplay demo``."""
-    parser.add_argument("--allow-origin", action="append", default=[], metavar="ORIGIN",
-                        help="also accept WebSocket clients from the web page of this origin (e.g. "
-                             "http://localhost:3000; 'null', or '*' for any); repeatable. By default only the "
-                             "server's own page and local programs may connect")
-
-
-def cmd_serve(args: Any) -> int:
-    """``aiplay serve``: stdio, or WebSocket with ``--websocket PORT``."""
-    limits = ServerLimits(args.max_games, args.max_searches, args.max_connections)
-    origins = [_check_origin(o) for o in args.allow_origin]
-    if args.websocket is None:
-        if origins:
-            raise InvalidOptionError("--allow-origin applies to --websocket only")
-        return serve_stdio(limits=limits)
-    if not 0 <= args.websocket <= 65535:
-        raise InvalidOptionError(f"--websocket {args.websocket} is not a port (0..65535)")
-
-    def ready(port: int) -> None:
-        print(f"aiplay: serving the engine protocol at ws://{args.host}:{port}/", file=sys.stderr, flush=True)
-
-    return serve_websocket(args.websocket, args.host, ready=ready, allow_origins=origins, limits=limits)
-
-
-__all__ = ["ENGINE_NAME", "PROTOCOL_VERSION", "ProtocolError", "Server", "ServerLimits", "Session",
-           "add_origin_argument", "add_serve_command", "allowed_origins", "cmd_serve", "encode_reply",
-           "origin_refusal", "parse_request", "render_state", "serve_stdio", "serve_websocket"]
+__all__ = ["ALL_SEATS", "Server", "ServerLimits", "Session"]

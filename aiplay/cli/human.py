@@ -42,7 +42,8 @@ from typing import Any, Dict, List, Optional, Sequence, Set, TextIO, Tuple
 from aiplay.errors import AiplayError, InvalidOptionError
 from aiplay.game import CHANCE, Game
 from aiplay.match import Match, Move
-from aiplay.protocol import render_state
+from aiplay.search import make_bot
+from aiplay.views.text import render_state
 
 HELP = ("type a move's number or name; or: undo (take back your last move), hint (ask the best bot), "
         "list or ? (every move; list WORD: the moves starting with WORD), save FILE, load FILE, "
@@ -376,8 +377,6 @@ class HumanGame:
 
         Seeded from the match's position, so that a hint is the same each time it is asked.
         """
-        from aiplay.search import make_bot
-
         return make_bot("level", game=self.match.game, seed=1000 * player + self.match.ply + 1)
 
     def hint(self, player: int) -> None:

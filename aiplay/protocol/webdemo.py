@@ -1,0 +1,44 @@
+"""The browser demo's server (``aiplay demo``, :mod:`aiplay.cli.demo`): the demo, a static page that plays against the bots over WebSocket.
+
+The page (``aiplay/demo/``: plain HTML, CSS and JavaScript, no build step,
+shipped as package data) is served over HTTP by the same server that speaks
+the engine protocol over WebSocket (:func:`aiplay.protocol.websocket.serve_websocket`),
+so ``http://127.0.0.1:PORT/`` is the page and ``ws://127.0.0.1:PORT/ws`` the
+engine. The page talks to the engine only through the protocol. Needs the
+optional ``websockets`` package (``pip install 'aiplay[serve]'``).
+
+The person plays by clicking the board: the ``view`` picture's elements that
+legal moves touch (the reply's ``targets``) are highlighted, one click plays the
+one move there or opens a small menu of the few, and a second click on another
+marked element narrows them; moves without a place are grouped buttons. Every
+request names the person's seat as ``viewer``, so the log, the view and the
+bots' progress show only what that seat may see (see ``aiplay/demo/demo.js``).
+
+Query parameters preset the form: ``?game=sunken_city&players=3&seat=0&bot=heuristic&seconds=0.5&seed=1``
+(and ``level=k`` where the engine offers levels; with neither ``bot`` nor ``level`` the top
+level plays, the best bot, as ``aiplay play --human`` seats), and ``autostart=1`` starts a game at once.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Callable, Optional, Sequence
+
+from aiplay.protocol.server import ServerLimits
+from aiplay.protocol.websocket import serve_websocket
+
+#: The folder of the page's files (``aiplay/demo/``, package data).
+STATIC_DIR = Path(__file__).resolve().parent.parent / "demo"
+
+
+def serve_demo(port: int, host: str = "127.0.0.1", ready: Optional[Callable[[int], None]] = None,
+               allow_origins: Sequence[str] = (), limits: Optional[ServerLimits] = None) -> int:
+    """Serve the demo page and the protocol over WebSocket on ``host:port`` until interrupted.
+
+    Needs the optional ``websockets`` package (``pip install 'aiplay[serve]'``).
+    """
+    return serve_websocket(port, host, static_dir=str(STATIC_DIR), ready=ready, allow_origins=allow_origins,
+                           limits=limits)
+
+
+__all__ = ["STATIC_DIR", "serve_demo"]
