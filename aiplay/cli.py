@@ -33,7 +33,7 @@ from aiplay.errors import AiplayError, InvalidOptionError
 from aiplay.game import CHANCE, Game, sample_chance_outcome
 from aiplay.human import bot_label, parse_seats, play_with_humans
 from aiplay.protocol import add_serve_command
-from aiplay.registry import game_entry, has_native
+from aiplay.registry import broken_games, game_entry, has_native
 from aiplay.render import add_render_command
 from aiplay.search.level import NUM_LEVELS, add_levels_command
 from aiplay.search.spec import BotSpec, parse_bots, strongest_kind
@@ -172,9 +172,11 @@ def cmd_games(args: argparse.Namespace) -> int:
         engine = "native + reference" if has_native(name) else "reference"
         title = entry.title + ("" if entry.listed else " [example]")
         rows.append((name, engine, title))
-    width = max(len(r[0]) for r in rows)
+    width = max((len(r[0]) for r in rows), default=0)
     for name, engine, title in rows:
         print(f"{name:<{width}}  {engine:<18}  {title}")
+    for folder, reason in sorted(broken_games().items()):  # skipped game folders, with the reason
+        print(f"aiplay: game folder {folder!r} is broken and was skipped: {reason}", file=sys.stderr)
     return 0
 
 
