@@ -153,7 +153,20 @@ def _conventional_kernel(reference: Type[Game]) -> Optional[str]:
 
 
 _REGISTRY: Dict[str, GameEntry] = {}
+#: Game folders that failed to import: folder name -> the error, as text (see games/__init__.py).
+_BROKEN: Dict[str, str] = {}
 _loaded = False
+
+
+def record_broken_game(folder: str, reason: str) -> None:
+    """Record that the game folder ``folder`` failed to import (``aiplay.games`` discovery calls this)."""
+    _BROKEN[folder] = reason
+
+
+def broken_games() -> Dict[str, str]:
+    """``{folder: error text}`` of the game folders that could not be imported (skipped, the others load)."""
+    _ensure_loaded()
+    return dict(_BROKEN)
 
 
 def register(reference: Type[Game], kernel_module: Optional[str] = None, *,
@@ -240,6 +253,10 @@ def game_entry(name: str) -> GameEntry:
     try:
         return _REGISTRY[name]
     except KeyError:
+        folder = name if name in _BROKEN else f"_{name}" if f"_{name}" in _BROKEN else None
+        if folder is not None:
+            raise SetupError(f"game {name!r} is not available: its folder {folder!r} could not be imported: "
+                             f"{_BROKEN[folder]}") from None
         known = ", ".join(games_available())
         raise UnknownGameError(f"unknown game {name!r}; available games: {known}") from None
 

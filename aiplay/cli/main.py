@@ -38,7 +38,7 @@ from aiplay.cli.solve import add_solve_command
 from aiplay.errors import AiplayError, InvalidOptionError
 from aiplay.game import CHANCE, Game
 from aiplay.play import walk
-from aiplay.registry import game_entry, has_native
+from aiplay.registry import broken_games, game_entry, has_native
 from aiplay.search.kinds import strongest_kind
 from aiplay.search.level import NUM_LEVELS
 from aiplay.search.spec import BotSpec, parse_bots
@@ -174,9 +174,11 @@ def cmd_games(args: argparse.Namespace) -> int:
         engine = "native + reference" if has_native(name) else "reference"
         title = entry.title + ("" if entry.listed else " [example]")
         rows.append((name, engine, title))
-    width = max(len(r[0]) for r in rows)
+    width = max((len(r[0]) for r in rows), default=0)
     for name, engine, title in rows:
         print(f"{name:<{width}}  {engine:<18}  {title}")
+    for folder, reason in sorted(broken_games().items()):  # skipped game folders, with the reason
+        print(f"aiplay: game folder {folder!r} is broken and was skipped: {reason}", file=sys.stderr)
     return 0
 
 

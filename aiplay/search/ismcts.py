@@ -145,7 +145,7 @@ class ISMCTSBot(TwoPathSearch, Bot):
         return root_player, call_rng, native_kernel(state, self.backend) is not None
 
     def _analyse_reference(self, state: State, root_player: int, call_rng: random.Random) -> Analysis:
-        self.config.check_reference_path("ISMCTSBot")
+        self.config.check_reference_path("ISMCTSBot", state)
         det_rng = branch(call_rng, _DETERMINIZATION_STREAM)
         rng = branch(call_rng, _SIMULATION_STREAM)
         num_players = state.game.num_players

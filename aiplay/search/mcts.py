@@ -174,7 +174,7 @@ class MCTSBot(TwoPathSearch, Bot):
         return player, rng, native_kernel(state, self.backend) is not None
 
     def _analyse_reference(self, state: State, player: int, rng: random.Random) -> Analysis:
-        self.config.check_reference_path("MCTSBot")
+        self.config.check_reference_path("MCTSBot", state)
         num_players = state.game.num_players
         root = _Node(num_players)
         meter = Meter(self.budget, self._stop_event)

@@ -24,10 +24,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, List, Optional
 
-from aiplay.errors import InvalidOptionError
+from aiplay.errors import AiplayError, InvalidOptionError
 from aiplay.game import State
 from aiplay.limits import check_memory
-from aiplay.registry import BACKENDS
+from aiplay.registry import BACKENDS, game_entry
 from aiplay.search.base import MAX_C_INT, Budget, check_bool, check_nonnegative_float, check_positive_int
 from aiplay.search.rollout import Rollout
 
@@ -151,12 +151,30 @@ class TreeSearchConfig:
             given.append("variant='mo'")
         return given
 
-    def check_reference_path(self, bot: str) -> None:
-        """Raise when an option of the native path only was given to a search that runs the reference loop."""
+    def check_reference_path(self, bot: str, state: Optional[State] = None) -> None:
+        """Raise when an option of the native path only was given to a search that runs the reference loop.
+
+        With ``state``, a game that has no kernel at all (a reference-only game) is named as such:
+        no way of loading it gives these options.
+        """
         given = self.native_only_options()
+        if given and state is not None and _reference_only(state):
+            raise InvalidOptionError(
+                f"option {', '.join(given)} of {bot} exists only on the native search path, and game "
+                f"{state.game.name!r} has no native kernel (a reference-only game; see 'What a reference-only "
+                f"game loses' in docs/adding_a_game.md). Drop the option: {bot} runs its reference (Python) "
+                f"loop{' (SO-ISMCTS)' if bot == 'ISMCTSBot' else ''} on one thread, without tree reuse")
         if given:
             raise InvalidOptionError(
                 f"option {', '.join(given)} of {bot} exists only on the native search path, and this search "
                 f"runs the reference (Python) loop: the state is from the reference engine or "
                 f"backend='reference' was asked. Load the game with its kernel (aiplay.load(name)) or drop "
                 f"the option")
+
+
+def _reference_only(state: State) -> bool:
+    """True when the state's game is registered without a kernel (no ``aiplay.load`` gives a native engine)."""
+    try:
+        return game_entry(state.game.name).kernel_module is None
+    except AiplayError:  # a game class used without registering it
+        return False

@@ -30,7 +30,23 @@ built) and checks at every visited state:
   declared shape, ``float32``, every entry within its slice's range, and the
   same tensors on that sampled world (a twin);
 * a game ends within its declared ``max_game_length`` (else within
-  ``max_steps``).
+  ``max_steps``);
+* hidden information, with twins (:meth:`_Checker.check_hidden`, the checks of
+  ``tests/test_determinize.py`` and the twin tests): for each seat ``p``, a
+  second game B is played beside each seeded game A so that ``p`` cannot tell
+  them apart after every move (same ``information_state_key(p)`` and
+  ``view(p)``), while what ``p`` does not see (chance outcomes, other seats'
+  hidden moves) differs where the game allows it. At sampled pairs: the twins
+  give ``p`` the same information string, player to move and legal moves with
+  their names (**twin channels**); ``determinize(p, rng)`` with the same seed
+  gives the same world from A, from B and from a world already sampled for
+  ``p`` (**canonical determinize**: a sample that depends on the true hidden
+  contents is a leak); and since B proves that something is hidden from
+  ``p``, ``determinize(p)`` must not keep returning the true state, nor keep
+  another seat's true private information where B shows it can differ
+  (**determinize varies**: up to :data:`VARIATION_DRAWS` draws, stopping at
+  the first that shows the variation). In a perfect-information game a world
+  is the state itself.
 
 When the game has a built kernel, the differential harness
 (:func:`aiplay.testing.differential.compare_engines`) then plays the same
@@ -61,6 +77,22 @@ __all__ = ["ContractFailure", "ContractReport", "check_game"]
 
 #: How far apart, in moves, the states are that get the costly checks (JSON, pickle, determinize).
 _DEEP_EVERY = 5
+#: Hidden-information checks: twin games per option set and engine (the first seeds), the most
+#: moves of one twin game, the twin pairs checked per game and seat, and the seeds of the
+#: canonical-determinize check.
+TWIN_GAMES = 3
+TWIN_PLIES = 400
+TWIN_PAIRS = 6
+_CANONICAL_SEEDS = (11, 12)
+#: The most determinizations drawn at one twin pair before ``determinize varies`` fails. A correct
+#: sampler usually shows the variation on the first draw; 200 draws all giving the true state
+#: (or the true private part of a seat) happen by chance only when that world holds nearly all
+#: the probability (1 - 1/40 holds it with chance below 1%), which no shipped game comes near.
+VARIATION_DRAWS = 200
+#: B takes another move than A, when one fits, at this rate (chance) or a quarter of it (decisions).
+_SWAP_RATE = 0.8
+#: Candidate moves of B tried per move (A's own move always among them).
+_CANDIDATES = 12
 
 
 class ContractFailure(AssertionError):
@@ -75,11 +107,14 @@ class ContractReport:
     games: Dict[str, int] = field(default_factory=dict)
     states: Dict[str, int] = field(default_factory=dict)
     differential_steps: Dict[str, int] = field(default_factory=dict)
+    #: Per ``"<backend> <options>"``: twin pairs (states a seat cannot tell apart that differ) checked.
+    twin_pairs: Dict[str, int] = field(default_factory=dict)
 
     def __str__(self) -> str:
         lines = [f"{self.name}: contract kept"]
         for key in self.games:
-            lines.append(f"  {key}: {self.games[key]} games, {self.states[key]} states")
+            twins = f", {self.twin_pairs[key]} twin pairs" if key in self.twin_pairs else ""
+            lines.append(f"  {key}: {self.games[key]} games, {self.states[key]} states{twins}")
         for key, steps in self.differential_steps.items():
             lines.append(f"  differential {key}: {steps} steps in lockstep")
         return "\n".join(lines)
@@ -236,9 +271,145 @@ class _Checker:
             self.check(not violations, f"determinize({p}) contradicts seat {p}'s knowledge: {violations}")
 
 
+    # -- hidden information: twins ------------------------------------------
+    def check_hidden(self, seed: int) -> int:
+        """The twin checks of one seeded game for every seat (see the module docstring); returns the pairs checked."""
+        game = self.game
+        if game.perfect_information:
+            self.check_perfect_information(seed)
+            return 0
+        pairs = 0
+        for p in range(game.num_players):
+            self.where = f"{self.label} seed {seed} twins for seat {p}"
+            found = self.twin_pairs(p, seed)
+            differing = [(i, a, b) for i, a, b in found if a.to_json() != b.to_json()]
+            step = max(1, len(differing) // TWIN_PAIRS)
+            for i, a, b in differing[::step][:TWIN_PAIRS]:
+                self.where = f"{self.label} seed {seed} twins for seat {p} at move {i}"
+                self.check_twin_pair(a, b, p)
+                pairs += 1
+        return pairs
+
+    def check_perfect_information(self, seed: int) -> None:
+        """Nothing is hidden: ``determinize`` gives the state itself, at a few states of a seeded game."""
+        rng = random.Random(seed)
+        state = self.game.new_initial_state()
+        for step in range(self.max_steps):
+            if state.is_terminal():
+                return
+            if step % _DEEP_EVERY == 0:
+                for p in range(self.game.num_players):
+                    self.where = f"{self.label} seed {seed} step {step}"
+                    world = state.determinize(p, random.Random(step))
+                    self.check(world.to_json() == state.to_json(),
+                               f"determinize varies: a perfect-information game's determinize({p}) must return "
+                               f"the state itself (a copy), and it changed it")
+            state.apply_action(random_action(state, rng))
+
+    def twin_pairs(self, viewer: int, seed: int) -> List[tuple]:
+        """Twin games A and B for ``viewer``: ``[(move number, A's state, B's state)]`` after every move.
+
+        A plays seeded random moves (chance by its probabilities). At each move
+        B takes one of its own moves after which ``viewer`` has A's information
+        key and view, and the results are A's; another move than A's where one
+        fits (at :data:`_SWAP_RATE`), but never one that no seat could tell
+        from A's (a public fact the position does not show, not a hidden one).
+        The pair ends when B has no fitting move.
+        """
+        game = self.game
+        rng = random.Random(f"twin-a-{seed}-{viewer}")
+        b_rng = random.Random(f"twin-b-{seed}-{viewer}")
+        a, b = game.new_initial_state(), game.new_initial_state()
+        seats = range(game.num_players)
+        out = []
+        for ply in range(TWIN_PLIES):
+            if a.is_terminal():
+                break
+            action_a = random_action(a, rng)
+            after_a = a.clone()
+            after_a.apply_action(action_a)
+            key, view, returns = after_a.information_state_key(viewer), after_a.view(viewer), after_a.returns()
+            legal_b = b.legal_actions()
+            same_in_b = None
+            if action_a in legal_b:
+                mirror = b.clone()
+                mirror.apply_action(action_a)
+                same_in_b = [mirror.information_state_key(q) for q in seats]
+            others = [x for x in legal_b if x != action_a]
+            b_rng.shuffle(others)
+            rate = _SWAP_RATE if a.is_chance_node() else _SWAP_RATE / 4
+            swap = b_rng.random() < rate
+            candidates = others[:_CANDIDATES - 1]
+            order = (candidates + [action_a]) if swap else ([action_a] + candidates)
+            chosen, after_b = None, None
+            for action_b in order:
+                if action_b not in legal_b:
+                    continue
+                trial = b.clone()
+                trial.apply_action(action_b)
+                if (trial.information_state_key(viewer) != key or trial.returns() != returns
+                        or trial.view(viewer) != view):
+                    continue
+                if action_b != action_a and same_in_b is not None and all(
+                        trial.information_state_key(q) == same_in_b[q] for q in seats):
+                    continue
+                chosen, after_b = action_b, trial
+                break
+            if chosen is None:
+                break
+            a, b = after_a, after_b
+            out.append((ply + 1, a, b))
+        return out
+
+    def check_twin_pair(self, a: State, b: State, p: int) -> None:
+        """The twin channels, canonical determinize and determinize-varies checks on one pair."""
+        n = self.game.num_players
+        self.check(a.information_state_string(p) == b.information_state_string(p),
+                   f"twin channels: two states with the same information_state_key({p}) and view({p}) give "
+                   f"seat {p} different information_state_string texts")
+        self.check(a.current_player() == b.current_player(),
+                   f"twin channels: two states seat {p} cannot tell apart have different players to move")
+        if a.current_player() == p:
+            names_a = [(x, a.action_to_string(x)) for x in a.legal_actions()]
+            names_b = [(x, b.action_to_string(x)) for x in b.legal_actions()]
+            self.check(names_a == names_b,
+                       f"twin channels: seat {p}'s legal moves or their names depend on what it cannot see: "
+                       f"{names_a} against {names_b}")
+        # Varies: B proves that the state differs from what seat p knows; so must some world.
+        truth = a.to_json()
+        private = [q for q in range(n) if q != p and a.information_state_key(q) != b.information_state_key(q)]
+        true_keys = {q: a.information_state_key(q) for q in private}
+        left_state, left_private = True, set(private)
+        for draw in range(VARIATION_DRAWS):
+            world = a.determinize(p, random.Random(f"vary-{draw}"))
+            if left_state and world.to_json() != truth:
+                left_state = False
+            left_private -= {q for q in left_private if world.information_state_key(q) != true_keys[q]}
+            if not left_state and not left_private:
+                break
+        if left_state:
+            self.fail(f"determinize varies: {VARIATION_DRAWS} worlds sampled by determinize({p}) are all the true "
+                      f"state, although seat {p} cannot tell it from another state (a twin that differs): "
+                      f"determinize returns the true state instead of sampling what seat {p} does not see")
+        if left_private:
+            self.fail(f"determinize varies: in {VARIATION_DRAWS} worlds sampled by determinize({p}), seat(s) "
+                      f"{sorted(left_private)} always keep their true private information (information_state_key), "
+                      f"although seat {p} cannot know it (a twin differs there): determinize keeps another seat's "
+                      f"real hidden cards instead of resampling them")
+        # Canonical: the same seed gives the same world from the state, its twin and a sampled world.
+        first = a.determinize(p, random.Random(_CANONICAL_SEEDS[0]))
+        for seed in _CANONICAL_SEEDS:
+            real = a.determinize(p, random.Random(seed)).to_json()
+            for other, what in ((b, "a twin the seat cannot tell from it"), (first, "a world sampled for it")):
+                self.check(other.determinize(p, random.Random(seed)).to_json() == real,
+                           f"canonical determinize: determinize({p}, rng) with the same seed gives another world "
+                           f"from the true state than from {what}, so the sample depends on the true hidden "
+                           f"contents (a leak to any search that samples from the true state)")
+
+
 def check_game(name: str, *, options: Optional[Sequence[Mapping[str, Any]]] = None, games: int = 10,
                seed: int = 0, differential_games: Optional[int] = None,
-               max_steps: int = 20_000) -> ContractReport:
+               max_steps: int = 20_000, twin_games: Optional[int] = None) -> ContractReport:
     """Check the generic contract of the registered game ``name``; raise :class:`ContractFailure` if broken.
 
     ``options``: the option sets to check (default: the game's registered
@@ -246,7 +417,9 @@ def check_game(name: str, *, options: Optional[Sequence[Mapping[str, Any]]] = No
     engine (seeds ``seed, seed+1, ...``); ``differential_games``: games of the
     native-against-reference lockstep per option set when a kernel is built
     (default: ``games``; 0 skips it); ``max_steps``: the move limit of a game
-    that declares no ``max_game_length``. Returns a :class:`ContractReport`.
+    that declares no ``max_game_length``; ``twin_games``: seeded games per
+    option set and engine that get the hidden-information twin checks
+    (default: ``min(games, TWIN_GAMES)``; 0 skips them). Returns a :class:`ContractReport`.
     An unknown game raises :class:`~aiplay.errors.UnknownGameError`, a bad
     argument :class:`~aiplay.errors.InvalidOptionError`.
     """
@@ -261,6 +434,10 @@ def check_game(name: str, *, options: Optional[Sequence[Mapping[str, Any]]] = No
             f"option differential_games={differential_games!r} is invalid; it accepts an integer >= 0")
     if isinstance(seed, bool) or not isinstance(seed, int):
         raise InvalidOptionError(f"option seed={seed!r} is invalid; it accepts an integer")
+    if twin_games is None:
+        twin_games = min(games, TWIN_GAMES)
+    if isinstance(twin_games, bool) or not isinstance(twin_games, int) or twin_games < 0:
+        raise InvalidOptionError(f"option twin_games={twin_games!r} is invalid; it accepts an integer >= 0")
     option_sets = [dict(o) for o in (entry.contract_options if options is None else options)]
     backends = ["reference"] + (["native"] if has_native(name) else [])
     report = ContractReport(name)
@@ -271,6 +448,8 @@ def check_game(name: str, *, options: Optional[Sequence[Mapping[str, Any]]] = No
             checker = _Checker(game, key, max_steps)
             report.games[key] = games
             report.states[key] = sum(checker.play(s) for s in range(seed, seed + games))
+            if twin_games:
+                report.twin_pairs[key] = sum(checker.check_hidden(s) for s in range(seed, seed + twin_games))
         if "native" in backends and differential_games:
             key = json.dumps(opts, sort_keys=True)
             try:
