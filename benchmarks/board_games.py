@@ -1,6 +1,7 @@
 """Engine and search speed, native against reference, in one run: ``aiplay bench`` as a script.
 
-The measurements live in :mod:`aiplay.bench` (this script only calls them):
+The measurements live in :mod:`aiplay.bench` and the command in :mod:`aiplay.cli.bench`
+(this script only calls them):
 random playouts/s (kernel against reference engine), ``clone()`` ns, the
 kernel's playout policy, ISMCTS/MCTS iterations/s and expectimax nodes/s at
 the first decision, for every listed game (board games with the options of
@@ -19,7 +20,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from aiplay import bench
+from aiplay.cli import bench
 from aiplay.bench import BOARD_GAMES  # noqa: F401  (tests read the benchmarked games here)
 
 

@@ -86,7 +86,7 @@ def test_cli_bench_json_and_unknown_games(capsys):
 def test_benchmark_script_is_a_thin_caller_of_aiplay_bench():
     script = ROOT / "benchmarks" / "board_games.py"
     source = script.read_text()
-    assert "from aiplay import bench" in source and "timeit" not in source and "perf_counter" not in source
+    assert "from aiplay.cli import bench" in source and "timeit" not in source and "perf_counter" not in source
     result = subprocess.run([sys.executable, str(script), "--quick", "--games", "kuhn_poker", "--no-openspiel"],
                             cwd=ROOT, capture_output=True, text=True, timeout=300)
     assert result.returncode == 0, result.stderr[-2000:]

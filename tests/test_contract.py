@@ -15,7 +15,7 @@ import pytest
 import aiplay
 from aiplay import CHANCE, TERMINAL, IllegalActionError, InvalidStateError
 
-from conftest import game_variants, variant_id
+from aiplay.testing.cases import game_variants, variant_id
 
 CASES = game_variants()
 GAMES_PER_CASE = 30

@@ -37,7 +37,7 @@ import aiplay
 from aiplay import AiplayError
 from aiplay.game import State, sample_chance_outcome
 
-from conftest import game_variants, variant_id
+from aiplay.testing.cases import game_variants, variant_id
 
 CASES = game_variants()
 #: Worlds per observer and game, split evenly over its (options, engine) cases and spread

@@ -18,7 +18,7 @@ from aiplay.testing.differential import EngineMismatch, compare_engines, compare
 from aiplay.game import sample_chance_outcome
 from aiplay.registry import game_entries, has_native
 
-from conftest import CONTRACT_OPTIONS
+from aiplay.testing.cases import CONTRACT_OPTIONS
 
 #: AIPLAY_FULL_DIFFERENTIAL=1 runs each case's ``full_games`` count (Area 51: 5 times
 #: the CI count, the 2,000 games the issue asks for); CI runs the base counts to stay fast.

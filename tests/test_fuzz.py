@@ -38,7 +38,7 @@ from aiplay.testing import fuzzing  # noqa: E402
 from aiplay.errors import AiplayError, InvalidStateError  # noqa: E402
 from aiplay.registry import game_entry, has_native  # noqa: E402
 
-from conftest import CONTRACT_OPTIONS  # noqa: E402
+from aiplay.testing.cases import CONTRACT_OPTIONS  # noqa: E402
 
 _COMMON = dict(deadline=None, print_blob=True,
                suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large,

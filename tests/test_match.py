@@ -14,7 +14,7 @@ import aiplay
 from aiplay.errors import IllegalActionError, InvalidOptionError, InvalidStateError
 from aiplay.game import CHANCE, TERMINAL
 from aiplay.match import Match
-from conftest import CONTRACT_OPTIONS
+from aiplay.testing.cases import CONTRACT_OPTIONS
 
 
 def _cases():

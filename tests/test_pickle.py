@@ -23,7 +23,7 @@ from aiplay.search import make_bot
 from aiplay.search.base import Bot
 from aiplay.testing.simulate import random_action
 
-from conftest import game_variants, variant_id
+from aiplay.testing.cases import game_variants, variant_id
 
 VARIANTS = game_variants()
 

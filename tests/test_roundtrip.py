@@ -34,7 +34,7 @@ from aiplay.testing.fuzzing import check_knowledge
 from aiplay.game import Game, State, sample_chance_outcome
 from aiplay.registry import has_native
 
-from conftest import CONTRACT_OPTIONS
+from aiplay.testing.cases import CONTRACT_OPTIONS
 
 #: Sample sizes scale with the game's length L (moves of the case's first seeded random
 #: game), so that a long game costs about what a short one does and no game is named here:

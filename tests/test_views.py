@@ -25,7 +25,7 @@ from aiplay.views.schema import (
     SEAT, Arr, Counts, Field, Int, Obj, Opt, Str, ViewSchema, ViewSchemaError, errors_of, validate,
 )
 
-from conftest import game_variants, variant_id
+from aiplay.testing.cases import game_variants, variant_id
 
 ROOT = Path(__file__).resolve().parent.parent
 CASES = game_variants()

@@ -29,7 +29,7 @@ from aiplay.games._template import ENTRY, TemplateRaceGame
 from aiplay.testing.playthrough import playthrough, playthrough_cases
 from aiplay.registry import DifferentialCase, PlaythroughSpec, game_entry, register, unregister
 
-from aiplay.testing import cases as conftest
+from aiplay.testing import cases
 
 ROOT = Path(__file__).resolve().parents[3]  # the repository root
 
@@ -104,7 +104,7 @@ def test_template_is_hidden_but_playable(capsys, monkeypatch):
     assert "result:" in capsys.readouterr().out
     # The test session shows hidden games: the generic tests run over it.
     monkeypatch.setenv("AIPLAY_SHOW_HIDDEN_GAMES", "1")
-    assert "template" in [name for name, _, _ in conftest.game_variants()]
+    assert "template" in [name for name, _, _ in cases.game_variants()]
 
 
 # -- a copy registered at run time ---------------------------------------------------
@@ -140,11 +140,11 @@ def test_a_registered_copy_is_in_every_generic_list(copy_registered, capsys):
 
     assert COPY in aiplay.games_available(include_hidden=False), "listed by default"
     # Contract and determinize (game_variants), roundtrip, fuzz: the option sets of its entry.
-    assert {(b, tuple(o.items())) for n, b, o in conftest.game_variants() if n == COPY} == {
+    assert {(b, tuple(o.items())) for n, b, o in cases.game_variants() if n == COPY} == {
         ("reference", (("players", 3),)), ("native", (("players", 3),))}
-    assert conftest.CONTRACT_OPTIONS[COPY] == [{"players": 3}]
+    assert cases.CONTRACT_OPTIONS[COPY] == [{"players": 3}]
     assert (COPY, {"players": 3}) in test_roundtrip.cases()
-    assert (COPY, {"players": 3}) in fuzzing.game_specs(conftest.CONTRACT_OPTIONS)
+    assert (COPY, {"players": 3}) in fuzzing.game_specs(cases.CONTRACT_OPTIONS)
     # Differential, playthroughs, benchmarks.
     assert (COPY, {"players": 3}, 60) in test_differential.differential_cases()
     assert (COPY, copy_registered.playthroughs[0]) in playthrough_cases()

@@ -17,7 +17,7 @@ from aiplay.game import sample_chance_outcome
 
 NEPTUNE_STEP_BASE = 507
 
-#: Player counts and both variants (see tests/conftest.py CONTRACT_OPTIONS).
+#: Player counts and both variants (see aiplay.testing.cases.CONTRACT_OPTIONS).
 VARIANTS = [
     {"players": 2},
     {"players": 3},
