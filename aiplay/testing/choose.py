@@ -1,0 +1,206 @@
+"""Choose test games by what they are, not by name.
+
+The generic tests (searchers, match, arena, CLI, protocol, solver, pickling,
+fuzzing...) need *a* game with some property: a short game, a perfect-
+information game with chance, an imperfect-information game with a native
+kernel, a game for three players... They ask this module instead of writing a
+game's name, so that nothing outside a game's folder names the game
+(``tests/test_game_names.py`` checks it) and so that the tests keep working as
+games come and go.
+
+Every game is considered in each of its *variants*: the option sets of the
+generic tests that its ``register(...)`` call declares (``contract_options``).
+A variant's properties are read from the registry entry and from the game
+built with those options:
+
+==================== =========================================================
+``perfect_information`` ``game.perfect_information``
+``chance``           the game has chance outcomes (``game.max_chance_outcomes > 0``)
+``native``           the game's kernel is built (:func:`aiplay.registry.has_native`)
+``heuristic``        the game has a hand-written policy (``entry.no_heuristic is None``)
+``kernel_policy``    its kernel plays that policy (``entry.no_kernel_policy is None``)
+``tensors``          the game declares tensors (``entry.tensors is not None``)
+``players``          ``game.num_players`` equals this count
+``min_players``      ``game.num_players`` is at least this count
+``short``            the variant's games are short: its declared length bound
+                     (``entry.max_game_length``) is at most :data:`SHORT_MOVES`,
+                     or each of :data:`SHORT_PLAYOUTS` seeded uniformly random
+                     playouts ends within :data:`SHORT_MOVES` moves
+``zero_sum``         ``game.zero_sum``
+``listed``           the game is listed (not a hidden example game)
+==================== =========================================================
+
+A filter left at None does not filter. The candidates are taken in a fixed
+order (game names sorted, then each game's ``contract_options`` in their
+declared order), so every choice is deterministic: the same registry gives
+the same game and options on every machine and every run.
+
+Functions:
+
+* :func:`pick_variant` -> ``(name, options)``: the first matching variant;
+* :func:`pick_game` -> ``name``: its game;
+* :func:`pick_options` -> ``options``: the first matching option set of a
+  given game (e.g. after ``pick_game``, or for a game a test parametrizes over);
+* :func:`variants_with` / :func:`games_with`: every match, to parametrize over.
+
+Example::
+
+    from aiplay.testing.choose import pick_variant
+    NAME, OPTIONS = pick_variant(perfect_information=True, chance=True, short=True)
+    game = aiplay.load(NAME, **OPTIONS)
+"""
+
+from __future__ import annotations
+
+import functools
+import random
+from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
+
+from aiplay.errors import UnknownGameError
+
+__all__ = ["SHORT_MOVES", "SHORT_PLAYOUTS", "NoGameError", "games_with", "pick_game", "pick_options",
+           "pick_variant", "variant_properties", "variants_with"]
+
+#: A "short" variant's games end within this many moves (decisions and chance outcomes).
+SHORT_MOVES = 80
+#: How many seeded random playouts decide whether a variant with no declared bound is short.
+SHORT_PLAYOUTS = 4
+
+
+class NoGameError(UnknownGameError):
+    """No registered game has the properties a test asked for."""
+
+
+def _entries(include_hidden: bool) -> List[Any]:
+    from aiplay.registry import game_entries
+
+    return game_entries(include_hidden=include_hidden)
+
+
+def _random_length_within(name: str, options: Mapping[str, Any], limit: int, seed: int) -> bool:
+    """True when a uniformly random playout (seeded) of ``name`` ends within ``limit`` moves."""
+    import aiplay
+
+    game = aiplay.load(name, backend="reference", **dict(options))
+    state = game.new_initial_state()
+    rng = random.Random(seed)
+    for _ in range(limit):
+        if state.is_terminal():
+            return True
+        if state.is_chance_node():
+            actions = [a for a, _ in state.chance_outcomes()]
+        else:
+            actions = state.legal_actions()
+        state.apply_action(rng.choice(actions))
+    return state.is_terminal()
+
+
+@functools.lru_cache(maxsize=None)
+def _properties(name: str, options_key: Tuple[Tuple[str, Any], ...]) -> Dict[str, Any]:
+    import aiplay
+    from aiplay.registry import game_entry, has_native
+
+    entry = game_entry(name)
+    options = dict(options_key)
+    game = aiplay.load(name, backend="reference", **options)
+    bound = entry.max_game_length(game) if entry.max_game_length is not None else None
+    if bound is not None and bound <= SHORT_MOVES:
+        short = True
+    else:
+        short = all(_random_length_within(name, options, SHORT_MOVES, seed) for seed in range(SHORT_PLAYOUTS))
+    return {
+        "perfect_information": bool(game.perfect_information),
+        "chance": game.max_chance_outcomes > 0,
+        "native": has_native(name),
+        "heuristic": entry.no_heuristic is None,
+        "kernel_policy": entry.no_heuristic is None and entry.no_kernel_policy is None,
+        "tensors": entry.tensors is not None,
+        "num_players": game.num_players,
+        "short": short,
+        "zero_sum": bool(game.zero_sum),
+        "listed": entry.listed,
+    }
+
+
+def _key(options: Mapping[str, Any]) -> Tuple[Tuple[str, Any], ...]:
+    return tuple(sorted(dict(options).items()))
+
+
+def variant_properties(name: str, options: Mapping[str, Any]) -> Dict[str, Any]:
+    """The properties (see the module's table) of ``name`` built with ``options``; cached."""
+    return dict(_properties(name, _key(options)))
+
+
+def _matches(props: Mapping[str, Any], filters: Mapping[str, Any]) -> bool:
+    for key, wanted in filters.items():
+        if wanted is None:
+            continue
+        if key == "players":
+            if props["num_players"] != wanted:
+                return False
+        elif key == "min_players":
+            if props["num_players"] < wanted:
+                return False
+        elif props[key] != bool(wanted):
+            return False
+    return True
+
+
+_FILTERS = ("perfect_information", "chance", "native", "heuristic", "kernel_policy", "tensors",
+            "players", "min_players", "short", "zero_sum", "listed")
+
+
+def _check_filters(filters: Mapping[str, Any]) -> None:
+    unknown = sorted(set(filters) - set(_FILTERS))
+    if unknown:
+        raise TypeError(f"unknown game properties {unknown}; known: {list(_FILTERS)}")
+
+
+def variants_with(*, include_hidden: bool = True, exclude: Sequence[str] = (),
+                  **filters: Any) -> List[Tuple[str, dict]]:
+    """Every ``(name, options)`` variant with the properties asked, in the fixed order (names sorted)."""
+    _check_filters(filters)
+    found = []
+    for entry in _entries(include_hidden):
+        if entry.name in exclude:
+            continue
+        for options in entry.contract_options:
+            if _matches(_properties(entry.name, _key(options)), filters):
+                found.append((entry.name, dict(options)))
+    return found
+
+
+def games_with(*, include_hidden: bool = True, exclude: Sequence[str] = (), **filters: Any) -> List[str]:
+    """The sorted names of the games with at least one variant with the properties asked."""
+    names: List[str] = []
+    for name, _ in variants_with(include_hidden=include_hidden, exclude=exclude, **filters):
+        if name not in names:
+            names.append(name)
+    return names
+
+
+def pick_variant(*, include_hidden: bool = True, exclude: Sequence[str] = (),
+                 **filters: Any) -> Tuple[str, dict]:
+    """The first ``(name, options)`` variant with the properties asked; :class:`NoGameError` if none."""
+    found = variants_with(include_hidden=include_hidden, exclude=exclude, **filters)
+    if not found:
+        asked = {k: v for k, v in filters.items() if v is not None}
+        raise NoGameError(f"no registered game has the properties {asked}")
+    return found[0]
+
+
+def pick_game(*, include_hidden: bool = True, exclude: Sequence[str] = (), **filters: Any) -> str:
+    """The name of the first game (names sorted) with a variant with the properties asked."""
+    return pick_variant(include_hidden=include_hidden, exclude=exclude, **filters)[0]
+
+
+def pick_options(name: str, **filters: Any) -> dict:
+    """The first of ``name``'s ``contract_options`` with the properties asked; :class:`NoGameError` if none."""
+    _check_filters(filters)
+    from aiplay.registry import game_entry
+
+    for options in game_entry(name).contract_options:
+        if _matches(_properties(name, _key(options)), filters):
+            return dict(options)
+    asked = {k: v for k, v in filters.items() if v is not None}
+    raise NoGameError(f"no option set of {name!r} has the properties {asked}")
