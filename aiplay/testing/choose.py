@@ -41,7 +41,8 @@ Functions:
 * :func:`pick_game` -> ``name``: its game;
 * :func:`pick_options` -> ``options``: the first matching option set of a
   given game (e.g. after ``pick_game``, or for a game a test parametrizes over);
-* :func:`variants_with` / :func:`games_with`: every match, to parametrize over.
+* :func:`variants_with` / :func:`games_with`: every match, to parametrize over;
+* :func:`cli_options`: options as ``aiplay play``/``arena`` arguments (``--option name=value``).
 
 Example::
 
@@ -58,7 +59,7 @@ from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
 
 from aiplay.errors import UnknownGameError
 
-__all__ = ["SHORT_MOVES", "SHORT_PLAYOUTS", "NoGameError", "games_with", "pick_game", "pick_options",
+__all__ = ["SHORT_MOVES", "SHORT_PLAYOUTS", "NoGameError", "cli_options", "games_with", "pick_game", "pick_options",
            "pick_variant", "variant_properties", "variants_with"]
 
 #: A "short" variant's games end within this many moves (decisions and chance outcomes).
@@ -204,3 +205,12 @@ def pick_options(name: str, **filters: Any) -> dict:
             return dict(options)
     asked = {k: v for k, v in filters.items() if v is not None}
     raise NoGameError(f"no option set of {name!r} has the properties {asked}")
+
+
+def cli_options(options: Mapping[str, Any]) -> List[str]:
+    """``options`` as command-line arguments: ``["--option", "name=value", ...]`` (booleans as true/false)."""
+    args: List[str] = []
+    for key, value in dict(options).items():
+        text = ("true" if value else "false") if isinstance(value, bool) else str(value)
+        args += ["--option", f"{key}={text}"]
+    return args
