@@ -27,6 +27,11 @@ built with those options:
                      or each of :data:`SHORT_PLAYOUTS` seeded uniformly random
                      playouts ends within :data:`SHORT_MOVES` moves
 ``zero_sum``         ``game.zero_sum``
+``svg``              the game draws its positions as pictures (its package has an ``svg``
+                     module, :func:`aiplay.svg.svg_module`)
+``board``            a board game: it draws pictures (``svg``) and a seat's board as text
+                     (its package's ``render(state, viewer)``, or ``str(state)`` when
+                     nothing is hidden: what ``aiplay play`` shows a person)
 ``listed``           the game is listed (not a hidden example game)
 ==================== =========================================================
 
@@ -54,6 +59,8 @@ Example::
 from __future__ import annotations
 
 import functools
+import importlib
+import importlib.util
 import random
 from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
 
@@ -109,6 +116,8 @@ def _properties(name: str, options_key: Tuple[Tuple[str, Any], ...]) -> Dict[str
         short = True
     else:
         short = all(_random_length_within(name, options, SHORT_MOVES, seed) for seed in range(SHORT_PLAYOUTS))
+    svg = importlib.util.find_spec(entry.package + ".svg") is not None
+    text = callable(getattr(importlib.import_module(entry.package), "render", None)) or game.perfect_information
     return {
         "perfect_information": bool(game.perfect_information),
         "chance": game.max_chance_outcomes > 0,
@@ -120,6 +129,8 @@ def _properties(name: str, options_key: Tuple[Tuple[str, Any], ...]) -> Dict[str
         "short": short,
         "zero_sum": bool(game.zero_sum),
         "listed": entry.listed,
+        "svg": svg,
+        "board": svg and bool(text),
     }
 
 
@@ -148,7 +159,7 @@ def _matches(props: Mapping[str, Any], filters: Mapping[str, Any]) -> bool:
 
 
 _FILTERS = ("perfect_information", "chance", "native", "heuristic", "kernel_policy", "tensors",
-            "players", "min_players", "short", "zero_sum", "listed")
+            "players", "min_players", "short", "zero_sum", "listed", "svg", "board")
 
 
 def _check_filters(filters: Mapping[str, Any]) -> None:
