@@ -816,8 +816,17 @@ def example_positions() -> List[Path]:
 # The command line: aiplay solve FILE
 # ---------------------------------------------------------------------------
 
-#: The example that ``aiplay solve --help`` shows (it ships with the package).
-HELP_EXAMPLE = ("sunken_city", "last_turn_3p.json")
+def help_example() -> Optional[Path]:
+    """The position that ``aiplay solve --help`` shows: the first shipped position file (sorted by path)
+    that its game marks with ``"help_example": true`` (it ships with the package), or None."""
+    for path in example_positions():
+        try:
+            doc = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            continue
+        if isinstance(doc, dict) and doc.get("help_example") is True:
+            return path
+    return None
 
 
 def _games_folder() -> Optional[Path]:
@@ -831,10 +840,10 @@ def _games_folder() -> Optional[Path]:
 def add_solve_command(sub: Any) -> None:
     """Add ``aiplay solve`` to the CLI's subparsers (``aiplay/cli.py`` calls this)."""
     folder = _games_folder()
-    example = (folder / HELP_EXAMPLE[0] / "positions" / HELP_EXAMPLE[1]) if folder is not None else None
+    example = help_example()
     epilog = "Example positions ship with the games, in games/<game>/positions/."
-    if example is not None:
-        epilog = (f"example (a Sunken City position with one turn left, shipped with aiplay):\n"
+    if example is not None and folder is not None:
+        epilog = (f"example (a position shipped with aiplay; its \"description\" says what it is):\n"
                   f"  aiplay solve {example}\n"
                   f"  aiplay solve {example} --depth 3 --json\n"
                   f"The other examples are beside it, in {folder}/<game>/positions/.")
