@@ -68,6 +68,54 @@ PENDING: Dict[str, str] = {
 }
 
 
+#: Test files that still name games: the part of issue 36's point 4 that branch ``names`` did
+#: not finish. Each must either move into ``games/<game>/tests/`` (a test of one game's
+#: behaviour) or choose its games with :mod:`aiplay.testing.choose` (a test of generic
+#: machinery). Remove an entry once its file is converted (test_pending_entries_are_still_needed
+#: fails while a converted file is still listed). This list must only shrink.
+NOT_YET_CONVERTED: Tuple[str, ...] = (
+    "tests/test_adapters.py",
+    "tests/test_arena.py",
+    "tests/test_arena_replay.py",
+    "tests/test_cli.py",
+    "tests/test_cli_exits.py",
+    "tests/test_cli_human.py",
+    "tests/test_demo_browser.py",
+    "tests/test_differential.py",
+    "tests/test_fuzz_long.py",
+    "tests/test_gym.py",
+    "tests/test_import_graph.py",
+    "tests/test_ladder.py",
+    "tests/test_levels.py",
+    "tests/test_loader_consistency.py",
+    "tests/test_match.py",
+    "tests/test_memory_bounds.py",
+    "tests/test_native_search.py",
+    "tests/test_openspiel_algorithms.py",
+    "tests/test_openspiel_compare.py",
+    "tests/test_poker_rules.py",
+    "tests/test_protocol_hardening.py",
+    "tests/test_protocol_targets.py",
+    "tests/test_readme.py",
+    "tests/test_registry.py",
+    "tests/test_roundtrip.py",
+    "tests/test_search_api.py",
+    "tests/test_search_expectimax.py",
+    "tests/test_search_ismcts.py",
+    "tests/test_search_mcts.py",
+    "tests/test_search_opponents.py",
+    "tests/test_search_rollout.py",
+    "tests/test_simulate.py",
+    "tests/test_solve.py",
+    "tests/test_solve_cli.py",
+    "tests/test_stop_presets.py",
+    "tests/test_svg.py",
+    "tests/test_tensors.py",
+    "tests/test_testing_kit.py",
+    "tests/test_threads_and_cancel.py",
+)
+
+
 def _tracked_files(root: Path) -> List[str]:
     """The repository's tracked files (``git ls-files``), or a directory walk when git is not there."""
     try:
@@ -142,17 +190,18 @@ def _registered_games() -> List[Tuple[List[str], str]]:
 
 
 def test_no_game_is_named_outside_its_folder():
-    hits = find_name_hits(ROOT, _registered_games(), pending=PENDING)
+    hits = find_name_hits(ROOT, _registered_games(), pending=[*PENDING, *NOT_YET_CONVERTED])
     assert not hits, ("games named outside their folders (choose games by property with "
                       "aiplay.testing.choose, or move the test into games/<game>/tests/):\n  "
                       + "\n  ".join(hits))
 
 
 def test_pending_entries_are_still_needed():
-    """A PENDING file that no longer names a game leaves the list (so the list only shrinks)."""
+    """A PENDING or NOT_YET_CONVERTED file that no longer names a game leaves the list (so the lists only shrink)."""
     games = _registered_games()
-    stale = [p for p in PENDING if (ROOT / p).exists() and not find_name_hits(ROOT, games, files=[p])]
-    assert not stale, f"these PENDING files name no game any more; remove them from PENDING: {stale}"
+    stale = [p for p in [*PENDING, *NOT_YET_CONVERTED]
+             if (ROOT / p).exists() and not find_name_hits(ROOT, games, files=[p])]
+    assert not stale, f"these listed files name no game any more; remove them from the list: {stale}"
 
 
 def test_the_check_catches_a_planted_name(tmp_path):
