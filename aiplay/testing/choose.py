@@ -126,6 +126,8 @@ def _properties(name: str, options_key: Tuple[Tuple[str, Any], ...]) -> Dict[str
         "kernel_policy": entry.no_heuristic is None and entry.no_kernel_policy is None,
         "tensors": entry.tensors is not None,
         "num_players": game.num_players,
+        "num_distinct_actions": game.num_distinct_actions,
+        "max_chance_outcomes": game.max_chance_outcomes,
         "short": short,
         "zero_sum": bool(game.zero_sum),
         "listed": entry.listed,
@@ -168,10 +170,18 @@ def _check_filters(filters: Mapping[str, Any]) -> None:
         raise TypeError(f"unknown game properties {unknown}; known: {list(_FILTERS)}")
 
 
-def variants_with(*, include_hidden: bool = True, exclude: Sequence[str] = (),
+def variants_with(*, include_hidden: bool = True, exclude: Sequence[str] = (), prefer: str = "first",
                   **filters: Any) -> List[Tuple[str, dict]]:
-    """Every ``(name, options)`` variant with the properties asked, in the fixed order (names sorted)."""
+    """Every ``(name, options)`` variant with the properties asked, in the fixed order (names sorted).
+
+    ``prefer="large"`` orders them by size instead, largest first: the most decision actions
+    plus chance outcomes (``num_distinct_actions + max_chance_outcomes``), ties in the fixed
+    order. A test that needs a search tree that is not complete within a few thousand nodes
+    asks for the largest of the short games.
+    """
     _check_filters(filters)
+    if prefer not in ("first", "large"):
+        raise ValueError(f"prefer must be 'first' or 'large', not {prefer!r}")
     found = []
     for entry in _entries(include_hidden):
         if entry.name in exclude:
@@ -179,31 +189,39 @@ def variants_with(*, include_hidden: bool = True, exclude: Sequence[str] = (),
         for options in entry.contract_options:
             if _matches(_properties(entry.name, _key(options)), filters):
                 found.append((entry.name, dict(options)))
+    if prefer == "large":
+        def size(variant: Tuple[str, dict]) -> int:
+            props = _properties(variant[0], _key(variant[1]))
+            return props["num_distinct_actions"] + props["max_chance_outcomes"]
+        found.sort(key=size, reverse=True)  # stable: ties keep the fixed order
     return found
 
 
-def games_with(*, include_hidden: bool = True, exclude: Sequence[str] = (), **filters: Any) -> List[str]:
-    """The sorted names of the games with at least one variant with the properties asked."""
+def games_with(*, include_hidden: bool = True, exclude: Sequence[str] = (), prefer: str = "first",
+               **filters: Any) -> List[str]:
+    """The names of the games with at least one variant with the properties asked (sorted, or as ``prefer``)."""
     names: List[str] = []
-    for name, _ in variants_with(include_hidden=include_hidden, exclude=exclude, **filters):
+    for name, _ in variants_with(include_hidden=include_hidden, exclude=exclude, prefer=prefer, **filters):
         if name not in names:
             names.append(name)
     return names
 
 
-def pick_variant(*, include_hidden: bool = True, exclude: Sequence[str] = (),
+def pick_variant(*, include_hidden: bool = True, exclude: Sequence[str] = (), prefer: str = "first",
                  **filters: Any) -> Tuple[str, dict]:
-    """The first ``(name, options)`` variant with the properties asked; :class:`NoGameError` if none."""
-    found = variants_with(include_hidden=include_hidden, exclude=exclude, **filters)
+    """The first ``(name, options)`` variant with the properties asked (see ``prefer`` at
+    :func:`variants_with`); :class:`NoGameError` if none."""
+    found = variants_with(include_hidden=include_hidden, exclude=exclude, prefer=prefer, **filters)
     if not found:
         asked = {k: v for k, v in filters.items() if v is not None}
         raise NoGameError(f"no registered game has the properties {asked}")
     return found[0]
 
 
-def pick_game(*, include_hidden: bool = True, exclude: Sequence[str] = (), **filters: Any) -> str:
-    """The name of the first game (names sorted) with a variant with the properties asked."""
-    return pick_variant(include_hidden=include_hidden, exclude=exclude, **filters)[0]
+def pick_game(*, include_hidden: bool = True, exclude: Sequence[str] = (), prefer: str = "first",
+              **filters: Any) -> str:
+    """The name of the first game (names sorted, or as ``prefer``) with a variant with the properties asked."""
+    return pick_variant(include_hidden=include_hidden, exclude=exclude, prefer=prefer, **filters)[0]
 
 
 def pick_options(name: str, **filters: Any) -> dict:
