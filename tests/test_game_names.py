@@ -89,7 +89,6 @@ NOT_YET_CONVERTED: Tuple[str, ...] = (
     "tests/test_levels.py",
     "tests/test_loader_consistency.py",
     "tests/test_match.py",
-    "tests/test_memory_bounds.py",
     "tests/test_native_search.py",
     "tests/test_openspiel_algorithms.py",
     "tests/test_openspiel_compare.py",

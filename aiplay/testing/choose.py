@@ -33,6 +33,8 @@ built with those options:
                      (its package's ``render(state, viewer)``, or ``str(state)`` when
                      nothing is hidden: what ``aiplay play`` shows a person)
 ``listed``           the game is listed (not a hidden example game)
+``accepts_players``  the game builds for this many players (its ``players`` option, the
+                     other options at their defaults): a property of the game, not the variant
 ==================== =========================================================
 
 A filter left at None does not filter. The candidates are taken in a fixed
@@ -145,11 +147,28 @@ def variant_properties(name: str, options: Mapping[str, Any]) -> Dict[str, Any]:
     return dict(_properties(name, _key(options)))
 
 
-def _matches(props: Mapping[str, Any], filters: Mapping[str, Any]) -> bool:
+@functools.lru_cache(maxsize=None)
+def _accepts_players(name: str, players: int) -> bool:
+    import aiplay
+    from aiplay.errors import AiplayError
+    from aiplay.registry import game_entry
+
+    if "players" not in game_entry(name).reference.option_spec:
+        return False
+    try:
+        return aiplay.load(name, backend="reference", players=players).num_players == players
+    except (AiplayError, ValueError, TypeError):
+        return False
+
+
+def _matches(props: Mapping[str, Any], filters: Mapping[str, Any], name: str = "") -> bool:
     for key, wanted in filters.items():
         if wanted is None:
             continue
-        if key == "players":
+        if key == "accepts_players":
+            if not _accepts_players(name, wanted):
+                return False
+        elif key == "players":
             if props["num_players"] != wanted:
                 return False
         elif key == "min_players":
@@ -161,7 +180,7 @@ def _matches(props: Mapping[str, Any], filters: Mapping[str, Any]) -> bool:
 
 
 _FILTERS = ("perfect_information", "chance", "native", "heuristic", "kernel_policy", "tensors",
-            "players", "min_players", "short", "zero_sum", "listed", "svg", "board")
+            "players", "min_players", "short", "zero_sum", "listed", "svg", "board", "accepts_players")
 
 
 def _check_filters(filters: Mapping[str, Any]) -> None:
@@ -187,7 +206,7 @@ def variants_with(*, include_hidden: bool = True, exclude: Sequence[str] = (), p
         if entry.name in exclude:
             continue
         for options in entry.contract_options:
-            if _matches(_properties(entry.name, _key(options)), filters):
+            if _matches(_properties(entry.name, _key(options)), filters, entry.name):
                 found.append((entry.name, dict(options)))
     if prefer == "large":
         def size(variant: Tuple[str, dict]) -> int:
@@ -230,7 +249,7 @@ def pick_options(name: str, **filters: Any) -> dict:
     from aiplay.registry import game_entry
 
     for options in game_entry(name).contract_options:
-        if _matches(_properties(name, _key(options)), filters):
+        if _matches(_properties(name, _key(options)), filters, name):
             return dict(options)
     asked = {k: v for k, v in filters.items() if v is not None}
     raise NoGameError(f"no option set of {name!r} has the properties {asked}")
