@@ -76,7 +76,6 @@ PENDING: Dict[str, str] = {
 NOT_YET_CONVERTED: Tuple[str, ...] = (
     "tests/test_adapters.py",
     "tests/test_arena.py",
-    "tests/test_arena_replay.py",
     "tests/test_cli.py",
     "tests/test_cli_exits.py",
     "tests/test_cli_human.py",
@@ -88,7 +87,6 @@ NOT_YET_CONVERTED: Tuple[str, ...] = (
     "tests/test_ladder.py",
     "tests/test_levels.py",
     "tests/test_loader_consistency.py",
-    "tests/test_match.py",
     "tests/test_native_search.py",
     "tests/test_openspiel_algorithms.py",
     "tests/test_openspiel_compare.py",
