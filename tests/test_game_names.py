@@ -81,7 +81,6 @@ NOT_YET_CONVERTED: Tuple[str, ...] = (
     "tests/test_cli_human.py",
     "tests/test_demo_browser.py",
     "tests/test_differential.py",
-    "tests/test_fuzz_long.py",
     "tests/test_gym.py",
     "tests/test_ladder.py",
     "tests/test_levels.py",
