@@ -86,7 +86,6 @@ NOT_YET_CONVERTED: Tuple[str, ...] = (
     "tests/test_levels.py",
     "tests/test_loader_consistency.py",
     "tests/test_native_search.py",
-    "tests/test_openspiel_algorithms.py",
     "tests/test_protocol_hardening.py",
     "tests/test_protocol_targets.py",
     "tests/test_readme.py",
