@@ -93,7 +93,6 @@ NOT_YET_CONVERTED: Tuple[str, ...] = (
     "tests/test_search_api.py",
     "tests/test_search_expectimax.py",
     "tests/test_search_mcts.py",
-    "tests/test_search_opponents.py",
     "tests/test_search_rollout.py",
     "tests/test_solve.py",
     "tests/test_solve_cli.py",
