@@ -87,7 +87,6 @@ NOT_YET_CONVERTED: Tuple[str, ...] = (
     "tests/test_loader_consistency.py",
     "tests/test_native_search.py",
     "tests/test_protocol_hardening.py",
-    "tests/test_readme.py",
     "tests/test_registry.py",
     "tests/test_search_api.py",
     "tests/test_search_expectimax.py",
