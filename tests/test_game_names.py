@@ -88,7 +88,6 @@ NOT_YET_CONVERTED: Tuple[str, ...] = (
     "tests/test_native_search.py",
     "tests/test_protocol_hardening.py",
     "tests/test_registry.py",
-    "tests/test_search_api.py",
     "tests/test_search_expectimax.py",
     "tests/test_search_mcts.py",
     "tests/test_search_rollout.py",
