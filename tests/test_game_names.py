@@ -91,7 +91,6 @@ NOT_YET_CONVERTED: Tuple[str, ...] = (
     "tests/test_search_expectimax.py",
     "tests/test_search_mcts.py",
     "tests/test_search_rollout.py",
-    "tests/test_solve.py",
     "tests/test_svg.py",
     "tests/test_tensors.py",
     "tests/test_testing_kit.py",
