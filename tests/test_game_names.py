@@ -92,7 +92,6 @@ NOT_YET_CONVERTED: Tuple[str, ...] = (
     "tests/test_svg.py",
     "tests/test_tensors.py",
     "tests/test_testing_kit.py",
-    "tests/test_threads_and_cancel.py",
 )
 
 
