@@ -84,7 +84,6 @@ NOT_YET_CONVERTED: Tuple[str, ...] = (
     "tests/test_levels.py",
     "tests/test_loader_consistency.py",
     "tests/test_native_search.py",
-    "tests/test_protocol_hardening.py",
     "tests/test_search_expectimax.py",
     "tests/test_search_mcts.py",
     "tests/test_search_rollout.py",
