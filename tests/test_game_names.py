@@ -58,8 +58,8 @@ PENDING: Dict[str, str] = {
     "aiplay/cli.py": "module docstring usage examples (lines 7-17) name pig, leduc_poker, sunken_city, area51: "
                      "use a placeholder (``aiplay play GAME ...``) or move the examples to docs/",
     "aiplay/game.py": "line 100, ``#: Registry name, e.g. \"pig\".``: use a placeholder (\"my_game\")",
-    "aiplay/registry.py": "line 12 (docstring, ``the ``template`` example game``: fine as prose, but) and line 290, "
-                          "``load(\"pig\", winscore=20)``: use a placeholder (``load(\"my_game\", players=3)``)",
+    "aiplay/registry.py": "line 290, ``load(\"pig\", winscore=20)`` in load()'s docstring: use a placeholder "
+                          "(``load(\"my_game\", players=3)``)",
     "aiplay/tensors.py": "line 206, a doc string listing `area51`, `area1851`, `groom_lake`: say "
                          "\"the board games with hidden information\" without names, or list them from the registry",
     "aiplay/demo/index.html": "lines 15-18, the game menu's <option>s: fill the menu from the server's game list",
@@ -89,6 +89,7 @@ NOT_YET_CONVERTED: Tuple[str, ...] = (
     "tests/test_search_rollout.py",
     "tests/test_svg.py",
     "tests/test_tensors.py",
+    # Left to the engineer who is removing its hard-coded list of small games (issue 36).
     "tests/test_testing_kit.py",
 )
 
