@@ -5,7 +5,7 @@ Quick start::
     import aiplay
     from aiplay.search import ISMCTSBot
 
-    game = aiplay.load("leduc_poker")
+    game = aiplay.load("my_game")       # any name of aiplay.games_available()
     state = game.new_initial_state()
     ...
     bot = ISMCTSBot(iterations=2000, seed=1)

@@ -13,10 +13,11 @@ For every registered game (the board games with the options of their
   game's presets), expectimax nodes/s (iterative deepening for a fixed time;
   on hidden-information games it searches the true state, as a speed figure
   only);
-* with OpenSpiel installed (the ``compare`` extra): ISMCTS simulations/s on
-  kuhn_poker and leduc_poker against ``pyspiel.ISMCTSBot`` and MCTS
-  iterations/s on pig against ``pyspiel.MCTSBot``, same UCT constant and
-  budget, over the same decision states.
+* with OpenSpiel installed (the ``compare`` extra), for every game that
+  names its OpenSpiel twin (the game class's ``openspiel_game`` attribute):
+  ISMCTS simulations/s against ``pyspiel.ISMCTSBot`` on hidden-information
+  games and MCTS iterations/s against ``pyspiel.MCTSBot`` on perfect-
+  information ones, same UCT constant and budget, over the same decision states.
 
 :func:`measure` returns the table as data (``aiplay bench --json``),
 :func:`format_table` as text. ``benchmarks/board_games.py`` is a thin caller.
@@ -35,7 +36,7 @@ from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Tuple
 import aiplay
 from aiplay.errors import InvalidOptionError
 from aiplay.game import Game, State, sample_chance_outcome
-from aiplay.registry import LiveTable, benchmark_configs, games_available, has_native
+from aiplay.registry import LiveTable, benchmark_configs, game_entry, games_available, has_native
 from aiplay.search import ExpectimaxBot, ISMCTSBot, MCTSBot
 from aiplay.testing.simulate import play_out, random_walk, skip_chance
 
@@ -186,6 +187,11 @@ def measure_game(name: str, options: Optional[Mapping[str, Any]] = None, quick: 
     return row
 
 
+def openspiel_twin(name: str) -> Optional[str]:
+    """The OpenSpiel game that ``name`` reproduces (its class's ``openspiel_game``), or None."""
+    return getattr(game_entry(name).reference, "openspiel_game", None)
+
+
 def decision_state_pairs(name: str, count: int, seed: int, pyspiel: Any) -> List[tuple]:
     """``count`` (aiplay native state, pyspiel state) pairs at decisions of seeded random games.
 
@@ -193,7 +199,7 @@ def decision_state_pairs(name: str, count: int, seed: int, pyspiel: Any) -> List
     so a speed comparison searches the same positions.
     """
     game = aiplay.load(name)
-    os_game = pyspiel.load_game(name)
+    os_game = pyspiel.load_game(openspiel_twin(name) or name)
     rng = random.Random(seed)
     pairs: List[tuple] = []
     while len(pairs) < count:
@@ -224,18 +230,23 @@ def measure_openspiel(quick: bool = False) -> Optional[List[Dict[str, Any]]]:
         return None
     sims, count = (200, 20) if quick else (1000, 100)
     rows: List[Dict[str, Any]] = []
-    for name in ("kuhn_poker", "leduc_poker"):
+    twins = [(name, openspiel_twin(name)) for name in games_available(include_hidden=True)]
+    twins = [(name, twin) for name, twin in twins if twin is not None]
+    perfect = {name: aiplay.load(name, backend="reference").perfect_information for name, _ in twins}
+    # The ISMCTS rows (hidden information) first, then the MCTS rows, each in name order.
+    for name, twin in [t for t in twins if not perfect[t[0]]]:
         pairs = decision_state_pairs(name, count, 1, pyspiel)
         ours = ISMCTSBot(iterations=sims, uct_c=UCT_C, seed=1, reuse_tree=False)
         theirs = pyspiel.ISMCTSBot(1, pyspiel.RandomRolloutEvaluator(1, 1), UCT_C, sims)
         rows.append({"what": f"ISMCTS simulations/s, {name}", "aiplay": _rate(ours.choose, [p[0] for p in pairs], sims),
                      "openspiel": _rate(theirs.step, [p[1] for p in pairs], sims)})
-    pairs = decision_state_pairs("pig", count, 2, pyspiel)
-    ours_mcts = MCTSBot(iterations=sims, uct_c=UCT_C, seed=1, reuse_tree=False)
-    theirs_mcts = pyspiel.MCTSBot(pyspiel.load_game("pig"), pyspiel.RandomRolloutEvaluator(1, 1), UCT_C, sims,
-                                  1000, False, 1, False)
-    rows.append({"what": "MCTS iterations/s, pig", "aiplay": _rate(ours_mcts.choose, [p[0] for p in pairs], sims),
-                 "openspiel": _rate(theirs_mcts.step, [p[1] for p in pairs], sims)})
+    for name, twin in [t for t in twins if perfect[t[0]]]:
+        pairs = decision_state_pairs(name, count, 2, pyspiel)
+        ours_mcts = MCTSBot(iterations=sims, uct_c=UCT_C, seed=1, reuse_tree=False)
+        theirs_mcts = pyspiel.MCTSBot(pyspiel.load_game(twin), pyspiel.RandomRolloutEvaluator(1, 1), UCT_C, sims,
+                                      1000, False, 1, False)
+        rows.append({"what": f"MCTS iterations/s, {name}", "aiplay": _rate(ours_mcts.choose, [p[0] for p in pairs], sims),
+                     "openspiel": _rate(theirs_mcts.step, [p[1] for p in pairs], sims)})
     for r in rows:
         r["ratio"] = r["aiplay"] / r["openspiel"]
         r["budget"] = sims

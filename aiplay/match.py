@@ -5,9 +5,9 @@ moves played so far (with their names), undo and redo, a move counter, which
 seat's turn it is, and a game record it can save and load. ``Match`` adds
 exactly that on top of any game of the registry::
 
-    match = aiplay.Match("pig", seed=7)
+    match = aiplay.Match("my_game", seed=7)
     match.advance_chance()              # draw chance outcomes until a seat is to move
-    match.apply("roll")                 # a name or an action id
+    match.apply("some move")            # a name or an action id
     match.undo()
     text = match.to_json()              # the game record
     again = aiplay.Match.from_json(text)  # replays every move; same position

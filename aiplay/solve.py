@@ -813,6 +813,17 @@ def example_positions() -> List[Path]:
 # The command line: aiplay solve FILE
 # ---------------------------------------------------------------------------
 
+def help_example() -> Optional[Path]:
+    """The position that ``aiplay solve --help`` shows: the first shipped position file (sorted by path)
+    that its game marks with ``"help_example": true`` (it ships with the package), or None."""
+    for path in example_positions():
+        try:
+            doc = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            continue
+        if isinstance(doc, dict) and doc.get("help_example") is True:
+            return path
+    return None
 
 
 def _games_folder() -> Optional[Path]:

@@ -6,9 +6,11 @@ import pytest
 from dask.distributed import LocalCluster
 
 from aiplay import arena
+from aiplay.testing.choose import pick_variant
 
 BOTS = ["mcts(iterations=30)", "expectimax(depth=2)", "random"]
-OPTIONS = {"winscore": 20}
+#: A short perfect-information game with chance (expectimax searches perfect information).
+GAME, OPTIONS = pick_variant(perfect_information=True, chance=True, short=True)
 
 
 def _games(result):
@@ -17,7 +19,7 @@ def _games(result):
 
 @pytest.fixture(scope="module")
 def one_worker():
-    return arena.run("pig", BOTS, games=4, seed=11, game_options=OPTIONS, progress=False)
+    return arena.run(GAME, BOTS, games=4, seed=11, game_options=OPTIONS, progress=False)
 
 
 def test_a_two_process_cluster_plays_the_same_games_as_one_worker(one_worker, tmp_path):
@@ -25,7 +27,7 @@ def test_a_two_process_cluster_plays_the_same_games_as_one_worker(one_worker, tm
         address = cluster.scheduler_address
         assert address.startswith("tcp://")
         out = str(tmp_path / "dask.jsonl")
-        remote = arena.run("pig", BOTS, games=4, seed=11, game_options=OPTIONS, progress=False,
+        remote = arena.run(GAME, BOTS, games=4, seed=11, game_options=OPTIONS, progress=False,
                            scheduler=address, out=out)
         # Two worker processes, each game its own task.
         workers = cluster.scheduler.workers.values()
@@ -35,9 +37,9 @@ def test_a_two_process_cluster_plays_the_same_games_as_one_worker(one_worker, tm
     # The results file holds them in completion order; read back, they are the same games.
     header, records, _ = arena.read_results(out)
     assert header["bots"] == [arena.parse_bot(b).to_dict() for b in BOTS]
-    assert sorted(_games(arena.MatchResult("pig", BOTS, records))) == _games(one_worker)
+    assert sorted(_games(arena.MatchResult(GAME, BOTS, records))) == _games(one_worker)
 
 
 def test_workers_option_starts_a_local_cluster_with_the_same_results(one_worker):
-    local = arena.run("pig", BOTS, games=4, seed=11, game_options=OPTIONS, progress=False, workers=2)
+    local = arena.run(GAME, BOTS, games=4, seed=11, game_options=OPTIONS, progress=False, workers=2)
     assert _games(local) == _games(one_worker)

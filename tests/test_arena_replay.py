@@ -8,15 +8,18 @@ import sys
 from pathlib import Path
 
 from aiplay import arena
+from aiplay.testing.choose import pick_variant
 
 ROOT = Path(__file__).resolve().parent.parent
 BOTS = ["mcts(iterations=10)", "random", "expectimax(depth=1)"]
+#: A short perfect-information game with chance (expectimax searches perfect information).
+GAME, OPTIONS = pick_variant(perfect_information=True, chance=True, short=True)
 
 
 def test_a_resumed_longer_match_keeps_indices_unique(tmp_path: Path) -> None:
-    out = str(tmp_path / "pig.jsonl")
-    arena.run("pig", BOTS, games=2, seed=4, progress=False, out=out)
-    grown = arena.run("pig", BOTS, games=4, seed=4, progress=False, out=out)
+    out = str(tmp_path / "games.jsonl")
+    arena.run(GAME, BOTS, games=2, seed=4, progress=False, out=out, game_options=OPTIONS)
+    grown = arena.run(GAME, BOTS, games=4, seed=4, progress=False, out=out, game_options=OPTIONS)
     lines = [json.loads(line) for line in open(out).read().splitlines()[1:]]
     indices = [line["index"] for line in lines]
     assert len(indices) == len(set(indices)) == grown.games == 12
@@ -26,8 +29,8 @@ def test_a_resumed_longer_match_keeps_indices_unique(tmp_path: Path) -> None:
 
 
 def test_records_carry_the_moves_and_replay_shows_one_game(tmp_path: Path) -> None:
-    out = str(tmp_path / "pig.jsonl")
-    result = arena.run("pig", BOTS[:2], games=2, seed=1, progress=False, out=out)
+    out = str(tmp_path / "games.jsonl")
+    result = arena.run(GAME, BOTS[:2], games=2, seed=1, progress=False, out=out, game_options=OPTIONS)
     record = result.records[1]
     assert record.actions is not None and len(record.actions) == record.moves
     lines = list(arena.replay_lines(out, record.index))

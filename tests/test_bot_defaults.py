@@ -17,7 +17,9 @@ import pytest
 
 import aiplay
 from aiplay.game import sample_chance_outcome
+from aiplay.registry import has_native
 from aiplay.search import BOTS, make_bot
+from aiplay.testing.choose import games_with, pick_variant
 
 #: Seconds allowed on top of a move's budget.
 MARGIN = 2.0
@@ -89,12 +91,23 @@ def _forced_position(game, seed=0, walks=30):
     return None
 
 
+def _a_game_with_forced_moves(perfect_information, backend="reference"):
+    """The first game (names sorted) of that kind, at its default options, whose seeded random games
+    reach a forced move, and such a position (the registry chooses; no game is named)."""
+    for name in games_with(perfect_information=perfect_information):
+        if backend == "native" and not has_native(name):
+            continue
+        game = aiplay.load(name, backend=backend)
+        state = _forced_position(game)
+        if state is not None:
+            return name, game, state
+    raise AssertionError(f"no game with perfect_information={perfect_information} reaches a forced move")
+
+
 @pytest.mark.parametrize("backend", ["native", "reference"])
-@pytest.mark.parametrize("name", ["area1851", "sunken_city"])
-def test_a_forced_move_is_answered_without_search(name, backend):
-    game = aiplay.load(name, backend=backend)
-    state = _forced_position(game)
-    assert state is not None, f"no forced move found in {name}"
+@pytest.mark.parametrize("perfect_information", [False, True], ids=["hidden_information", "perfect_information"])
+def test_a_forced_move_is_answered_without_search(perfect_information, backend):
+    name, game, state = _a_game_with_forced_moves(perfect_information, backend)
     only = state.legal_actions()[0]
     before = state.to_json()
     for kind in _kinds(game):
@@ -117,8 +130,10 @@ def test_a_forced_move_is_answered_without_search(name, backend):
 
 
 def test_an_unforced_move_says_so():
-    game = aiplay.load("pig")
-    state = game.new_initial_state()
+    name, options = pick_variant(perfect_information=True, chance=True, short=True)
+    game = aiplay.load(name, **options)
+    state = next(s for s in aiplay.random_walk(game.new_initial_state(), random.Random(0))
+                 if not (s.is_terminal() or s.is_chance_node()) and len(s.legal_actions()) > 1)
     for kind in _kinds(game):
         analysis = make_bot(kind, game=game, seed=1).analyse(state)
         assert analysis.counters["forced"] is False
@@ -127,8 +142,7 @@ def test_an_unforced_move_says_so():
 def test_a_forced_move_leaves_the_bot_stream_alone():
     # The shortcut draws nothing from the bot's generator: the next real search
     # is the one a bot that never saw the forced position makes.
-    game = aiplay.load("area1851")
-    forced = _forced_position(game)
+    _, game, forced = _a_game_with_forced_moves(perfect_information=False)
     rng = random.Random(4)
     other = None
     for state in aiplay.random_walk(game.new_initial_state(), rng):

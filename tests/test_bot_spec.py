@@ -13,6 +13,7 @@ import pytest
 from aiplay.errors import InvalidOptionError
 from aiplay.protocol import Server
 from aiplay.search.spec import BotSpec, parse_bot, parse_bots
+from aiplay.testing.choose import cli_options, pick_variant
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -33,12 +34,17 @@ def test_the_forms_of_a_bot_specification(tmp_path: Path) -> None:
         parse_bot("mcts(iterations)")
 
 
+#: A short two-player game with chance (for MCTS), chosen from the registry by property.
+GAME, OPTIONS = pick_variant(perfect_information=True, chance=True, short=True, players=2)
+
+
 def test_play_accepts_the_arena_syntax() -> None:
-    done = subprocess.run([sys.executable, "-m", "aiplay", "play", "pig", "--bots", "mcts(iterations=50),random",
+    done = subprocess.run([sys.executable, "-m", "aiplay", "play", GAME, *cli_options(OPTIONS),
+                           "--bots", "mcts(iterations=50),random",
                            "--seed", "1", "--quiet"], cwd=ROOT, capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr
     assert "seats: 0=mcts, 1=random" in done.stdout
-    bad = subprocess.run([sys.executable, "-m", "aiplay", "play", "pig", "--bots", "mcts(bogus=1)"], cwd=ROOT,
+    bad = subprocess.run([sys.executable, "-m", "aiplay", "play", GAME, *cli_options(OPTIONS), "--bots", "mcts(bogus=1)"], cwd=ROOT,
                          capture_output=True, text=True, timeout=300)
     assert bad.returncode == 2 and "unknown option 'bogus'" in bad.stderr
 
@@ -57,7 +63,7 @@ def test_the_protocol_go_accepts_the_same_syntax() -> None:
             time.sleep(0.01)
         raise AssertionError(f"no reply to {request}")
 
-    ask({"id": 0, "cmd": "new", "game": "pig", "seed": 1})
+    ask({"id": 0, "cmd": "new", "game": GAME, "options": OPTIONS, "seed": 1})
     searched = ask({"id": 1, "cmd": "go", "bot": "mcts(iterations=40)", "seed": 2})
     refused = ask({"id": 2, "cmd": "go", "bot": "@/etc/passwd"})
     server.shutdown()

@@ -19,7 +19,16 @@ from typing import List, Optional
 
 import pytest
 
+from aiplay.solve import example_positions
+from aiplay.testing.choose import pick_game
+
 ROOT = Path(__file__).resolve().parent.parent
+#: A short perfect-information game with chance, played at its defaults, and its first shipped position
+#: that is not marked slow (a solve whose JSON answer is far larger than a pipe's buffer).
+GAME = pick_game(perfect_information=True, chance=True, short=True)
+POSITION = next(p for p in example_positions()
+                if json.loads(p.read_text()).get("position", {}).get("game") == GAME
+                and not json.loads(p.read_text()).get("slow"))
 
 
 def _sigint_as_a_terminal_has_it() -> None:
@@ -55,7 +64,7 @@ def _interrupt(proc: subprocess.Popen) -> tuple:
 
 def test_closed_pipe_ends_quietly_with_status_0() -> None:
     # `aiplay play ... | head -c 50`: the reader leaves after 50 bytes.
-    shell = (f"{sys.executable} -m aiplay play pig --bots random --seed 1 --show-state | head -c 50 >/dev/null; "
+    shell = (f"{sys.executable} -m aiplay play {GAME} --bots random --seed 1 --show-state | head -c 50 >/dev/null; "
              f"echo \"rc=${{PIPESTATUS[0]}}\"")
     done = subprocess.run(["bash", "-c", shell], cwd=ROOT, capture_output=True, text=True, timeout=300)
     assert done.stdout.strip() == "rc=0"
@@ -64,7 +73,7 @@ def test_closed_pipe_ends_quietly_with_status_0() -> None:
 
 def test_a_solve_into_a_closed_pipe_ends_quietly_with_status_0() -> None:
     # The issue's `aiplay solve ... --json | head -c 300`: a JSON answer far larger than a pipe's buffer.
-    shell = (f"{sys.executable} -m aiplay solve games/pig/positions/race_to_20.json --json --quiet | head -c 300 "
+    shell = (f"{sys.executable} -m aiplay solve {POSITION} --json --quiet | head -c 300 "
              f">/dev/null; echo \"rc=${{PIPESTATUS[0]}}\"")
     done = subprocess.run(["bash", "-c", shell], cwd=ROOT, capture_output=True, text=True, timeout=300)
     assert done.stdout.strip() == "rc=0"
@@ -72,7 +81,7 @@ def test_a_solve_into_a_closed_pipe_ends_quietly_with_status_0() -> None:
 
 
 def test_ctrl_c_at_the_human_prompt_prints_one_line() -> None:
-    proc = _aiplay("play", "pig", "--human", "0", "--bots", "random", "--seed", "2", stdin=subprocess.PIPE)
+    proc = _aiplay("play", GAME, "--human", "0", "--bots", "random", "--seed", "2", stdin=subprocess.PIPE)
     seen = _read_until(proc, b"player 0> ")
     assert b"player 0> " in seen
     rc, _, err = _interrupt(proc)
@@ -82,7 +91,7 @@ def test_ctrl_c_at_the_human_prompt_prints_one_line() -> None:
 
 
 def test_ctrl_c_during_a_search_prints_one_line() -> None:
-    proc = _aiplay("play", "pig", "--bots", "mcts", "--seconds", "2", "--seed", "3")
+    proc = _aiplay("play", GAME, "--bots", "mcts", "--seconds", "2", "--seed", "3")
     assert b"seats:" in _read_until(proc, b"seats:")
     time.sleep(0.5)  # inside the first search
     rc, _, err = _interrupt(proc)
@@ -92,7 +101,7 @@ def test_ctrl_c_during_a_search_prints_one_line() -> None:
 
 
 def test_debug_shows_the_traceback_of_an_interruption() -> None:
-    proc = _aiplay("--debug", "play", "pig", "--human", "0", "--bots", "random", stdin=subprocess.PIPE)
+    proc = _aiplay("--debug", "play", GAME, "--human", "0", "--bots", "random", stdin=subprocess.PIPE)
     assert b"player 0> " in _read_until(proc, b"player 0> ")
     rc, _, err = _interrupt(proc)
     assert rc != 0 and "KeyboardInterrupt" in err and "Traceback" in err
@@ -103,8 +112,8 @@ def _lines(path: Path) -> List[dict]:
 
 
 def _arena_interrupted(tmp_path: Path, *extra: str, games: str = "200000") -> tuple:
-    out = tmp_path / "pig.jsonl"
-    proc = _aiplay("arena", "pig", "--bots", "random,random", "--games", games, "--out", str(out),
+    out = tmp_path / "games.jsonl"
+    proc = _aiplay("arena", GAME, "--bots", "random,random", "--games", games, "--out", str(out),
                    "--no-progress", *extra)
     deadline = time.monotonic() + 300
     while time.monotonic() < deadline and (not out.exists() or len(out.read_text().splitlines()) < 3):
@@ -150,7 +159,7 @@ def test_keys_typed_while_the_bots_think_are_dropped_at_a_terminal() -> None:
     import re
 
     master, slave = pty.openpty()
-    proc = subprocess.Popen([sys.executable, "-m", "aiplay", "play", "pig", "--human", "0", "--bots",
+    proc = subprocess.Popen([sys.executable, "-m", "aiplay", "play", GAME, "--human", "0", "--bots",
                              "mcts(seconds=1.5)", "--seed", "1"], cwd=ROOT, stdin=slave, stdout=slave, stderr=slave,
                             preexec_fn=_sigint_as_a_terminal_has_it)
     os.close(slave)
@@ -207,7 +216,7 @@ def test_ctrl_c_stops_the_websocket_server_with_one_line_while_a_search_runs() -
         assert b"serving the engine protocol at ws://" in ready, ready
         port = _port_of(ready)
         with connect(f"ws://127.0.0.1:{port}/") as client:
-            client.send(json.dumps({"id": 0, "cmd": "new", "game": "pig", "seed": 1}))
+            client.send(json.dumps({"id": 0, "cmd": "new", "game": GAME, "seed": 1}))
             assert json.loads(client.recv(timeout=60))["ok"] is True
             client.send(json.dumps({"id": 1, "cmd": "go", "bot": "mcts", "seconds": 60}))
             time.sleep(0.5)  # the search is running: Ctrl-C must not wait for it

@@ -20,6 +20,7 @@ from pathlib import Path
 import pytest
 
 import aiplay
+from aiplay.testing.choose import games_with
 from aiplay.views.text import render_state
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -74,7 +75,7 @@ class Terminal:
             os.close(self.master)
 
 
-@pytest.mark.parametrize("name", ["sunken_city", "area51", "area1851", "groom_lake"])
+@pytest.mark.parametrize("name", games_with(board=True))  # the board games
 def test_a_whole_human_game_at_a_terminal_shows_the_board_before_every_move(name, tmp_path):
     saved = tmp_path / "game.json"
     term = Terminal([sys.executable, "-m", "aiplay", "play", name, "--human", "0", "--bots", "random",

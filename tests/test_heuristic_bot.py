@@ -1,4 +1,4 @@
-"""The heuristic bot plays each game's own policy."""
+"""The heuristic bot plays each game's own policy (a game's own policy is tested in its folder)."""
 
 from __future__ import annotations
 
@@ -8,40 +8,13 @@ import pytest
 
 import aiplay
 from aiplay import InvalidOptionError
-from aiplay.search import HeuristicBot, RandomBot, make_bot
-
-
-def play(game, bots, seed):
-    state = aiplay.play_out(game.new_initial_state(), random.Random(seed),
-                            choose=lambda s: bots[s.current_player()].choose(s))
-    return state.returns()
-
-
-@pytest.mark.parametrize("backend", ["reference", "native"])
-def test_hold_at_20_beats_random_at_pig(backend):
-    game = aiplay.load("pig", backend=backend, winscore=50)
-    wins = 0
-    for seed in range(60):
-        seat = seed % 2
-        bots = [RandomBot(seed=seed), RandomBot(seed=seed)]
-        bots[seat] = HeuristicBot(seed=seed)
-        wins += play(game, bots, seed)[seat] > 0
-    assert wins >= 50
-
-
-def test_hold_at_20_holds_at_20():
-    game = aiplay.load("pig", backend="reference")
-    state = game.state_from_dict({"scores": [0, 0], "turn_total": 20, "turn_player": 0,
-                                  "rolling": False, "total_moves": 6})
-    assert HeuristicBot().choose(state) == 1
-    state = game.state_from_dict({"scores": [0, 0], "turn_total": 19, "turn_player": 0,
-                                  "rolling": False, "total_moves": 6})
-    assert HeuristicBot().choose(state) == 0
+from aiplay.search import make_bot
+from aiplay.testing.choose import pick_variant
+from aiplay.testing.simulate import skip_chance
 
 
 def test_a_game_without_a_policy_is_a_clear_error():
-    state = aiplay.load("kuhn_poker").new_initial_state()
-    state.apply_action(0)
-    state.apply_action(1)
+    name, options = pick_variant(heuristic=False, short=True)
+    state = skip_chance(aiplay.load(name, **options).new_initial_state(), random.Random(0))
     with pytest.raises(InvalidOptionError, match="no heuristic policy"):
         make_bot("heuristic").choose(state)

@@ -10,6 +10,7 @@ import pytest
 
 from aiplay.search import NUM_LEVELS
 from aiplay.search.level import format_levels, level_ratings
+from aiplay.testing.choose import games_with
 
 LADDER = Path(__file__).resolve().parent.parent / "benchmarks" / "ladder.py"
 
@@ -37,8 +38,14 @@ def test_every_board_game_has_the_full_ladder(ladder):
     assert len(ladder.level_rungs()) == NUM_LEVELS
 
 
+def _two_player_ladder_game(ladder):
+    """The first board game of the ladder (names sorted) that seats two players."""
+    return next(g for g in sorted(ladder.GAMES) if g in games_with(board=True, accepts_players=2))
+
+
 def test_quick_ladder_is_anchored_at_random_and_calibrates_adjacent_levels(ladder):
-    entry = ladder.ladder("area1851", 2, games=2, seed=3, quick=True)
+    game = _two_player_ladder_game(ladder)
+    entry = ladder.ladder(game, 2, games=2, seed=3, quick=True)
     bots = {b["name"]: b for b in entry["bots"]}
     assert bots["random"]["rating"] == 0
     assert all(b["low"] <= b["rating"] <= b["high"] for b in entry["bots"])
@@ -48,69 +55,15 @@ def test_quick_ladder_is_anchored_at_random_and_calibrates_adjacent_levels(ladde
     low, high = adjacent["interval"]
     assert 0 <= low <= adjacent["win_rate"] <= high <= 1
     doc = ladder.calibration([entry], "test")
-    assert doc["games"]["area1851"]["2"]["levels"] == entry["levels"]
+    assert doc["games"][game]["2"]["levels"] == entry["levels"]
     json.dumps(doc)
 
 
 def test_levels_only_plays_the_level_tables_and_random(ladder):
-    entry = ladder.ladder("area1851", 2, games=2, seed=3, quick=True, levels_only=True)
+    entry = ladder.ladder(_two_player_ladder_game(ladder), 2, games=2, seed=3, quick=True, levels_only=True)
     assert [b["name"] for b in entry["bots"]] == ["random", "level-1", "level-2"]
     assert entry["tables"] == [["level-1", "level-2"], ["random", "level-1"]]
     assert entry["bots"][0]["rating"] == 0 and entry["adjacent"][0]["games"] == 2
-
-
-def test_level_seats_pairs_each_level_with_the_one_below_deal_by_deal(ladder, monkeypatch, tmp_path):
-    monkeypatch.setattr(ladder, "NUM_LEVELS", 2)  # levels 1 and 2 only: the test stays short
-    entry = ladder.level_seats("groom_lake", 3, seed=4, out_dir=str(tmp_path))
-    assert [lv["level"] for lv in entry["levels"]] == [1, 2] and entry["players"] == 3
-    for lv in entry["levels"]:
-        assert lv["games"] == 3 and 0 <= lv["interval"][0] <= lv["win_rate"] <= lv["interval"][1] <= 1
-        assert sum(split["games"] for split in lv["by_role"].values()) == 3
-    (adjacent,) = entry["adjacent"]
-    assert adjacent["deals"] == 3 and adjacent["better"] + adjacent["worse"] <= 3
-    tied = 3 - adjacent["better"] - adjacent["worse"]
-    assert adjacent["share"] == pytest.approx((adjacent["better"] + tied / 2) / 3)
-    assert adjacent["share_interval"][0] <= adjacent["share"] <= adjacent["share_interval"][1]
-    # The same deals and seats for both levels: the files hold the same games, bot 0 in the same seats.
-    files = sorted(tmp_path.iterdir())
-    games = [[json.loads(line) for line in f.read_text().splitlines()[1:]] for f in files]
-    assert [(g["deal"], g["seating"]) for g in games[0]] == [(g["deal"], g["seating"]) for g in games[1]]
-    previous = {"games": {"groom_lake": {"3": {"players": 3, "games_per_table": 1, "seed": 1, "levels": [],
-                                               "adjacent": []}}}}
-    doc = ladder.calibration([], "test", previous, [entry])
-    assert doc["games"]["groom_lake"]["3"]["in_one_seat"]["adjacent"] == entry["adjacent"]
-    from aiplay.search import level
-    monkeypatch.setattr(level, "_load_calibration", lambda: doc)
-    text = format_levels("groom_lake")
-    assert "each level in one seat against the heuristic on the same 3 deals" in text
-    assert f"level 2 did better than level 1 in {adjacent['better']} deals" in text
-
-
-def test_level_pairs_meet_neighbours_at_one_table_with_the_heuristic(ladder, monkeypatch, tmp_path):
-    monkeypatch.setattr(ladder, "NUM_LEVELS", 2)  # levels 1 and 2 only: the test stays short
-    entry = ladder.level_pairs("groom_lake", 3, seed=4, out_dir=str(tmp_path))
-    (adjacent,) = entry["adjacent"]
-    assert adjacent["level"] == 2 and adjacent["vs"] == 1 and adjacent["games"] == 3
-    assert adjacent["won"] + adjacent["lost"] + adjacent["tied"] == 3
-    assert adjacent["win_rate"] == pytest.approx((adjacent["won"] + adjacent["tied"] / 2) / 3)
-    assert 0 <= adjacent["interval"][0] <= adjacent["win_rate"] <= adjacent["interval"][1] <= 1
-    (results,) = sorted(tmp_path.iterdir())
-    lines = results.read_text().splitlines()
-    header = json.loads(lines[0])
-    assert [b.get("name") for b in header["bots"]] == ["level-2", "level-1", "heuristic-new"]
-    # Every game's tally agrees with its returns: the level-2 bot (index 0) against level 1 (index 1).
-    records = [json.loads(line) for line in lines[1:]]
-    won = sum(r["returns"][r["seating"].index(0)] > r["returns"][r["seating"].index(1)] for r in records)
-    assert won == adjacent["won"]
-    previous = {"games": {"groom_lake": {"3": {"players": 3, "games_per_table": 1, "seed": 1, "levels": [],
-                                               "adjacent": []}}}}
-    doc = ladder.calibration([], "test", previous, pairs=[entry])
-    assert doc["games"]["groom_lake"]["3"]["in_pairs"]["adjacent"] == entry["adjacent"]
-    from aiplay.search import level
-    monkeypatch.setattr(level, "_load_calibration", lambda: doc)
-    text = format_levels("groom_lake")
-    assert "each level against the one below, the other seats the heuristic (3 games a pair" in text
-    assert f"won {adjacent['won']}, lost {adjacent['lost']}, tied {adjacent['tied']}" in text
 
 
 def _shipped_calibration():

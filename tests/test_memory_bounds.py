@@ -17,6 +17,7 @@ import aiplay
 from aiplay import InvalidOptionError
 from aiplay.limits import MAX_TT_BITS, MEMORY_ENV, check_tt_bits, memory_budget
 from aiplay.search import ExpectimaxBot, ISMCTSBot, MCTSBot
+from aiplay.testing.choose import pick_game
 
 native = pytest.importorskip("aiplay._ext.expectimax")
 from aiplay._ext.expectimax import ExpectimaxSearch, Solver  # noqa: E402
@@ -26,8 +27,13 @@ from aiplay._ext.mcts import NODE_BYTES, TreeSearch  # noqa: E402
 LIMIT = 2 ** 20
 
 
-def pig_state(players=2):
-    game = aiplay.load("pig", backend="native", players=players)
+#: A perfect-information game with a native kernel (expectimax, the solver, MCTS) that seats up to 8 players.
+GAME = pick_game(perfect_information=True, native=True, short=True, accepts_players=8)
+
+
+def game_state(players=2):
+    """The game for ``players`` players (its other options at their defaults) and its initial state."""
+    game = aiplay.load(GAME, backend="native", players=players)
     state = game.new_initial_state()
     return game, state
 
@@ -50,7 +56,7 @@ def test_tt_bits_documented_cap_and_one_past_it(monkeypatch):
 
 def test_native_expectimax_search_with_8_players_refuses_tt_bits_29_instead_of_wrapping():
     # 2**29 entries x 8 players computed in a C int wrapped to 0: malloc(0), then writes past it (SIGSEGV).
-    game, state = pig_state(players=8)
+    game, state = game_state(players=8)
     for bits in (29, 30, 31, 64, 2 ** 70):
         with pytest.raises(InvalidOptionError, match="tt_bits"):
             ExpectimaxSearch(game.kernel, tt_bits=bits)
@@ -58,7 +64,7 @@ def test_native_expectimax_search_with_8_players_refuses_tt_bits_29_instead_of_w
 
 def test_expectimax_search_table_at_the_memory_cap_and_one_past_it(monkeypatch):
     monkeypatch.setenv(MEMORY_ENV, str(LIMIT))
-    game, state = pig_state(players=8)
+    game, state = game_state(players=8)
     # An entry is a 24-byte record plus one double per player (the check uses the exact size).
     entry = 24 + 8 * 8
     bits = largest_fitting(entry)
@@ -70,7 +76,7 @@ def test_expectimax_search_table_at_the_memory_cap_and_one_past_it(monkeypatch):
 
 def test_solver_table_at_the_memory_cap_and_one_past_it(monkeypatch):
     monkeypatch.setenv(MEMORY_ENV, str(LIMIT))
-    game, state = pig_state()
+    game, state = game_state()
     entry = 32 + 8 * 2
     bits = largest_fitting(entry)
     solver = Solver(game.kernel, True, tt_bits=bits, max_plies=64)  # (the plies' scratch counts too)
@@ -87,18 +93,18 @@ def test_solver_table_at_the_memory_cap_and_one_past_it(monkeypatch):
 
 
 def test_solve_api_caps_tt_bits_and_max_plies():
-    game, state = pig_state()
+    game, state = game_state()
     for options in ({"tt_bits": MAX_TT_BITS + 1}, {"tt_bits": 2.5}, {"max_plies": 1_000_001}, {"max_plies": 7},
                     {"pruning": "alpha"}, {"ordering": None}, {"seed": "1"}, {"deepening": 1}, {"bounds": None}):
         with pytest.raises(InvalidOptionError):
             aiplay.solve(state, nodes=10, **options)
-    reference = aiplay.load("pig", backend="reference").new_initial_state()
+    reference = aiplay.load(GAME, backend="reference").new_initial_state()
     assert aiplay.solve(reference, nodes=10, max_plies=1_000_000, backend="reference").values
 
 
 def test_tree_nodes_at_the_memory_cap_and_one_past_it(monkeypatch):
     monkeypatch.setenv(MEMORY_ENV, str(LIMIT))
-    game, state = pig_state()
+    game, state = game_state()
     cap = LIMIT // NODE_BYTES
     tree = TreeSearch(game.kernel, max_nodes=cap)
     del tree
@@ -114,7 +120,7 @@ def test_tree_nodes_at_the_memory_cap_and_one_past_it(monkeypatch):
 
 def test_tree_nodes_documented_cap_and_one_past_it(monkeypatch):
     monkeypatch.setenv(MEMORY_ENV, str(2 ** 62))
-    game, _ = pig_state()
+    game, _ = game_state()
     TreeSearch(game.kernel, max_nodes=2 ** 31 - 1)  # grows on demand: building it reserves 4096 nodes
     for bad in (2 ** 31, 2 ** 64, 1, "5", 5.0):
         with pytest.raises(InvalidOptionError, match="max_nodes"):
@@ -130,7 +136,7 @@ def test_workers_and_depth_at_their_caps_and_one_past_them():
     ExpectimaxBot(depth=200)
     with pytest.raises(InvalidOptionError, match="depth"):
         ExpectimaxBot(depth=201)
-    game, state = pig_state()
+    game, state = game_state()
     search = ExpectimaxSearch(game.kernel)
     for depth in (0, 100_001, 2 ** 40):
         with pytest.raises(InvalidOptionError, match="max_depth"):
@@ -149,9 +155,9 @@ def test_the_memory_budget_is_read_from_the_machine_or_the_environment(monkeypat
 
 
 @pytest.mark.parametrize("args", [
-    ["play", "pig", "--bots", "expectimax", "--depth", "201"],
-    ["arena", "pig", "--bots", "mcts(max_nodes=2147483648),random", "--games", "1"],
-    ["arena", "pig", "--bots", "mcts(workers=257),random", "--games", "1"],
+    ["play", GAME, "--bots", "expectimax", "--depth", "201"],
+    ["arena", GAME, "--bots", "mcts(max_nodes=2147483648),random", "--games", "1"],
+    ["arena", GAME, "--bots", "mcts(workers=257),random", "--games", "1"],
 ])
 def test_the_cli_refuses_options_past_their_caps(args):
     done = subprocess.run([sys.executable, "-m", "aiplay", *args], capture_output=True, text=True, timeout=120)

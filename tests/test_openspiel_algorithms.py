@@ -1,14 +1,16 @@
 """OpenSpiel's own tensor-consuming learners on aiplay games through the OpenSpiel adapter (issue 24).
 
 Drives ``benchmarks/openspiel_algorithms.py`` (OpenSpiel's PyTorch policy gradient and NFSP in
-``rl_environment``) for a few dozen episodes on Leduc poker (information state tensor) and on
-Sunken City (observation tensor). Needs the ``rl`` extra (PyTorch); skipped without it.
+``rl_environment``) for a few dozen episodes on a short hidden-information game (information
+state tensor) and on a perfect-information board game (observation tensor), both chosen from the
+registry by property. Needs the ``rl`` extra (PyTorch); skipped without it.
 """
 
 from __future__ import annotations
 
 import importlib.util
 import math
+import random
 import sys
 from pathlib import Path
 
@@ -18,13 +20,18 @@ import pytest
 torch = pytest.importorskip("torch")  # the "rl" extra
 
 import aiplay  # noqa: E402
+from aiplay.testing.choose import pick_game  # noqa: E402
 
 DRIVER = Path(__file__).resolve().parent.parent / "benchmarks" / "openspiel_algorithms.py"
-EPISODES = {"leduc_poker": 40, "sunken_city": 8}
-#: Every learner on Leduc; on Sunken City (about 100 decisions a game, 588 actions) one of each
-#: family: A2C's value critic and NFSP (QPG and RPG share the Q critic, which Leduc covers).
-RUNS = ([("leduc_poker", a) for a in ("a2c", "qpg", "rpg", "nfsp")]
-        + [("sunken_city", "a2c"), ("sunken_city", "nfsp")])
+#: A short two-player hidden-information game with tensors (the largest such: learners have something
+#: to learn), and a perfect-information board game with tensors; both at their default options.
+HIDDEN = pick_game(perfect_information=False, short=True, tensors=True, players=2, prefer="large")
+BOARD = pick_game(board=True, perfect_information=True, tensors=True)
+EPISODES = {HIDDEN: 40, BOARD: 8}
+#: Every learner on the short game; on the board game (about 100 decisions a game, hundreds of actions)
+#: one of each family: A2C's value critic and NFSP (QPG and RPG share the Q critic, which the short game covers).
+RUNS = ([(HIDDEN, a) for a in ("a2c", "qpg", "rpg", "nfsp")]
+        + [(BOARD, "a2c"), (BOARD, "nfsp")])
 
 
 @pytest.fixture(scope="module")
@@ -78,7 +85,7 @@ def test_learner_trains_on_the_declared_tensor_with_legal_actions(driver, game, 
     torch.manual_seed(7)
     env = driver.environment(game, seed=7)
     reference = aiplay.load(game)
-    kind = "information_state" if game == "leduc_poker" else "observation"
+    kind = "observation" if reference.perfect_information else "information_state"
     declared = tuple(getattr(reference, f"{kind}_tensor_shape")())
     assert driver.declared_shape(env) == declared
     assert env.observation_spec()["info_state"] == declared
@@ -111,10 +118,12 @@ def test_learner_trains_on_the_declared_tensor_with_legal_actions(driver, game, 
     assert any(first is not None for _, first, _ in record.losses)
     assert any(second is not None for _, _, second in record.losses)
     assert all(math.isfinite(x) for _, a, b in record.losses for x in (a, b) if x is not None)
-    # Self-play returns are those of the game (Leduc zero-sum, Sunken City constant-sum 1).
+    # Self-play returns are those of the game (zero-sum or constant-sum: the sum of any game's returns).
     assert len(record.returns) == 2
-    assert math.isclose(sum(record.returns), 0.0 if game == "leduc_poker" else 1.0, abs_tol=1e-9)
-    assert 0 <= record.decided <= EPISODES[game] and (record.decided > 0 or game == "sunken_city")
+    assert reference.constant_sum
+    constant = sum(aiplay.play_out(reference.new_initial_state(), random.Random(0)).returns())
+    assert math.isclose(sum(record.returns), 0.0 if reference.zero_sum else constant, abs_tol=1e-9)
+    assert 0 <= record.decided <= EPISODES[game] and (record.decided > 0 or game == BOARD)
     # The learnt policy moved: some seat's action probabilities on fixed positions changed.
     after = [_policy_probs(agent, steps) for agent, steps in zip(agents, probes)]
     for rows in before + after:
@@ -125,9 +134,9 @@ def test_learner_trains_on_the_declared_tensor_with_legal_actions(driver, game, 
 @pytest.mark.parametrize("algorithm", ["a2c", "nfsp"])
 def test_runs_repeat_under_a_seed(driver, algorithm):
     settings = driver.Settings.small()
-    first, _ = driver.run("leduc_poker", algorithm, 30, seed=3, settings=settings, evaluation=10)
-    again, _ = driver.run("leduc_poker", algorithm, 30, seed=3, settings=settings, evaluation=10)
-    other, _ = driver.run("leduc_poker", algorithm, 30, seed=4, settings=settings, evaluation=10)
+    first, _ = driver.run(HIDDEN, algorithm, 30, seed=3, settings=settings, evaluation=10)
+    again, _ = driver.run(HIDDEN, algorithm, 30, seed=3, settings=settings, evaluation=10)
+    other, _ = driver.run(HIDDEN, algorithm, 30, seed=4, settings=settings, evaluation=10)
     assert first.losses and first.losses == again.losses
     assert (first.env_steps, first.returns, first.before, first.after) == (
         again.env_steps, again.returns, again.before, again.after)
@@ -135,11 +144,12 @@ def test_runs_repeat_under_a_seed(driver, algorithm):
 
 
 def test_evaluation_against_random_plays_seat_zero(driver):
-    record, agents = driver.run("leduc_poker", "a2c", 8, seed=1, settings=driver.Settings.small(), evaluation=20)
+    record, agents = driver.run(HIDDEN, "a2c", 8, seed=1, settings=driver.Settings.small(), evaluation=20)
+    game = aiplay.load(HIDDEN)
     for value in (record.before, record.after):
-        assert -13.0 <= value <= 13.0 and math.isfinite(value)
+        assert game.min_utility <= value <= game.max_utility and math.isfinite(value)
     # The same seeded games: an agent that did not change scores the same twice.
-    env = driver.environment("leduc_poker", seed=1)
+    env = driver.environment(HIDDEN, seed=1)
     np.random.seed(0)
     one = driver.against_random(env, agents[0], 20, seed=5)
     np.random.seed(0)
@@ -148,6 +158,6 @@ def test_evaluation_against_random_plays_seat_zero(driver):
 
 
 def test_unknown_algorithm_is_refused(driver):
-    env = driver.environment("leduc_poker", seed=0)
+    env = driver.environment(HIDDEN, seed=0)
     with pytest.raises(ValueError, match="algorithm must be one of"):
         driver.make_agents(env, "ppo", seed=0, settings=driver.Settings())

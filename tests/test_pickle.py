@@ -21,11 +21,15 @@ from aiplay.errors import BotBusyError, InvalidStateError
 from aiplay.registry import has_native
 from aiplay.search import make_bot
 from aiplay.search.base import Bot
+from aiplay.testing.choose import pick_variant
 from aiplay.testing.simulate import random_action
 
 from aiplay.testing.cases import game_variants, variant_id
 
 VARIANTS = game_variants()
+#: A short hidden-information game (ISMCTS) and a short perfect-information game with chance (MCTS, expectimax).
+SEARCH_GAMES = [pick_variant(perfect_information=False, short=True, native=True),
+                pick_variant(perfect_information=True, chance=True, short=True, native=True)]
 
 
 def _positions(game, seed, count=4):
@@ -125,10 +129,10 @@ def _decision_state(game, seed):
     return state
 
 
-@pytest.mark.parametrize("name,backend", [("leduc_poker", "native"), ("leduc_poker", "reference"),
-                                          ("pig", "native"), ("pig", "reference")])
-def test_idle_bots_pickle_and_copy_and_choose_as_the_original(name, backend):
-    game = aiplay.load(name, backend=backend)
+@pytest.mark.parametrize("backend", ["native", "reference"])
+@pytest.mark.parametrize("name,options", SEARCH_GAMES, ids=[name for name, _ in SEARCH_GAMES])
+def test_idle_bots_pickle_and_copy_and_choose_as_the_original(name, options, backend):
+    game = aiplay.load(name, backend=backend, **options)
     state = _decision_state(game, 3)
     for bot in _bots(game):
         bot.choose(state)  # after a search: its native trees and tables exist and are left behind
@@ -157,8 +161,8 @@ def test_states_games_and_bots_cross_a_spawned_process_pool():
         game = aiplay.load(name, backend=backend, **options)
         games.append(game)
         states.extend(_positions(game, seed=21, count=2)[1:])
-    bots = [(make_bot("ismcts", seed=9, iterations=40), _decision_state(aiplay.load(name), 4))
-            for name in ("leduc_poker", "pig")]
+    bots = [(make_bot("ismcts", seed=9, iterations=40), _decision_state(aiplay.load(name, **options), 4))
+            for name, options in SEARCH_GAMES]
     context = multiprocessing.get_context("spawn")
     with context.Pool(1) as pool:
         texts = pool.map(operator.methodcaller("to_json"), states)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import random
 import threading
 import time
@@ -12,6 +13,12 @@ import aiplay
 from aiplay.errors import InvalidOptionError
 from aiplay.search import make_bot
 from aiplay.search.base import Budget, name_line
+from aiplay.testing.choose import pick_variant
+
+#: A long game with perfect information for three seats (a solve of its start is not exact within seconds),
+#: and one for two seats.
+LONG3, LONG3_OPTIONS = pick_variant(perfect_information=True, short=False, min_players=3)
+LONG2, LONG2_OPTIONS = pick_variant(perfect_information=True, short=False, players=2)
 
 
 def _decision_state(name, seed=1, **options):
@@ -128,7 +135,7 @@ def test_quit_during_a_solve_still_gives_the_solve_its_final_reply():
     from aiplay.protocol import serve_stdio
 
     lines = [
-        {"id": 1, "cmd": "new", "game": "sunken_city", "players": 3, "seed": 2, "auto_chance": True},
+        {"id": 1, "cmd": "new", "game": LONG3, "options": LONG3_OPTIONS, "seed": 2, "auto_chance": True},
         {"id": 2, "cmd": "solve", "seconds": 4},  # longer than the 2 s a stopped search gets
         {"id": 3, "cmd": "quit"},
     ]
@@ -147,7 +154,7 @@ def test_a_budget_spent_before_the_first_slice_still_answers_a_move():
     from aiplay.protocol import Server
 
     server = Server(replies.append)
-    server.handle_line('{"id": 1, "cmd": "new", "game": "sunken_city", "players": 2, "auto_chance": true}')
+    server.handle_line(json.dumps({"id": 1, "cmd": "new", "game": LONG2, "options": LONG2_OPTIONS, "auto_chance": True}))
     server.handle_line('{"id": 2, "cmd": "go", "bot": "mcts", "seconds": 1e-9}')
     server.shutdown(timeout=30)
     final = [r for r in replies if r["id"] == 2 and r["type"] == "bestmove"]

@@ -18,6 +18,13 @@ import pytest
 
 from test_protocol import Engine
 
+from aiplay.testing.choose import pick_game, pick_variant
+
+#: A short game that opens with nothing but its name (perfect information: no viewer needed),
+#: and a two-player board game with perfect information.
+GAME = pick_game(short=True, perfect_information=True)
+BOARD, BOARD_OPTIONS = pick_variant(board=True, perfect_information=True, players=2)
+
 websockets = pytest.importorskip("websockets")
 from websockets.exceptions import ConnectionClosed, InvalidStatus  # noqa: E402
 from websockets.sync.client import connect  # noqa: E402
@@ -83,7 +90,7 @@ def test_the_demo_refuses_a_foreign_origin_and_null_but_its_own_page_still_plays
     with urllib.request.urlopen(f"http://127.0.0.1:{demo}/", timeout=10) as page:
         assert b"demo.js" in page.read()
     with connect(url, open_timeout=10, origin=f"http://127.0.0.1:{demo}") as ws:
-        ws.send(json.dumps({"id": 1, "cmd": "new", "game": "sunken_city", "players": 2, "auto_chance": True}))
+        ws.send(json.dumps({"id": 1, "cmd": "new", "game": BOARD, "options": BOARD_OPTIONS, "auto_chance": True}))
         new = strict_loads(ws.recv(timeout=30))
         assert new["ok"], new
         ws.send(json.dumps({"id": 2, "cmd": "go", "game_id": new["game_id"], "iterations": 20, "play": True}))
@@ -156,15 +163,15 @@ class CappedEngine(Engine):
 def test_open_games_at_the_cap_and_one_past_it():
     engine = CappedEngine("--max-games", "2")
     try:
-        g1 = engine.ok("new", game="pig")["game_id"]
-        engine.ok("new", game="pig")
-        past = engine.ask("new", game="pig")
+        g1 = engine.ok("new", game=GAME)["game_id"]
+        engine.ok("new", game=GAME)
+        past = engine.ask("new", game=GAME)
         assert not past["ok"] and past["error_type"] == "ProtocolError"
         assert "too many open games" in past["error"] and "--max-games" in past["error"]
         record = engine.ok("record", game_id=g1)["record"]
         assert not engine.ask("load", record=record)["ok"]  # load opens a game too
         engine.ok("close", game_id=g1)
-        assert engine.ok("new", game="pig")["game_id"]
+        assert engine.ok("new", game=GAME)["game_id"]
     finally:
         engine.close()
 
@@ -172,8 +179,8 @@ def test_open_games_at_the_cap_and_one_past_it():
 def test_concurrent_searches_at_the_cap_and_one_past_it():
     engine = CappedEngine("--max-searches", "1")
     try:
-        a = engine.ok("new", game="pig")["game_id"]
-        b = engine.ok("new", game="pig")["game_id"]
+        a = engine.ok("new", game=GAME)["game_id"]
+        b = engine.ok("new", game=GAME)["game_id"]
         go = engine.send("go", game_id=a, seconds=60)
         time.sleep(0.2)
         for cmd in ("go", "analyse", "solve"):
@@ -205,7 +212,7 @@ def test_non_finite_numbers_are_refused_and_never_echoed():
     engine = Engine()
     try:
         for text in ('{"cmd":"hello","id":1e400}', '{"cmd":"hello","id":-1e400}', '{"cmd":"hello","id":NaN}',
-                     '{"cmd":"hello","id":Infinity}', '{"cmd":"new","game":"pig","seed":1,"x":1e999}'):
+                     '{"cmd":"hello","id":Infinity}', '{"cmd":"new","game":"%s","seed":1,"x":1e999}' % GAME):
             engine.send_raw(text)
             reply = engine.lines.get(timeout=60)  # the reader already parsed it strictly (test_protocol.Engine)
             assert reply["ok"] is False and reply["id"] is None and reply["error_type"] == "ProtocolError", reply
@@ -217,13 +224,13 @@ def test_non_finite_numbers_are_refused_and_never_echoed():
 def test_bad_options_of_searches_are_aiplay_errors_not_type_errors():
     engine = Engine()
     try:
-        gid = engine.ok("new", game="pig", seed=3)["game_id"]
+        gid = engine.ok("new", game=GAME, seed=3)["game_id"]
         # A valid bot option that the protocol also sets: the search runs with it.
         done = engine.ok("analyse", game_id=gid, bot="mcts", iterations=20, options={"seed": 5})
         again = engine.ok("analyse", game_id=gid, bot="mcts", iterations=20, seed=5)
         assert done["analysis"]["stats"] == again["analysis"]["stats"]  # the same seed, the same search
         cases = [("go", {"options": {"seed": 5}, "seed": 6}), ("go", {"options": {"seed": "x"}}),
-                 ("go", {"options": {"game": "pig"}}), ("analyse", {"options": {"kind": "mcts"}}),
+                 ("go", {"options": {"game": GAME}}), ("analyse", {"options": {"kind": "mcts"}}),
                  ("analyse", {"options": {"uct_c": "many"}}), ("go", {"options": {"tt_bits": 29}}),
                  ("go", {"bot": "expectimax", "options": {"depth": 10 ** 6}}),
                  ("go", {"bot": "mcts", "options": {"max_nodes": 2 ** 31}}),
@@ -246,9 +253,9 @@ def test_cli_file_inputs_go_through_the_guarded_loader(tmp_path):
     deep = tmp_path / "deep.json"
     deep.write_text("[" * 5000 + "]" * 5000)
     nan = tmp_path / "nan.json"
-    nan.write_text('{"game": "pig", "options": {}, "x": NaN}')
+    nan.write_text('{"game": "%s", "options": {}, "x": NaN}' % GAME)
     huge = tmp_path / "huge.json"
-    huge.write_text('{"game": "pig", "options": {}, "x": 1e400}')
+    huge.write_text('{"game": "%s", "options": {}, "x": 1e400}' % GAME)
     for path, words in ((deep, "nested too deeply"), (nan, "NaN"), (huge, "out of range"),
                         (tmp_path / "missing.json", "cannot read")):
         done = subprocess.run([sys.executable, "-m", "aiplay", "solve", str(path)], capture_output=True, text=True,
@@ -257,6 +264,6 @@ def test_cli_file_inputs_go_through_the_guarded_loader(tmp_path):
         assert "Traceback" not in done.stderr and words in done.stderr, done.stderr
     bot = tmp_path / "bot.json"
     bot.write_text("{" * 5000)
-    done = subprocess.run([sys.executable, "-m", "aiplay", "arena", "pig", "--bots", f"@{bot},random", "--games",
+    done = subprocess.run([sys.executable, "-m", "aiplay", "arena", GAME, "--bots", f"@{bot},random", "--games",
                            "1"], capture_output=True, text=True, timeout=60)
     assert done.returncode == 2 and "Traceback" not in done.stderr, done.stderr

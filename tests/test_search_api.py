@@ -15,10 +15,22 @@ from aiplay.search import (
 )
 from aiplay.registry import contract_options
 from aiplay.search.base import COMMON_COUNTERS
+from aiplay.testing.choose import pick_game, pick_variant
 
 
 def first_decision(game, seed=0):
     return aiplay.skip_chance(game.new_initial_state(), random.Random(seed))
+
+
+#: Chosen by property: a short two-player perfect-information game with chance (every bot can search
+#: it), the largest short two-player hidden-information game, and a hidden-information game for six.
+DICE, DICE_OPTIONS = pick_variant(perfect_information=True, chance=True, short=True, players=2)
+HIDDEN, HIDDEN_OPTIONS = pick_variant(perfect_information=False, short=True, players=2, prefer="large")
+CROWD = pick_game(perfect_information=False, short=True, accepts_players=6)
+
+
+def dice_start(backend="reference"):
+    return first_decision(aiplay.load(DICE, backend=backend, **DICE_OPTIONS))
 
 
 # -- make_bot ----------------------------------------------------------------
@@ -82,8 +94,8 @@ def test_bots_dict_is_extensible():
 
     BOTS["first"] = FirstActionBot
     try:
-        state = aiplay.load("pig", backend="reference").new_initial_state()
-        assert make_bot("first").choose(state) == 0
+        state = dice_start()
+        assert make_bot("first").choose(state) == state.legal_actions()[0]
     finally:
         del BOTS["first"]
 
@@ -104,7 +116,7 @@ def test_budget_validation_names_the_option():
     ("expectimax", {"depth": 2}),
 ])
 def test_analysis_is_json_ready_and_round_trips(kind, options):
-    state = aiplay.load("pig", backend="reference", winscore=10).new_initial_state()
+    state = dice_start()
     analysis = make_bot(kind, seed=1, **options).analyse(state)
     data = analysis.to_dict()
     text = json.dumps(data)  # plain data only
@@ -127,7 +139,7 @@ def test_action_stats_defaults_are_none():
 # -- RandomBot -----------------------------------------------------------------
 
 def test_random_bot_is_reproducible_and_uniform():
-    state = first_decision(aiplay.load("leduc_poker", backend="reference"))
+    state = first_decision(aiplay.load(HIDDEN, backend="reference", **HIDDEN_OPTIONS))
     legal = state.legal_actions()
     assert len(legal) >= 2
     a, b = RandomBot(seed=9), RandomBot(seed=9)
@@ -142,17 +154,24 @@ def test_random_bot_is_reproducible_and_uniform():
 
 
 def test_random_bot_analysis_and_errors():
-    state = aiplay.load("pig", backend="reference", winscore=10).new_initial_state()
+    state = dice_start()
     before = state.to_json()
     analysis = RandomBot(seed=0).analyse(state)
     assert state.to_json() == before
     assert analysis.value is None and analysis.principal_variation == [analysis.action]
     assert [s.action for s in analysis.stats] == state.legal_actions()
-    state.apply_action(0)
+    # a move that a chance outcome follows
+    state.apply_action(next(a for a in state.legal_actions() if _leads_to_chance(state, a)))
     with pytest.raises(ValueError, match="chance"):
         RandomBot(seed=0).choose(state)
     with pytest.raises(InvalidOptionError, match="seed"):
         RandomBot(seed="x")
+
+
+def _leads_to_chance(state, action):
+    after = state.clone()
+    after.apply_action(action)
+    return after.is_chance_node()
 
 
 # -- every bot on every registered game, default engine ----------------------
@@ -188,12 +207,12 @@ def test_every_bot_plays_every_game_on_its_default_engine(name):
 ])
 def test_native_only_options_are_refused_by_the_reference_loop(kind, options):
     """An option that the reference loop does not have is an error there, never silently ignored."""
-    state = aiplay.load("pig", backend="reference").new_initial_state()
+    state = dice_start()
     bot = make_bot(kind, iterations=20, seed=1, **options)
     with pytest.raises(InvalidOptionError, match="only on the native search path"):
         bot.choose(state)
     # The same bot on a native state runs them.
-    native = aiplay.load("pig", backend="native").new_initial_state()
+    native = dice_start("native")
     assert make_bot(kind, iterations=20, seed=1, **options).analyse(native).counters["backend"] == "native"
     # And backend='reference' on a native state is the reference loop: refused too.
     with pytest.raises(InvalidOptionError, match="only on the native search path"):
@@ -201,7 +220,7 @@ def test_native_only_options_are_refused_by_the_reference_loop(kind, options):
 
 
 def test_reference_loop_accepts_settings_it_follows_anyway():
-    state = aiplay.load("pig", backend="reference").new_initial_state()
+    state = dice_start()
     for kind in ("mcts", "ismcts"):
         assert make_bot(kind, iterations=20, seed=1, workers=1, reuse_tree=False).analyse(state).counters[
             "backend"] == "reference"
@@ -210,9 +229,7 @@ def test_reference_loop_accepts_settings_it_follows_anyway():
 @pytest.mark.parametrize("players", [3, 4, 6])
 def test_mo_ismcts_with_fewer_nodes_than_trees_is_an_error_not_a_crash(players):
     """MO-ISMCTS keeps one tree per player: a cap below players + 1 nodes used to abort the process."""
-    state = aiplay.load("kuhn_poker", players=players).new_initial_state()
-    for card in range(players):
-        state.apply_action(card)
+    state = first_decision(aiplay.load(CROWD, players=players))  # the deal done
     for max_nodes in range(1, players + 1):
         with pytest.raises(InvalidOptionError, match="max_nodes"):
             make_bot("ismcts", variant="mo", max_nodes=max_nodes, iterations=50, seed=1).choose(state)

@@ -16,6 +16,7 @@ from aiplay.game import sample_chance_outcome
 from aiplay.search import make_bot
 from aiplay.search.ismcts import ISMCTSBot
 from aiplay.search.mcts import MCTSBot
+from aiplay.testing.choose import pick_game, pick_variant
 
 
 def _decision(game, seed: int = 3, moves: int = 2, word: str = ""):
@@ -44,17 +45,19 @@ def test_a_bad_opponents_value_is_refused_by_name(factory, value):
 
 
 def test_opponents_policy_needs_a_policy():
-    state = _decision(aiplay.load("leduc_poker", backend="reference"))
+    name = pick_game(heuristic=False, perfect_information=False, short=True, native=True, prefer="large")
+    state = _decision(aiplay.load(name, backend="reference"))
     with pytest.raises(InvalidOptionError, match="opponents='policy' needs a policy"):
         ISMCTSBot(iterations=10, opponents="policy", seed=1).choose(state)
-    native = _decision(aiplay.load("leduc_poker"))
+    native = _decision(aiplay.load(name))
     with pytest.raises(InvalidOptionError, match="opponents='policy'"):
         ISMCTSBot(iterations=10, opponents="policy", seed=1).choose(native)
 
 
 @pytest.mark.parametrize("kind", ["mcts", "ismcts"])
 def test_reference_path_asks_the_policy_for_the_other_players_only(kind, monkeypatch):
-    game = aiplay.load("template", backend="reference", players=3)
+    name, options = pick_variant(heuristic=True, perfect_information=False, short=True, players=3)
+    game = aiplay.load(name, backend="reference", **options)
     state = _decision(game)
     root = state.current_player()
     original = type(game).heuristic_policy
@@ -74,13 +77,16 @@ def test_reference_path_asks_the_policy_for_the_other_players_only(kind, monkeyp
     assert asked == []  # the default model: UCB for everyone, random rollouts
 
 
-@pytest.mark.parametrize("game_name,players,moves,word", [("template", 3, 1, ""), ("area1851", 2, 1, ""),
-                                                         ("groom_lake", 3, 30, "vote")])
-def test_native_opponents_policy_is_seeded_and_changes_the_search(game_name, players, moves, word):
-    game = aiplay.load(game_name, players=players)
-    # Groom Lake: a turn that may call a vote, whose ballots are the others' decisions right below
-    # the root (its other moves mostly meet a chance node first, where the two models agree).
-    state = _decision(game, seed=0, moves=moves, word=word)
+#: Hidden-information games whose kernels play their policy: a short one for three, a long one for two.
+NATIVE_POLICY_GAMES = [
+    pick_variant(kernel_policy=True, native=True, perfect_information=False, short=True, players=3),
+    pick_variant(kernel_policy=True, native=True, perfect_information=False, short=False, players=2)]
+
+
+@pytest.mark.parametrize("game_name,options", NATIVE_POLICY_GAMES, ids=[n for n, _ in NATIVE_POLICY_GAMES])
+def test_native_opponents_policy_is_seeded_and_changes_the_search(game_name, options):
+    game = aiplay.load(game_name, **options)
+    state = _decision(game, seed=0, moves=1)
     analyses = [ISMCTSBot(iterations=400, seed=9, rollout="policy", rollout_cutoff=20,
                           opponents=opponents).analyse(state)
                 for opponents in ("policy", "policy", "search")]
@@ -90,13 +96,3 @@ def test_native_opponents_policy_is_seeded_and_changes_the_search(game_name, pla
     # A different model of the others spends the root's visits differently (a decision with
     # one sensible move aside: these positions have several).
     assert visits[0] != visits[2] or len(state.legal_actions()) == 1
-
-
-def test_opponents_policy_in_the_game_presets_reaches_the_level_bot():
-    game = aiplay.load("groom_lake", players=3)
-    presets = game.bot_presets["ismcts"]
-    assert presets.get("opponents") == "policy"
-    bot = make_bot("level", game=game, level=7, seed=1)
-    state = _decision(game, moves=0)
-    bot.choose(state)
-    assert bot._search.config.opponents == "policy"

@@ -8,17 +8,23 @@ import pytest
 import aiplay
 from aiplay.search import ISMCTSBot, MCTSBot
 from aiplay.search.base import name_line
+from aiplay.testing.choose import pick_variant
 from aiplay.testing.simulate import skip_chance
 
 mcts_ext = pytest.importorskip("aiplay._ext.mcts")
 
 
-def _leduc_root():
-    return skip_chance(aiplay.load("leduc_poker").new_initial_state(), random.Random(4))
+#: A short game with hidden information (for ISMCTS) and one with perfect information and chance (for MCTS).
+HIDDEN, HIDDEN_OPTIONS = pick_variant(perfect_information=False, short=True, native=True)
+CHANCE, CHANCE_OPTIONS = pick_variant(perfect_information=True, chance=True, short=True, native=True)
+
+
+def _hidden_root():
+    return skip_chance(aiplay.load(HIDDEN, **HIDDEN_OPTIONS).new_initial_state(), random.Random(4))
 
 
 def test_principal_variation_names_read_the_searched_position_even_after_the_state_moves_on():
-    state = _leduc_root()
+    state = _hidden_root()
     analysis = ISMCTSBot(iterations=300, seed=2).analyse(state)
     expected = name_line(state.clone(), analysis.principal_variation)
     # Named on first use, from a private copy: never from the caller's object, which may move on.
@@ -30,7 +36,7 @@ def test_principal_variation_names_read_the_searched_position_even_after_the_sta
 
 
 def test_a_pickled_analysis_keeps_its_names_and_carries_no_state():
-    analysis = MCTSBot(iterations=200, seed=3).analyse(skip_chance(aiplay.load("pig").new_initial_state(),
+    analysis = MCTSBot(iterations=200, seed=3).analyse(skip_chance(aiplay.load(CHANCE, **CHANCE_OPTIONS).new_initial_state(),
                                                                    random.Random(1)))
     copy = pickle.loads(pickle.dumps(analysis))
     assert copy == analysis
@@ -39,7 +45,7 @@ def test_a_pickled_analysis_keeps_its_names_and_carries_no_state():
 
 
 def test_one_worker_reports_what_the_merge_of_one_worker_reported():
-    state = _leduc_root()
+    state = _hidden_root()
     analysis = ISMCTSBot(iterations=500, seed=5, workers=1).analyse(state)
     counters = analysis.counters
     assert counters["workers"] == 1 and counters["backend"] == "native"
@@ -51,5 +57,5 @@ def test_one_worker_reports_what_the_merge_of_one_worker_reported():
 
 def test_the_release_build_carries_no_profile_timers():
     assert mcts_ext.PROFILE_BUILD is False
-    analysis = ISMCTSBot(iterations=50, seed=1).analyse(_leduc_root())
+    analysis = ISMCTSBot(iterations=50, seed=1).analyse(_hidden_root())
     assert "profile" not in analysis.counters

@@ -33,7 +33,7 @@ from typing import Any, Dict, Iterator, List, Optional, Tuple
 import pytest
 
 import aiplay
-from aiplay.game import CHANCE, State, sample_chance_outcome
+from aiplay.game import State, sample_chance_outcome
 from aiplay.cli.human import HumanGame
 from aiplay.match import Match
 from aiplay.protocol import Server
@@ -326,36 +326,3 @@ def test_switched_off_redaction_is_caught(name: str, options: Dict[str, Any], mo
     assert _first_difference(protocol_transcript(name, options, moves_a, 0),
                              protocol_transcript(name, options, moves_b, 0)) is not None
     assert human_cli_transcript(game, moves_a, 0) != human_cli_transcript(game, moves_b, 0)
-
-
-def test_omniscient_names_need_an_explicit_viewer() -> None:
-    """A hidden-information game opens only for a seat or for "all", and "all" shows the hidden draws."""
-    replies: List[Dict[str, Any]] = []
-    server = Server(replies.append)
-    server.handle_line(json.dumps({"id": 1, "cmd": "new", "game": "kuhn_poker"}))
-    assert replies[-1]["ok"] is False and "viewer" in replies[-1]["error"]
-    server.handle_line(json.dumps({"id": 2, "cmd": "new", "game": "kuhn_poker", "viewer": "all",
-                                   "auto_chance": True, "seed": 1}))
-    shown = [m["name"] for m in replies[-1]["chance_moves"]]
-    assert all(m["action"] is not None for m in replies[-1]["chance_moves"])
-    server.handle_line(json.dumps({"id": 3, "cmd": "history", "viewer": 1}))
-    seen = replies[-1]["moves"]
-    assert seen[0]["action"] is None and seen[0]["name"] == "Deal a card to player 0" != shown[0]
-    assert seen[1]["action"] is not None and seen[1]["name"] == shown[1]
-    server.handle_line(json.dumps({"id": 4, "cmd": "position", "viewer": 1}))
-    assert replies[-1]["ok"] is False
-    server.handle_line(json.dumps({"id": 5, "cmd": "view", "player": 0, "viewer": 1}))
-    assert replies[-1]["ok"] is False
-
-
-def test_chance_name_for_a_seat_on_both_engines() -> None:
-    for backend in ("reference", "native"):
-        state = aiplay.load("leduc_poker", backend=backend).new_initial_state()
-        assert state.action_to_string(3, viewer=1) == "Deal a card to player 0"
-        assert state.action_to_string(3, viewer=0) == state.action_to_string(3)
-        assert state.redacted_action_name(3, 0) is None
-        with pytest.raises(aiplay.AiplayError):
-            state.action_to_string(3, viewer=2)
-        with pytest.raises(aiplay.AiplayError):
-            state.redacted_action_name(3, -1)
-    assert CHANCE == -1

@@ -8,6 +8,14 @@ import pytest
 
 import aiplay
 from aiplay import CHANCE, InvalidOptionError, sample_chance_outcome
+from aiplay.testing.choose import pick_variant
+
+#: Chosen by property: a short two-player perfect-information game with chance, a short two-player
+#: hidden-information game (the largest such), and a board game for three.
+DICE, DICE_OPTIONS = pick_variant(perfect_information=True, chance=True, short=True, players=2)
+HIDDEN, HIDDEN_OPTIONS = pick_variant(perfect_information=False, short=True, players=2, prefer="large")
+BOARD, BOARD_OPTIONS = pick_variant(board=True, perfect_information=True, players=3)
+WALK_GAMES = [(DICE, DICE_OPTIONS), (HIDDEN, HIDDEN_OPTIONS), (BOARD, BOARD_OPTIONS)]
 
 
 def _by_hand(state, rng):
@@ -23,8 +31,7 @@ def _by_hand(state, rng):
     return actions
 
 
-@pytest.mark.parametrize("name, options", [("pig", {"winscore": 20}), ("leduc_poker", {}),
-                                           ("sunken_city", {"players": 3})])
+@pytest.mark.parametrize("name, options", WALK_GAMES, ids=[name for name, _ in WALK_GAMES])
 @pytest.mark.parametrize("backend", ["reference", "native"])
 def test_random_walk_draws_like_the_hand_written_loop(name, options, backend):
     game = aiplay.load(name, backend=backend, **options)
@@ -46,7 +53,7 @@ def test_random_walk_draws_like_the_hand_written_loop(name, options, backend):
 
 
 def test_play_out_is_reproducible_and_respects_max_steps():
-    game = aiplay.load("pig", winscore=30)
+    game = aiplay.load(DICE, **DICE_OPTIONS)
     a = aiplay.play_out(game.new_initial_state(), random.Random(5))
     b = aiplay.play_out(game.new_initial_state(), random.Random(5))
     assert a.to_json() == b.to_json() and a.is_terminal()
@@ -59,7 +66,7 @@ def test_play_out_is_reproducible_and_respects_max_steps():
 
 
 def test_choose_decides_for_the_seats_and_chance_stays_random():
-    game = aiplay.load("pig", winscore=20)
+    game = aiplay.load(DICE, **DICE_OPTIONS)
     asked = []
 
     def always_first(state):
@@ -75,7 +82,7 @@ def test_choose_decides_for_the_seats_and_chance_stays_random():
 
 
 def test_random_action_and_skip_chance():
-    game = aiplay.load("leduc_poker")
+    game = aiplay.load(HIDDEN, **HIDDEN_OPTIONS)
     state = game.new_initial_state()
     assert state.is_chance_node()
     assert aiplay.skip_chance(state, random.Random(1)) is state

@@ -15,10 +15,8 @@ from __future__ import annotations
 import contextlib
 import io
 import json
-import math
 import random
-from functools import lru_cache
-from typing import Dict, List, Optional, Tuple
+from typing import List, Optional, Tuple
 
 import pytest
 
@@ -27,7 +25,8 @@ from aiplay.cli import main as cli_main
 from aiplay.errors import InvalidOptionError
 from aiplay.game import CHANCE, TERMINAL, State
 from aiplay.registry import game_entries, has_native
-from aiplay.solve import TIE_EPS, example_positions, load_position, solve
+from aiplay.solve import TIE_EPS, example_positions, help_example, solve
+from aiplay.testing.choose import pick_variant
 
 Values = Tuple[float, ...]
 
@@ -77,125 +76,14 @@ def tree_size(state: State, cap: int) -> int:
     return count
 
 
-def pig_table(win: int, faces: int, horizon: int) -> Dict[Tuple[int, int, int, int, bool, int], float]:
-    """Two-player Pig by backward induction over the number of decisions made.
-
-    Key: (banked0, banked1, turn_total, player, rolling, moves); value: player
-    0's expected return. Decisions add one move, so the table is filled from
-    ``moves = horizon`` down; a die in the air is resolved before the move
-    count changes.
-    """
-    top = win - 1 + faces
-    table: Dict[Tuple[int, int, int, int, bool, int], float] = {}
-
-    def terminal(b0: int, b1: int, moves: int) -> Optional[float]:
-        if b0 >= win:
-            return 1.0
-        if b1 >= win:
-            return -1.0
-        if moves >= horizon:
-            return 0.0
-        return None
-
-    def lookup(b0: int, b1: int, tt: int, p: int, rolling: bool, moves: int) -> float:
-        end = terminal(b0, b1, moves)
-        return end if end is not None else table[(b0, b1, tt, p, rolling, moves)]
-
-    states = [(b0, b1, p) for b0 in range(top + 1) for b1 in range(top + 1) for p in (0, 1)]
-    for moves in range(horizon, -1, -1):
-        # Decisions first: they lead to the next move count (a roll puts the die in the air).
-        for b0, b1, p in states:
-            mine = b0 if p == 0 else b1
-            if terminal(b0, b1, moves) is not None or moves >= horizon:
-                continue
-            for tt in range(0, top + 1 - mine):
-                nb0, nb1 = (b0 + tt, b1) if p == 0 else (b0, b1 + tt)
-                options = [lookup(nb0, nb1, 0, 1 - p, False, moves + 1)]  # stop
-                if mine + tt < win:
-                    options.append(lookup(b0, b1, tt, p, True, moves + 1))  # roll
-                table[(b0, b1, tt, p, False, moves)] = max(options) if p == 0 else min(options)
-        # Then the dice of this move count: they lead to decisions of the same count.
-        for b0, b1, p in states:
-            mine = b0 if p == 0 else b1
-            if terminal(b0, b1, moves) is not None:
-                continue
-            for tt in range(0, win - mine):
-                value = 0.0
-                for face in range(1, faces + 1):
-                    if face == 1:  # a 1: the turn total is lost, the turn passes
-                        value += lookup(b0, b1, 0, 1 - p, False, moves) / faces
-                    else:
-                        value += lookup(b0, b1, tt + face, p, False, moves) / faces
-                table[(b0, b1, tt, p, True, moves)] = value
-    return table
-
-
-def reachable_decisions(state: State, limit: int = 100_000) -> List[State]:
-    """Every decision state reachable from ``state`` (breadth first, by JSON)."""
-    seen = {state.to_json()}
-    queue = [state]
-    found = []
-    while queue:
-        s = queue.pop()
-        if s.current_player() >= 0:
-            found.append(s)
-        for action in s.legal_actions():
-            child = s.clone()
-            child.apply_action(action)
-            key = child.to_json()
-            if key not in seen:
-                seen.add(key)
-                queue.append(child)
-                assert len(seen) < limit
-    return found
-
-
 # ---------------------------------------------------------------------------
 # Pig against the table
 # ---------------------------------------------------------------------------
-
-def test_pig_every_position_matches_backward_induction():
-    win, faces, horizon = 6, 3, 10
-    game = aiplay.load("pig", winscore=win, diceoutcomes=faces, horizon=horizon)
-    table = pig_table(win, faces, horizon)
-    positions = reachable_decisions(game.new_initial_state())
-    assert len(positions) > 300
-    for state in positions:
-        d = state.to_dict()
-        key = (d["scores"][0], d["scores"][1], d["turn_total"], d["turn_player"], d["rolling"], d["total_moves"])
-        solution = solve(state, pv_nodes=1, tt_bits=12)
-        assert solution.exact
-        assert solution.values[0] == pytest.approx(table[key], abs=1e-9), d
-        assert solution.values[1] == pytest.approx(-table[key], abs=1e-9), d
 
 
 # ---------------------------------------------------------------------------
 # Poker, open hands, against brute force
 # ---------------------------------------------------------------------------
-
-@pytest.mark.parametrize("name", ["kuhn_poker", "leduc_poker"])
-def test_open_hand_poker_matches_brute_force(name):
-    game = aiplay.load(name)
-    root = game.new_initial_state()
-    expected, _ = plain_expectimax(root)
-    solution = solve(root)
-    assert solution.exact and solution.perfect_information_assumed
-    assert solution.player == CHANCE and solution.best_action is None
-    for got, want in zip(solution.values, expected):
-        assert got == pytest.approx(want, abs=1e-9)
-    # And after each deal (a decision root), action by action.
-    deals = 0
-    for outcome, _ in root.chance_outcomes():
-        state = root.clone()
-        state.apply_action(outcome)
-        while state.is_chance_node():
-            state.apply_action(state.chance_outcomes()[-1][0])
-        want_values, want_action = plain_expectimax(state)
-        got = solve(state)
-        assert got.best_action == want_action
-        assert got.values == pytest.approx(want_values, abs=1e-9)
-        deals += 1
-    assert deals >= 3
 
 
 # ---------------------------------------------------------------------------
@@ -304,58 +192,10 @@ def test_every_game_pruning_never_changes_the_value(entry):
 # The principal variation, budgets, hidden information, errors
 # ---------------------------------------------------------------------------
 
-def test_pv_names_every_chance_outcome_down_to_terminal_states():
-    state, extra = load_position(next(p for p in example_positions() if p.parent.parent.name == "pig"))
-    solution = solve(state, pv_nodes=5000)
-    assert solution.exact
-
-    def walk(node, probability_sum_ok=True):
-        if node.kind == "chance":
-            assert sum(o.probability for o in node.outcomes) == pytest.approx(1.0)
-            assert [o.name for o in node.outcomes] == [state.action_to_string(o.action) for o in node.outcomes] \
-                or all(o.name for o in node.outcomes)
-            # The chance node's value is the expectation of its outcomes'.
-            for i in range(len(node.values)):
-                assert node.values[i] == pytest.approx(
-                    sum(o.probability * o.next.values[i] for o in node.outcomes if o.next.kind != "open"), abs=1e-9) \
-                    or any(o.next.kind == "open" for o in node.outcomes)
-            return sum(walk(o.next) for o in node.outcomes)
-        if node.kind == "decision":
-            assert node.name and node.next is not None
-            return walk(node.next)
-        return 1 if node.kind == "terminal" else 0
-
-    terminals = walk(solution.pv)
-    assert terminals > 10
-    text = solution.pv_text(3)
-    assert "chance" in text and "player 0: roll" in text
-
-
-def test_budget_gives_an_estimate_with_bounds_and_deepening():
-    data = json.loads(open(_two_turns_file()).read())
-    # The set's hardest position (seed 133: about 21 M nodes exact), far beyond this budget.
-    doc = next(p for p in data["positions"] if p["seed"] == 133)["position"]
-    state = aiplay.load("sunken_city", **doc["options"]).state_from_json(json.dumps(doc))
-    solution = solve(state, nodes=30_000)
-    assert not solution.exact
-    assert solution.bounds == [(0.0, 1.0)] * 3
-    assert solution.completed_depth is not None and solution.completed_depth >= 1
-    assert solution.best_action in state.legal_actions()
-    assert all(0.0 <= v <= 1.0 for v in solution.values)
-    assert solution.nodes <= 30_000 + 1
-
-
-def test_depth_cap_is_reported_not_silent():
-    game = aiplay.load("pig", winscore=6, diceoutcomes=3, horizon=40)
-    state = game.new_initial_state()
-    capped = solve(state, max_plies=8, pv_nodes=1)
-    assert not capped.exact and any("max_plies" in n for n in capped.notes)
-    full = solve(state, pv_nodes=1)
-    assert full.exact and not full.notes
-
 
 def test_observer_estimate_over_determinizations():
-    game = aiplay.load("leduc_poker")
+    name, options = pick_variant(perfect_information=False, short=True, players=2, prefer="large")
+    game = aiplay.load(name, **options)
     state = game.new_initial_state()
     while state.is_chance_node():
         state.apply_action(state.chance_outcomes()[0][0])
@@ -371,7 +211,8 @@ def test_observer_estimate_over_determinizations():
 
 
 def test_bad_options_raise():
-    state = aiplay.load("pig", winscore=6).new_initial_state()
+    name, options = pick_variant(perfect_information=True, chance=True, short=True)
+    state = aiplay.skip_chance(aiplay.load(name, **options).new_initial_state(), random.Random(0))
     for kwargs in ({"seconds": -1}, {"seconds": True}, {"nodes": 0}, {"observer": 5}, {"pruning": "alpha"},
                    {"backend": "fast"}, {"determinizations": 1}):
         with pytest.raises(aiplay.AiplayError):
@@ -388,10 +229,6 @@ def test_exported_from_the_package():
 # The command line and the shipped positions
 # ---------------------------------------------------------------------------
 
-def _two_turns_file():
-    from pathlib import Path
-    return Path(__file__).resolve().parent.parent / "benchmarks" / "solver_positions" / "sunken_city_two_turns_3p.json"
-
 
 def _run_cli(args: List[str]) -> Tuple[int, str]:
     out = io.StringIO()
@@ -401,8 +238,12 @@ def _run_cli(args: List[str]) -> Tuple[int, str]:
 
 
 def test_shipped_positions_exist_for_the_board_games():
-    games = {p.parent.parent.name for p in example_positions()}
-    assert {"sunken_city", "area51", "pig", "kuhn_poker", "leduc_poker"} <= games
+    folders = {p.parent.parent.name for p in example_positions()}
+    entries = [e for e in game_entries(include_hidden=True) if e.folder is not None and e.folder.name in folders]
+    assert folders == {e.folder.name for e in entries}  # every positions folder is a registered game's
+    # Games of both kinds ship positions: with perfect information and with hidden information.
+    kinds = {aiplay.load(e.name, backend="reference").perfect_information for e in entries}
+    assert kinds == {True, False}
 
 
 def _position_param(path):
@@ -434,7 +275,8 @@ def test_cli_help_shows_a_shipped_example(capsys):
         cli_main(["solve", "--help"])
     text = capsys.readouterr().out
     line = next(l for l in text.splitlines() if l.strip().startswith("aiplay solve /") or "positions" in l)
-    example = next(p for p in example_positions() if p.name == "last_turn_3p.json")
+    example = help_example()
+    assert example is not None and example in example_positions()
     assert str(example) in text, line
 
 

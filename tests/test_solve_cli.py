@@ -16,10 +16,16 @@ from pathlib import Path
 import aiplay
 from aiplay.match import Match
 from aiplay.protocol import Server
-from aiplay.solve import load_position, solve
+from aiplay.solve import example_positions, load_position, solve
+from aiplay.testing.choose import pick_game
 
 ROOT = Path(__file__).resolve().parent.parent
-RACE = ROOT / "games" / "pig" / "positions" / "race_to_20.json"
+#: A short perfect-information game with chance, and the first of its shipped positions not marked slow
+#: (near the end: it solves exactly in moments).
+GAME = pick_game(perfect_information=True, chance=True, short=True)
+RACE = next(p for p in example_positions()
+            if json.loads(p.read_text()).get("position", {}).get("game") == GAME
+            and not json.loads(p.read_text()).get("slow"))
 
 
 def _cli(*args: str) -> subprocess.CompletedProcess:
@@ -28,8 +34,8 @@ def _cli(*args: str) -> subprocess.CompletedProcess:
 
 
 def test_a_saved_game_is_a_position(tmp_path: Path) -> None:
-    game = aiplay.load("pig", winscore=12)
-    match = Match(game, seed=random.Random(3))
+    race, _ = load_position(RACE)  # a saved game that starts at a shipped position near the end
+    match = Match(race.game, state=race, seed=random.Random(3))
     for _ in range(5):
         if match.state.is_chance_node():
             match.play_chance()
@@ -47,8 +53,8 @@ def test_a_saved_game_is_a_position(tmp_path: Path) -> None:
 def test_options_left_out_take_their_defaults(tmp_path: Path) -> None:
     doc = json.loads(RACE.read_text())
     position = doc.get("position", doc)
-    full = aiplay.load("pig", **position["options"]).options
-    default = aiplay.load("pig").options
+    full = aiplay.load(GAME, **position["options"]).options
+    default = aiplay.load(GAME).options
     position["options"] = {k: v for k, v in full.items() if default.get(k) != v}
     assert len(position["options"]) < len(full)
     partial = tmp_path / "partial.json"
@@ -73,14 +79,14 @@ def test_json_gives_every_root_move_its_value_and_the_pv() -> None:
 def test_progress_on_stderr_and_observer_ignored_with_a_notice() -> None:
     done = _cli(str(RACE), "--observer", "1")
     assert done.returncode == 0, done.stderr
-    assert "notice: pig has no hidden information: --observer is ignored" in done.stderr
+    assert f"notice: {GAME} has no hidden information: --observer is ignored" in done.stderr
     assert "solve: depth 1," in done.stderr and "nodes" in done.stderr
     assert "value (exact)" in done.stdout
 
 
 def _long_position(tmp_path: Path) -> Path:
-    path = tmp_path / "pig_start.json"
-    path.write_text(aiplay.load("pig").new_initial_state().to_json())
+    path = tmp_path / "start.json"
+    path.write_text(aiplay.load(GAME).new_initial_state().to_json())  # the default options: a long game
     return path
 
 
@@ -110,7 +116,7 @@ def test_ctrl_c_prints_the_best_answer_so_far(tmp_path: Path) -> None:
 def test_stop_ends_a_protocol_solve_with_its_best_answer_so_far() -> None:
     replies = []
     server = Server(replies.append)
-    server.handle_line(json.dumps({"id": 0, "cmd": "new", "game": "pig", "seed": 1}))
+    server.handle_line(json.dumps({"id": 0, "cmd": "new", "game": GAME, "seed": 1}))
     server.handle_line(json.dumps({"id": 1, "cmd": "solve", "seconds": 120}))
     time.sleep(1.0)
     server.handle_line(json.dumps({"id": 2, "cmd": "stop"}))

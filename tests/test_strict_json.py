@@ -10,6 +10,10 @@ import pytest
 from aiplay import AiplayError, InvalidOptionError, InvalidStateError
 from aiplay.jsonio import parse_json, read_json_file
 from aiplay.protocol import ProtocolError, Server, ServerLimits, allowed_origins, encode_reply, origin_refusal
+from aiplay.testing.choose import pick_game
+
+#: A short game that opens with no field but its name (perfect information: no viewer needed).
+GAME = pick_game(short=True, perfect_information=True)
 
 
 def strict(text):
@@ -57,13 +61,13 @@ def test_games_are_counted_over_every_client_of_one_server():
     limits = ServerLimits(max_games=2)
     replies = []
     a, b = Server(replies.append, limits), Server(replies.append, limits)
-    a.handle_line('{"id": 1, "cmd": "new", "game": "pig"}')
-    b.handle_line('{"id": 2, "cmd": "new", "game": "pig"}')
-    b.handle_line('{"id": 3, "cmd": "new", "game": "pig"}')
+    a.handle_line(json.dumps({"id": 1, "cmd": "new", "game": GAME}))
+    b.handle_line(json.dumps({"id": 2, "cmd": "new", "game": GAME}))
+    b.handle_line(json.dumps({"id": 3, "cmd": "new", "game": GAME}))
     assert [r["ok"] for r in replies] == [True, True, False]
     assert replies[2]["error_type"] == "ProtocolError" and "too many open games" in replies[2]["error"]
     a.shutdown()  # a client that leaves frees its games
-    b.handle_line('{"id": 4, "cmd": "new", "game": "pig"}')
+    b.handle_line(json.dumps({"id": 4, "cmd": "new", "game": GAME}))
     assert replies[-1]["ok"]
     assert issubclass(ProtocolError, AiplayError)
 

@@ -8,6 +8,7 @@ obeyed), not speed. The latency itself (about 10 ms) is measured by
 
 from __future__ import annotations
 
+import json
 import random
 import signal
 import subprocess
@@ -22,6 +23,7 @@ import pytest
 import aiplay
 from aiplay.errors import BotBusyError
 from aiplay.search import ExpectimaxBot, ISMCTSBot, MCTSBot
+from aiplay.testing.choose import pick_variant
 
 ROOT = Path(__file__).resolve().parents[1]
 LONG = 60.0  # seconds: a budget no test waits for
@@ -31,21 +33,28 @@ def first_decision(name: str, backend: str = "auto", **options) -> aiplay.State:
     return aiplay.skip_chance(aiplay.load(name, backend=backend, **options).new_initial_state(), random.Random(1))
 
 
+#: Games chosen by property: board games for three or more with hidden and with perfect information (long
+#: searches on native kernels), and short games of both kinds for the reference searches.
+BOARD_HIDDEN = pick_variant(board=True, perfect_information=False, native=True, min_players=3)
+BOARD_PERFECT = pick_variant(board=True, perfect_information=True, native=True, min_players=3)
+SHORT_HIDDEN = pick_variant(perfect_information=False, short=True)
+SHORT_PERFECT = pick_variant(perfect_information=True, chance=True, short=True)
+
 BOTS = {
-    "ismcts-native": (lambda: ISMCTSBot(seconds=LONG, seed=1), "area51", "native"),
-    "ismcts-mo-native": (lambda: ISMCTSBot(seconds=LONG, seed=1, variant="mo", workers=2), "area51", "native"),
-    "mcts-native-2-workers": (lambda: MCTSBot(seconds=LONG, seed=1, workers=2), "sunken_city", "native"),
-    "expectimax-native": (lambda: ExpectimaxBot(seconds=LONG, seed=1), "sunken_city", "native"),
-    "ismcts-reference": (lambda: ISMCTSBot(seconds=LONG, seed=1), "kuhn_poker", "reference"),
-    "expectimax-reference": (lambda: ExpectimaxBot(seconds=LONG, seed=1), "pig", "reference"),
+    "ismcts-native": (lambda: ISMCTSBot(seconds=LONG, seed=1), BOARD_HIDDEN, "native"),
+    "ismcts-mo-native": (lambda: ISMCTSBot(seconds=LONG, seed=1, variant="mo", workers=2), BOARD_HIDDEN, "native"),
+    "mcts-native-2-workers": (lambda: MCTSBot(seconds=LONG, seed=1, workers=2), BOARD_PERFECT, "native"),
+    "expectimax-native": (lambda: ExpectimaxBot(seconds=LONG, seed=1), BOARD_PERFECT, "native"),
+    "ismcts-reference": (lambda: ISMCTSBot(seconds=LONG, seed=1), SHORT_HIDDEN, "reference"),
+    "expectimax-reference": (lambda: ExpectimaxBot(seconds=LONG, seed=1), SHORT_PERFECT, "reference"),
 }
 
 
 @pytest.mark.parametrize("case", sorted(BOTS))
 def test_stop_from_another_thread_returns_the_best_move_so_far(case):
-    make, name, backend = BOTS[case]
+    make, (name, options), backend = BOTS[case]
     bot = make()
-    state = first_decision(name, backend)
+    state = first_decision(name, backend, **options)
     before = state.to_json()
     timer = threading.Timer(0.3, bot.stop)
     started = time.perf_counter()
@@ -60,7 +69,7 @@ def test_stop_from_another_thread_returns_the_best_move_so_far(case):
 
 def test_stop_without_a_search_is_harmless():
     bot = ISMCTSBot(iterations=200, seed=3)
-    state = first_decision("area51")
+    state = first_decision(BOARD_HIDDEN[0], **BOARD_HIDDEN[1])
     bot.stop()  # nothing running: must not stop the next search
     analysis = bot.analyse(state)
     assert analysis.counters["iterations"] == 200
@@ -69,9 +78,9 @@ def test_stop_without_a_search_is_harmless():
 @pytest.mark.parametrize("case", ["ismcts-native", "mcts-native-2-workers", "expectimax-native",
                                   "ismcts-reference"])
 def test_a_bot_shared_by_two_threads_refuses_the_second_search(case):
-    make, name, backend = BOTS[case]
+    make, (name, options), backend = BOTS[case]
     bot = make()
-    state = first_decision(name, backend)
+    state = first_decision(name, backend, **options)
     outcome = {}
 
     def search():
@@ -99,7 +108,7 @@ def test_a_bot_shared_by_two_threads_refuses_the_second_search(case):
 
 def test_many_threads_with_their_own_bots_agree_with_a_serial_run():
     """Bots are independent objects: N threads, N bots, the same answers as one after another."""
-    state = first_decision("sunken_city", players=3)
+    state = first_decision(BOARD_PERFECT[0], **BOARD_PERFECT[1])
     serial = [MCTSBot(iterations=300, seed=s).choose(state) for s in range(6)]
     parallel = [None] * 6
 
@@ -115,16 +124,17 @@ def test_many_threads_with_their_own_bots_agree_with_a_serial_run():
 
 
 SIGINT_SCRIPT = textwrap.dedent("""
-    import random, sys, time
+    import json, random, sys, time
     import aiplay
     from aiplay.search import ExpectimaxBot, ISMCTSBot, MCTSBot
-    kind = sys.argv[1]
+    kind, name, options = sys.argv[1], sys.argv[2], json.loads(sys.argv[3])
+    game = aiplay.load(name, **options)
     if kind == "expectimax":
-        game, bot = aiplay.load("sunken_city", players=3), ExpectimaxBot(seconds=60, seed=1)
+        bot = ExpectimaxBot(seconds=60, seed=1)
     elif kind == "mcts":
-        game, bot = aiplay.load("sunken_city", players=3), MCTSBot(seconds=60, seed=1, workers=2)
+        bot = MCTSBot(seconds=60, seed=1, workers=2)
     else:
-        game, bot = aiplay.load("area51", players=4), ISMCTSBot(seconds=60, seed=1, variant="mo")
+        bot = ISMCTSBot(seconds=60, seed=1, variant="mo")
     state = aiplay.skip_chance(game.new_initial_state(), random.Random(1))
     print("ready", flush=True)
     started = time.perf_counter()
@@ -141,7 +151,8 @@ def test_ctrl_c_interrupts_a_native_search(kind, tmp_path):
     script = tmp_path / "search.py"
     script.write_text(SIGINT_SCRIPT)
     # A child of a non-interactive shell may inherit SIGINT ignored: restore the default.
-    proc = subprocess.Popen([sys.executable, str(script), kind], stdout=subprocess.PIPE, text=True,
+    name, options = BOARD_HIDDEN if kind == "ismcts" else BOARD_PERFECT
+    proc = subprocess.Popen([sys.executable, str(script), kind, name, json.dumps(options)], stdout=subprocess.PIPE, text=True,
                             cwd=ROOT, preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     try:
         assert proc.stdout.readline().strip() == "ready"

@@ -10,7 +10,6 @@ only must be null in the other seats' entries. ``docs/views/*.md`` must be what
 
 from __future__ import annotations
 
-import copy
 import json
 import random
 from pathlib import Path
@@ -18,11 +17,10 @@ from pathlib import Path
 import pytest
 
 import aiplay
-from aiplay import AiplayError
 from aiplay.registry import game_entries
 from aiplay.views.docs import documented_games, main, render, schema_of, stale_files, view_doc_path
 from aiplay.views.schema import (
-    SEAT, Arr, Counts, Field, Int, Obj, Opt, Str, ViewSchema, ViewSchemaError, errors_of, validate,
+    SEAT, Arr, Counts, Field, Int, Obj, Opt, Str, ViewSchema, errors_of,
 )
 
 from aiplay.testing.cases import game_variants, variant_id
@@ -88,36 +86,6 @@ def test_seat_only_fields_show_for_the_seat_itself(name):
             entry = state.view(p)["seats"][p]
             shown.update(f for f in seat_only if entry[f] is not None)
     assert shown == set(seat_only)
-
-
-def _a_view(name: str = "area51"):
-    state = aiplay.play_out(aiplay.load(name, backend="reference").new_initial_state(), random.Random(1),
-                            max_steps=60)
-    return state.view(1), schema_of(name)
-
-
-def test_the_schema_rejects_extra_missing_and_mistyped_fields():
-    view, schema = _a_view()
-    validate(view, schema)
-    extra = copy.deepcopy(view)
-    extra["seats"][0]["secret"] = 1
-    missing = copy.deepcopy(view)
-    del missing["row"]
-    mistyped = copy.deepcopy(view)
-    mistyped["seats"][1]["hand_size"] = "five"
-    out_of_range = copy.deepcopy(view)
-    out_of_range["regions"][0]["security_markers"] = -1
-    bad_name = copy.deepcopy(view)
-    bad_name["row"] = {"purple 9": 1}
-    for bad, expected in ((extra, "view.seats[0].secret: undocumented field"), (missing, "view.row: missing"),
-                          (mistyped, "view.seats[1].hand_size: expected an integer"),
-                          (out_of_range, "view.regions[0].security_markers: -1 is outside"),
-                          (bad_name, "view.row.purple 9: not a documented card name")):
-        errors = errors_of(bad, schema)
-        assert any(e.startswith(expected) for e in errors), errors
-        with pytest.raises(ViewSchemaError) as caught:
-            validate(bad, schema)
-        assert isinstance(caught.value, AiplayError) and "area51" in str(caught.value)
 
 
 def test_node_types_check_what_they_say():

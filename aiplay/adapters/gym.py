@@ -3,7 +3,7 @@
 ::
 
     from aiplay.adapters.gym import env
-    e = env("leduc_poker", seat=0, opponents="random")         # or "ismcts(iterations=200)", a Bot...
+    e = env("my_game", seat=0, opponents="random")             # or "ismcts(iterations=200)", a Bot...
     observation, info = e.reset(seed=1)
     while True:
         action = e.action_space.sample(observation["action_mask"])

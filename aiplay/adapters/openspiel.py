@@ -1,7 +1,7 @@
 """Every aiplay game as an OpenSpiel (pyspiel) Python game, so OpenSpiel's algorithms run on it.
 
 :func:`register_all` registers each registered aiplay game ``NAME`` as the
-pyspiel game ``aiplay_NAME`` (OpenSpiel has its own ``kuhn_poker``, ``pig``...),
+pyspiel game ``aiplay_NAME`` (OpenSpiel has its own games of some of the same names),
 with the aiplay game's options as game parameters::
 
     import pyspiel

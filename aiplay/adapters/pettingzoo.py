@@ -3,7 +3,7 @@
 ::
 
     from aiplay.adapters.pettingzoo import env
-    e = env("sunken_city", players=3)            # the aiplay game's options as keywords
+    e = env("my_game", players=3)                # the aiplay game's options as keywords
     e.reset(seed=1)
     for agent in e.agent_iter():
         observation, reward, terminated, truncated, info = e.last()

@@ -2,9 +2,9 @@
 
 Examples::
 
-    aiplay render area51 position.json --viewer 1 --out board.svg
-    aiplay render groom_lake position.json --out map.svg            # everything (no viewer)
-    aiplay render sunken_city position.json --targets moves.json    # also the legal-move map
+    aiplay render GAME position.json --viewer 1 --out board.svg     # as seat 1 sees it
+    aiplay render GAME position.json --out map.svg                  # everything (no viewer)
+    aiplay render GAME position.json --targets moves.json           # also the legal-move map
 
 The position is a state document (``State.to_json()``) or a position file
 (``games/<game>/positions/*.json``). The picture comes from :func:`aiplay.svg.svg`;

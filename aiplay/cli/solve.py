@@ -9,21 +9,16 @@ from typing import Any, Optional
 
 from aiplay.errors import InvalidOptionError
 from aiplay.exits import Interrupted
-from aiplay.solve import _fmt_values, _games_folder, load_position, solve
-
-
-#: The example that ``aiplay solve --help`` shows (it ships with the package).
-HELP_EXAMPLE = ("sunken_city", "last_turn_3p.json")
-
+from aiplay.solve import _fmt_values, _games_folder, help_example, load_position, solve
 
 
 def add_solve_command(sub: Any) -> None:
-    """Add ``aiplay solve`` to the CLI's subparsers (``aiplay/cli.py`` calls this)."""
+    """Add ``aiplay solve`` to the CLI's subparsers (:mod:`aiplay.cli.main` calls this)."""
     folder = _games_folder()
-    example = (folder / HELP_EXAMPLE[0] / "positions" / HELP_EXAMPLE[1]) if folder is not None else None
+    example = help_example()
     epilog = "Example positions ship with the games, in games/<game>/positions/."
-    if example is not None:
-        epilog = (f"example (a Sunken City position with one turn left, shipped with aiplay):\n"
+    if example is not None and folder is not None:
+        epilog = (f"example (a position shipped with aiplay; its \"description\" says what it is):\n"
                   f"  aiplay solve {example}\n"
                   f"  aiplay solve {example} --depth 3 --json\n"
                   f"The other examples are beside it, in {folder}/<game>/positions/.")
@@ -97,4 +92,4 @@ def cmd_solve(args: argparse.Namespace) -> int:
     return 0
 
 
-__all__ = ["HELP_EXAMPLE", "add_solve_command", "cmd_solve"]
+__all__ = ["add_solve_command", "cmd_solve"]

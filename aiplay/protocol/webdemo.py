@@ -14,7 +14,7 @@ marked element narrows them; moves without a place are grouped buttons. Every
 request names the person's seat as ``viewer``, so the log, the view and the
 bots' progress show only what that seat may see (see ``aiplay/demo/demo.js``).
 
-Query parameters preset the form: ``?game=sunken_city&players=3&seat=0&bot=heuristic&seconds=0.5&seed=1``
+Query parameters preset the form: ``?game=my_game&players=3&seat=0&bot=heuristic&seconds=0.5&seed=1``
 (and ``level=k`` where the engine offers levels; with neither ``bot`` nor ``level`` the top
 level plays, the best bot, as ``aiplay play --human`` seats), and ``autostart=1`` starts a game at once.
 """

@@ -94,8 +94,8 @@ class ISMCTSBot(TwoPathSearch, Bot):
 
     Exploration scale: returns are not rescaled, so ``uct_c`` is in units
     of the game's returns. The default 2.0 suits returns of about +-1 to +-2
-    (Kuhn poker, pig); for games with larger stakes (Leduc poker returns
-    reach +-13 chips) a larger ``uct_c`` explores more evenly.
+    (win or lose one unit or two); for games with larger stakes (returns
+    of a dozen chips or points) a larger ``uct_c`` explores more evenly.
 
     Native path: when the state lives in a native kernel (and ``backend``
     allows it) the search runs in C (``src_ext/mcts.pyx``), with

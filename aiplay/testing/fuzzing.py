@@ -268,7 +268,7 @@ def mutate_document(doc: Any, rng: random.Random, mutations: int = 1) -> Any:
             # multiplies sizes, and a case must stay cheap (a 1 GB text is no better input).
             # Measured as written out: an entry holding a deep-nesting marker is a few bytes
             # in the tree but up to 200,000 once expanded (20,000 copies of one made a 2.7 GB
-            # document, fuzz_long pig case 34231 at 883e54e, a "hang" of the generator).
+            # document, a fuzz_long case (34231) at 883e54e, a "hang" of the generator).
             entry = max(len(dump_document(e)) for e in node) if len(node) <= 64 else \
                 len(dump_document(node)) // len(node)
             size = max(len(node) + 1, min(size, 400_000 // (entry + 2)))

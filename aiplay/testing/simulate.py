@@ -4,7 +4,7 @@ The loop "sample chance by its probabilities, otherwise pick a move" is the
 basis of tests, fuzzers, benchmarks and tools. It lives here once::
 
     rng = random.Random(7)
-    state = aiplay.load("pig").new_initial_state()
+    state = aiplay.load("my_game").new_initial_state()
     for position in aiplay.random_walk(state, rng):
         ...                           # every state of one random game, in order
     final = aiplay.play_out(game.new_initial_state(), rng, choose=lambda s: bots[s.current_player()].choose(s))

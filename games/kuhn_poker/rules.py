@@ -58,6 +58,8 @@ class KuhnPokerGame(Game):
 
     name = "kuhn_poker"
     title = "Kuhn poker (OpenSpiel's definition)"
+    #: The same game in OpenSpiel (``pyspiel.load_game`` name): ``aiplay bench`` races its searchers there.
+    openspiel_game = "kuhn_poker"
     option_spec = {
         "players": int_option(2, 2, 10, "number of players; the deck has players+1 cards"),
     }

@@ -65,6 +65,8 @@ class LeducPokerGame(Game):
 
     name = "leduc_poker"
     title = "Leduc poker (OpenSpiel's definition)"
+    #: The same game in OpenSpiel (``pyspiel.load_game`` name): ``aiplay bench`` races its searchers there.
+    openspiel_game = "leduc_poker"
     option_spec = {
         "players": int_option(2, 2, 10, "number of players; the deck has players+1 ranks in 2 suits"),
         "action_mapping": bool_option(False, "every action is legal; an illegal fold or raise is played as a call"),

@@ -50,6 +50,8 @@ class PigGame(Game):
 
     name = "pig"
     title = "Pig (OpenSpiel's definition)"
+    #: The same game in OpenSpiel (``pyspiel.load_game`` name): ``aiplay bench`` races its searchers there.
+    openspiel_game = "pig"
     option_spec = {
         "players": int_option(2, 2, 10, "number of players"),
         "winscore": int_option(100, 1, 10_000, "score that wins"),

@@ -190,15 +190,18 @@ def test_missing_pieces_fail_with_their_names():
         declared = register(Bare, no_kernel="an example", no_heuristic="an example", listed=False)
         test_registry.test_every_game_has_a_kernel_or_says_why_not(declared)
         test_registry.test_every_game_has_a_heuristic_or_says_why_not(declared)
-        # A heuristic that its kernel does not mirror (Pig's, registered without
-        # Pig's no_kernel_policy declaration).
-        from aiplay.games.pig import PigGame
+        # A heuristic that its kernel does not mirror (a registered game that declares
+        # no_kernel_policy, registered again without that declaration).
+        from aiplay.registry import game_entries
 
-        class PigCopy(PigGame):
+        donor = next(e for e in game_entries(include_hidden=True)
+                     if e.no_heuristic is None and e.no_kernel_policy is not None and e.kernel_module is not None)
+
+        class PolicyCopy(donor.reference):
             name = "template_bare"
 
-        policy_less = register(PigCopy, kernel_module="aiplay.games.pig.kernel", differential=[DifferentialCase({}, 1)],
-                               contract_options=[{"winscore": 20}], listed=False)
+        policy_less = register(PolicyCopy, kernel_module=donor.kernel_module, differential=[DifferentialCase({}, 1)],
+                               contract_options=list(donor.contract_options[:1]), listed=False)
         with pytest.raises(AssertionError, match="declare no_kernel_policy"):
             test_registry.test_every_game_has_a_heuristic_or_says_why_not(policy_less)
         # A declared maximum length that random games exceed.

@@ -1,4 +1,7 @@
-"""Names in views: Area 51's readable view says by name what its engine part says by type id."""
+"""Names in views: Area 51's readable view says by name what its engine part says by type id.
+
+Moved from ``tests/test_protocol_views.py`` (this game's card and region names).
+"""
 
 from __future__ import annotations
 

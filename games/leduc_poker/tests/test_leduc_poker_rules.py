@@ -1,7 +1,8 @@
-"""Hand-written scenarios for the Kuhn and Leduc poker reference engines.
+"""Hand-written scenarios for the Leduc poker reference engine.
 
-Card ids: Kuhn's cards are ranks ``0..players``; in two-player Leduc card
-``c`` has rank ``c // 2`` (0 J1, 1 J2, 2 Q1, 3 Q2, 4 K1, 5 K2).
+Card ids: in two-player Leduc card ``c`` has rank ``c // 2`` (0 J1, 1 J2, 2 Q1, 3 Q2, 4 K1, 5 K2).
+
+Moved from ``tests/test_poker_rules.py`` (the Kuhn and Leduc scenarios, split by game).
 """
 
 from __future__ import annotations
@@ -13,18 +14,11 @@ from typing import List
 import pytest
 
 import aiplay
-from aiplay import CHANCE, TERMINAL, IllegalActionError, InvalidOptionError, InvalidStateError
-from aiplay.games.kuhn_poker import BET, PASS
+from aiplay import CHANCE, IllegalActionError, InvalidOptionError, InvalidStateError
 from aiplay.games.leduc_poker import CALL, FOLD, RAISE
 
+
 J1, J2, Q1, Q2, K1, K2 = range(6)
-
-
-def kuhn(*actions: int, players: int = 2):
-    state = aiplay.load("kuhn_poker", backend="reference", players=players).new_initial_state()
-    for action in actions:
-        state.apply_action(action)
-    return state
 
 
 def leduc(*actions: int, **options):
@@ -46,57 +40,6 @@ def random_states(name: str, seeds: int, **options) -> List[aiplay.State]:
             state.apply_action(rng.choice(state.legal_actions()))
             states.append(state.clone())
     return states
-
-
-# -- Kuhn poker ---------------------------------------------------------------
-
-class TestKuhnRules:
-    def test_deal_is_uniform_over_the_cards_left(self):
-        state = kuhn()
-        assert state.current_player() == CHANCE
-        assert state.chance_outcomes() == [(card, pytest.approx(1 / 3)) for card in range(3)]
-        state.apply_action(1)
-        assert state.chance_outcomes() == [(0, 0.5), (2, 0.5)]
-        state.apply_action(2)
-        assert state.current_player() == 0
-        assert state.legal_actions() == [PASS, BET]
-
-    def test_pass_pass_high_card_wins_one(self):
-        state = kuhn(2, 0, PASS, PASS)  # K vs J
-        assert state.is_terminal()
-        assert state.returns() == [1.0, -1.0]
-
-    def test_bet_fold_wins_the_antes_even_with_the_lower_card(self):
-        state = kuhn(0, 2, BET, PASS)  # J bets, K folds
-        assert state.is_terminal()
-        assert state.returns() == [1.0, -1.0]
-
-    def test_bet_call_goes_to_showdown(self):
-        state = kuhn(2, 0, BET, BET)
-        assert state.returns() == [2.0, -2.0]
-        state = kuhn(0, 1, BET, BET)
-        assert state.returns() == [-2.0, 2.0]
-
-    def test_pass_bet_gives_the_opener_one_more_turn(self):
-        state = kuhn(0, 2, PASS, BET)
-        assert state.current_player() == 0
-        assert state.returns() == [0.0, 0.0]
-        state.apply_action(BET)
-        assert state.is_terminal() and state.returns() == [-2.0, 2.0]
-
-    def test_three_players_best_card_among_those_who_bet(self):
-        # Seat 0 holds the best card but checks, then folds to seat 1's bet.
-        state = kuhn(3, 1, 0, PASS, BET, BET, players=3)
-        assert state.current_player() == 0  # everyone answers the bet once
-        state.apply_action(PASS)
-        assert state.is_terminal()
-        assert state.returns() == [-1.0, 3.0, -2.0]
-
-    def test_action_strings_parse_back(self):
-        for state in random_states("kuhn_poker", 20, players=3):
-            for action in state.legal_actions():
-                assert state.string_to_action(state.action_to_string(action)) == action
-        assert kuhn().action_to_string(2) == "Deal K to player 0"
 
 
 # -- Leduc poker --------------------------------------------------------------
@@ -192,7 +135,7 @@ class TestLeducRules:
 
 # -- serialization --------------------------------------------------------------
 
-ENGINES = [("kuhn_poker", {}), ("kuhn_poker", {"players": 3}), ("leduc_poker", {}),
+ENGINES = [("leduc_poker", {}),
            ("leduc_poker", {"players": 3, "suit_isomorphism": True, "starting_player": 1})]
 
 
@@ -212,32 +155,6 @@ def test_json_round_trip_keeps_everything(name, options):
         assert loaded.returns() == state.returns()
         for player in range(game.num_players):
             assert loaded.information_state_string(player) == state.information_state_string(player)
-
-
-def _kuhn_doc(**changes):
-    data = {"cards": [2, 0], "betting": [PASS, BET], "pot": 3}
-    data.update(changes)
-    return data
-
-
-@pytest.mark.parametrize("data, field", [
-    (_kuhn_doc(cards=[1, 1]), "state.cards[1]"),  # a card dealt twice
-    (_kuhn_doc(cards=[None, 1], betting=[], pot=2), "state.cards[1]"),  # dealt out of order
-    (_kuhn_doc(cards=[3, 0]), "state.cards[0]"),
-    (_kuhn_doc(cards=[2]), "state.cards"),
-    (_kuhn_doc(betting=[BET, BET, PASS], pot=4), "state.betting[2]"),  # after the showdown
-    (_kuhn_doc(betting=[2]), "state.betting[0]"),
-    (_kuhn_doc(cards=[2, None]), "state.betting[0]"),  # betting before the deal is over
-    (_kuhn_doc(pot=2), "state.pot"),
-    (_kuhn_doc(pot="3"), "state.pot"),
-    (dict(_kuhn_doc(), extra=1), "state.extra"),
-    ({"cards": [2, 0], "pot": 2}, "state.betting"),
-])
-def test_kuhn_rejects_malformed_states(data, field):
-    game = aiplay.load("kuhn_poker", backend="reference")
-    with pytest.raises(InvalidStateError) as info:
-        game.state_from_dict(data)
-    assert info.value.field == field
 
 
 def _leduc_doc(**changes):
@@ -283,10 +200,6 @@ def test_document_for_other_options_is_rejected():
 # -- illegal actions ------------------------------------------------------------
 
 @pytest.mark.parametrize("make, action", [
-    pytest.param(lambda: kuhn(), 3, id="kuhn-no-such-card"),
-    pytest.param(lambda: kuhn(1), 1, id="kuhn-card-already-dealt"),
-    pytest.param(lambda: kuhn(1, 2), 2, id="kuhn-not-a-betting-action"),
-    pytest.param(lambda: kuhn(1, 2, BET, BET), PASS, id="kuhn-game-over"),
     pytest.param(lambda: leduc(J1, K1), FOLD, id="leduc-fold-with-nothing-to-call"),
     pytest.param(lambda: leduc(J1), J1, id="leduc-card-already-dealt"),
     pytest.param(lambda: leduc(J1, K1, RAISE, FOLD), CALL, id="leduc-game-over"),
@@ -302,13 +215,6 @@ def test_illegal_action_leaves_the_state_unchanged(make, action):
 
 # -- hidden information -----------------------------------------------------------
 
-def test_kuhn_view_redacts_the_other_cards():
-    view = kuhn(2, 0, 1, players=3).view(1)
-    assert [seat["card"] for seat in view["seats"]] == [None, "T", None]  # four ranks: T J Q K
-    assert view["phase"] == "betting" and view["to_move"] == 0 and view["pot"] == 3
-    json.dumps(view)
-
-
 def test_leduc_view_redacts_the_other_cards():
     view = leduc(J1, K1, RAISE, CALL, Q2).view(0)
     assert [seat["card"] for seat in view["seats"]] == ["J1", None]
@@ -318,18 +224,12 @@ def test_leduc_view_redacts_the_other_cards():
 
 
 def test_information_state_hides_the_opponents_card():
-    assert kuhn(2, 0, BET).information_state_string(0) == kuhn(2, 1, BET).information_state_string(0)
-    assert kuhn(2, 0, BET).information_state_string(1) != kuhn(2, 1, BET).information_state_string(1)
     a, b = leduc(J1, K1, CALL, CALL, Q1), leduc(J1, K2, CALL, CALL, Q1)
     assert a.information_state_string(0) == b.information_state_string(0)
     assert a.information_state_string(1) != b.information_state_string(1)
 
 
 @pytest.mark.parametrize("make, observer", [
-    pytest.param(lambda: kuhn(2, 0, BET), 0, id="kuhn-2p"),
-    pytest.param(lambda: kuhn(1, 3, 0, PASS, BET, players=3), 1, id="kuhn-3p"),
-    # Mid-deal: seat 2's card must stay undealt.
-    pytest.param(lambda: kuhn(1, 3, players=3), 0, id="kuhn-3p-mid-deal"),
     pytest.param(lambda: leduc(J1, K1, RAISE, CALL, Q2), 0, id="leduc-2p-round2"),
     pytest.param(lambda: leduc(J1, K1, RAISE), 1, id="leduc-2p-round1"),
     pytest.param(lambda: leduc(J1, Q1, J2, players=3), 2, id="leduc-3p"),
@@ -374,32 +274,13 @@ def test_determinize_after_a_showdown_keeps_the_result():
     assert hidden == {Q2, K1, K2}
 
 
-def test_determinize_matches_the_deal_frequencies():
-    # Kuhn, 3 players, seat 0 holds card 1: the others hold two of {0, 2, 3}.
-    state = kuhn(1, 0, 2, players=3)
-    counts = {}
-    rng = random.Random(7)
-    for _ in range(3000):
-        card = state.determinize(0, rng).cards[1]
-        counts[card] = counts.get(card, 0) + 1
-    assert set(counts) == {0, 2, 3}
-    assert all(800 < c < 1200 for c in counts.values())
-
-
-def test_terminal_and_player_ids_follow_openspiel():
-    assert kuhn(2, 0, PASS, PASS).current_player() == TERMINAL == -4
-    assert kuhn().current_player() == CHANCE == -1
-
-
 def test_float_betting_actions_are_rejected_on_both_engines():
     """`1.0 in (0, 1)` is true in Python; a float in the history must not load (the engines wrote it back differently)."""
-    kuhn = {"format": "aiplay-state", "version": 1, "game": "kuhn_poker", "options": {"players": 2},
-            "state": {"betting": [0, 1.0], "cards": [0, 1], "pot": 3}}
     leduc_game = aiplay.load("leduc_poker", players=3)
     leduc = {"format": "aiplay-state", "version": 1, "game": "leduc_poker", "options": leduc_game.options,
              "state": {"contributions": [3, 1, 1], "pot": 5, "private_cards": [7, 5, 6], "public_card": None,
                        "round1": [2.0], "round2": []}}
-    for doc, options, field in ((kuhn, {}, "state.betting[1]"), (leduc, {"players": 3}, "state.round1[0]")):
+    for doc, options, field in ((leduc, {"players": 3}, "state.round1[0]"),):
         for backend in ("reference", "native"):
             game = aiplay.load(doc["game"], backend=backend, **options)
             with pytest.raises(aiplay.InvalidStateError) as error:

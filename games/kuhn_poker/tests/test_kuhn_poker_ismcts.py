@@ -1,0 +1,76 @@
+"""ISMCTS on Kuhn poker positions: exact values, information sets, tree sizes.
+
+Moved from ``tests/test_search_ismcts.py`` (its positions, action ids and values are this game's).
+"""
+
+from __future__ import annotations
+
+import pytest
+
+import aiplay
+from aiplay.search import ISMCTSBot
+
+
+# Kuhn poker (OpenSpiel's ids): cards 0=J, 1=Q, 2=K; actions 0=pass/fold, 1=bet/call.
+JACK, QUEEN, KING = 0, 1, 2
+PASS, BET = 0, 1
+
+
+def kuhn_state(*actions):
+    state = aiplay.load("kuhn_poker", backend="reference").new_initial_state()
+    for action in actions:
+        state.apply_action(action)
+    return state
+
+
+def without_time(analysis):
+    data = analysis.to_dict()
+    del data["counters"]["seconds"]  # wall-clock: the only non-reproducible field
+    return data
+
+
+def test_search_sees_only_the_information_state():
+    # Same seed, same information for player 0, different hidden card of
+    # player 1: the search must be identical, or it peeked.
+    for p0_card in (JACK, QUEEN, KING):
+        analyses = []
+        for p1_card in {JACK, QUEEN, KING} - {p0_card}:
+            state = kuhn_state(p0_card, p1_card, PASS, BET)
+            analyses.append(without_time(ISMCTSBot(iterations=150, seed=3).analyse(state)))
+        assert analyses[0] == analyses[1]
+
+
+def test_nodes_budget_ends_once_the_tree_is_complete():
+    # From Kuhn's last decision the tree has 3 nodes; the budget counts
+    # states stepped into, so it still ends.
+    analysis = ISMCTSBot(nodes=3000, seed=0).analyse(kuhn_state(KING, JACK, PASS, BET))
+    assert analysis.counters["tree_nodes"] == 3
+    assert 3000 <= analysis.counters["nodes"] < 3005
+
+
+def test_terminal_and_chance_states_raise():
+    with pytest.raises(ValueError, match="chance"):
+        ISMCTSBot(iterations=10).choose(kuhn_state())  # the deal
+    over = kuhn_state(KING, JACK, BET, PASS)  # player 1 folds
+    assert over.is_terminal()
+    with pytest.raises(ValueError, match="terminal"):
+        ISMCTSBot(iterations=10).analyse(over)
+
+
+@pytest.mark.parametrize("seed", range(5))
+@pytest.mark.parametrize("p1_card", [JACK, QUEEN])
+def test_kuhn_king_facing_a_bet_calls(seed, p1_card):
+    # K after check-bet: calling always wins the showdown (+2), folding loses the ante.
+    state = kuhn_state(KING, p1_card, PASS, BET)
+    analysis = ISMCTSBot(iterations=200, seed=seed).analyse(state)
+    assert analysis.action == BET, analysis.stats
+    assert analysis.value == 2.0  # every sampled world is a won showdown
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_kuhn_jack_facing_a_bet_folds(seed):
+    # J after check-bet: calling always loses 2, folding loses 1.
+    state = kuhn_state(JACK, KING, PASS, BET)
+    analysis = ISMCTSBot(iterations=200, seed=seed).analyse(state)
+    assert analysis.action == PASS, analysis.stats
+    assert analysis.value == -1.0
