@@ -15,7 +15,7 @@ Tables: every pair of neighbours along the ladder (rungs in the order
 above) and along the levels, plus links (random against level 1, the top
 search rung against the top level) that tie the two chains together; at a
 table size P > 2 the tables are windows of P neighbours. Every game counts in
-one Bradley-Terry fit (:mod:`aiplay.ratings`, 95 % intervals) whose ratings
+one Bradley-Terry fit (:mod:`aiplay.arena.ratings`, 95 % intervals) whose ratings
 are shifted so that random = 0 (the intervals are shifted with them: they
 are the fit's intervals about the field's mean, not of the difference to
 random). Adjacent levels get a head-to-head win share (level k against

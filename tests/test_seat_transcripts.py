@@ -12,7 +12,7 @@ game allows it. Then every channel that the project ships to a person at seat
   reply of a whole game driven move by move (``new``, ``apply``, ``legal``,
   ``view``, ``history``, ``record``, ``undo``/``redo``, a search for ``p``'s
   own seat, a search for another seat);
-* the human command line (:class:`~aiplay.human.HumanGame` at seat ``p``): its
+* the human command line (:class:`~aiplay.cli.human.HumanGame` at seat ``p``): its
   whole screen output, hints from the best bot included;
 * the browser demo shows only what the protocol gives it with its seat as
   the viewer (tests/test_demo_browser.py drives it).

@@ -7,7 +7,7 @@ seat on the same chance sequence (for two players: seats swapped, the
 "paired deals" of duplicate play). Results are win shares: a game won alone
 counts 1, a win shared by k players 1/k each. Each bot's win rate is over
 the games it played, with the 95 % Wilson interval (slightly conservative for
-shares in {0, 1/2, 1}); with 3 or more bots :mod:`aiplay.ratings` fits
+shares in {0, 1/2, 1}); with 3 or more bots :mod:`aiplay.arena.ratings` fits
 Bradley–Terry ratings with intervals.
 
 Every game is an independent task. Its chance sequence depends only on the
@@ -173,7 +173,7 @@ class MatchResult:
         return pairwise_counts(len(self.bots), [(r.seating, r.returns) for r in self.records])
 
     def ratings(self, z: float = 1.96) -> List[Rating]:
-        """Bradley–Terry ratings on the Elo scale with intervals (see :mod:`aiplay.ratings`)."""
+        """Bradley–Terry ratings on the Elo scale with intervals (see :mod:`aiplay.arena.ratings`)."""
         return bradley_terry(self.pairwise(), z=z)
 
     def summary(self) -> str:
