@@ -109,7 +109,7 @@ def usable(kind: str, options: Dict[str, Any], game: aiplay.Game) -> bool:
         if game.heuristic_policy is None:
             return False
     native_only = ("workers", "max_nodes", "reuse_tree")
-    if game.backend == "reference" and (options.get("variant") == "mo" or any(k in options for k in native_only)):
+    if game.backend == "reference" and any(k in options for k in native_only):
         return False
     return True
 

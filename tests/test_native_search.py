@@ -140,14 +140,6 @@ def test_native_ismcts_calls_with_the_king(variant):
         assert ISMCTSBot(iterations=3000, seed=seed, variant=variant).choose(state) == 1
 
 
-def test_mo_ismcts_needs_a_native_engine():
-    state = aiplay.load("kuhn_poker", backend="reference").new_initial_state()
-    state.apply_action(0)
-    state.apply_action(1)
-    with pytest.raises(InvalidOptionError, match="variant='mo'"):
-        ISMCTSBot(iterations=10, variant="mo").analyse(state)
-
-
 def test_backend_native_rejects_a_reference_state():
     state = aiplay.load("pig", backend="reference").new_initial_state()
     with pytest.raises(InvalidOptionError, match="backend='native'"):

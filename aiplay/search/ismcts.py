@@ -103,8 +103,9 @@ class ISMCTSBot(TwoPathSearch, Bot):
     player, each player's tree keyed by what that player observes, so hidden
     moves of the others are merged), ``workers`` (root parallelism),
     ``reuse_tree`` (keep the tree between moves when the new information set
-    lies in it) and ``max_nodes`` (memory cap in tree nodes). MO-ISMCTS
-    exists only on the native path.
+    lies in it) and ``max_nodes`` (memory cap in tree nodes). On the reference
+    path (a game without a kernel, or ``backend="reference"``) both variants run
+    in Python; ``workers``, ``reuse_tree`` and ``max_nodes`` need the C loop.
     """
 
     kind = "ismcts"
@@ -122,7 +123,7 @@ class ISMCTSBot(TwoPathSearch, Bot):
         ``rollout`` (``"random"`` or ``"policy"``), ``rollout_epsilon``,
         ``rollout_cutoff``: the simulation step, run in each determinized
         world; see :class:`~aiplay.search.rollout.Rollout`.
-        ``variant``: ``"so"`` (SO-ISMCTS) or ``"mo"`` (MO-ISMCTS, native only).
+        ``variant``: ``"so"`` (SO-ISMCTS) or ``"mo"`` (MO-ISMCTS), on either path.
         ``opponents``: ``"search"`` (the other players choose by UCB on their own
         returns) or ``"policy"`` (they move by the game's playout policy inside the
         tree too); see :data:`~aiplay.search.tree_config.OPPONENTS`.
@@ -146,6 +147,8 @@ class ISMCTSBot(TwoPathSearch, Bot):
 
     def _analyse_reference(self, state: State, root_player: int, call_rng: random.Random) -> Analysis:
         self.config.check_reference_path("ISMCTSBot", state)
+        if self.variant == "mo":
+            return self._analyse_reference_mo(state, root_player, call_rng)
         det_rng = branch(call_rng, _DETERMINIZATION_STREAM)
         rng = branch(call_rng, _SIMULATION_STREAM)
         num_players = state.game.num_players
@@ -226,6 +229,107 @@ class ISMCTSBot(TwoPathSearch, Bot):
         legal = state.legal_actions()
         stats = []
         for action in legal:
+            child = root.children.get(action)
+            if child is None or child.visits == 0:
+                stats.append(ActionStats(action=action, visits=0, value=None,
+                                         availability=0 if child is None else child.availability))
+            else:
+                stats.append(ActionStats(action=action, visits=child.visits,
+                                         value=child.totals[root_player] / child.visits,
+                                         availability=child.availability))
+        return tree_analysis(self.kind, root_player, stats,
+                             lambda first: self._principal_variation(root, first), meter, max_depth, tree_nodes)
+
+    def _analyse_reference_mo(self, state: State, root_player: int, call_rng: random.Random) -> Analysis:
+        """MO-ISMCTS (Cowling, Powley & Whitehouse 2012) in Python: one tree per player.
+
+        In player q's tree, q's own decisions are edges by action; every other move (a
+        rival's decision or a chance outcome) is an edge by q's information-state key
+        after it, so the moves q cannot observe share one edge. A decision is chosen
+        in the mover's own tree, by UCB with availability counts on the mover's
+        returns, as SO-ISMCTS chooses in its one tree. A new node in any tree ends the
+        descent; every tree's path gets the playout's returns. The native loop
+        (``src_ext/mcts.pyx``) keys its trees the same way.
+        """
+        det_rng = branch(call_rng, _DETERMINIZATION_STREAM)
+        rng = branch(call_rng, _SIMULATION_STREAM)
+        num_players = state.game.num_players
+        roots = [_Node(num_players) for _ in range(num_players)]
+        meter = Meter(self.budget, self._stop_event)
+        meter.nodes = 1  # the root (of the searching player's tree)
+        tree_nodes, max_depth = num_players, 0
+        c, log, sqrt = self.uct_c, math.log, math.sqrt
+        opponent_policy = state.game.heuristic_policy if self.config.opponents == "policy" else None
+
+        while True:
+            world = state.determinize(root_player, det_rng)
+            current = list(roots)
+            paths = [[root] for root in roots]
+            expanded = False
+            while not expanded:
+                to_move = world.current_player()
+                if to_move == TERMINAL:
+                    break
+                if to_move == CHANCE:
+                    action = sample_chance_outcome(world, rng)
+                else:
+                    children = current[to_move].children
+                    if opponent_policy is not None and to_move != root_player:
+                        action = opponent_policy(world, rng)  # the opponent model, as in SO-ISMCTS
+                    else:
+                        available = world.legal_actions()
+                        untried = [a for a in available if a not in children]
+                        if untried:
+                            action = untried[rng.randrange(len(untried))]
+                            for a in available:  # the siblings tried so far were available too
+                                sibling = children.get(a)
+                                if sibling is not None:
+                                    sibling.availability += 1
+                        else:
+                            best_score, action = -math.inf, -1
+                            for a in available:  # legal order: ties go to the first action
+                                child = children[a]
+                                child.availability += 1
+                                score = (child.totals[to_move] / child.visits
+                                         + c * sqrt(log(child.availability) / child.visits))
+                                if score > best_score:
+                                    best_score, action = score, a
+                world.apply_action(action)
+                # Follow (or make) the edge of this move in every tree.
+                for owner in range(num_players):
+                    node = current[owner]
+                    if owner == to_move:
+                        child = node.children.get(action)
+                        if child is None:
+                            child = node.children[action] = _Node(num_players)
+                            child.availability = 1  # available at its creation
+                            tree_nodes += 1
+                            expanded = True
+                    else:
+                        key = world.information_state_key(owner)
+                        child = node.chance_children.get(key)
+                        if child is None:
+                            child = node.chance_children[key] = _Node(num_players)
+                            tree_nodes += 1
+                            expanded = True
+                    current[owner] = child
+                    paths[owner].append(child)
+
+            returns, playout_steps = playout(world, rng, self.rollout)
+            for owner, path in enumerate(paths):
+                if owner == root_player:
+                    max_depth = max(max_depth, back_up(path, returns, playout_steps, meter))
+                else:  # the other trees learn from the same playout; it is counted once
+                    for visited in path:
+                        visited.visits += 1
+                        for p, value in enumerate(returns):
+                            visited.totals[p] += value
+            if meter.exhausted():
+                break
+
+        root = roots[root_player]
+        stats = []
+        for action in state.legal_actions():
             child = root.children.get(action)
             if child is None or child.visits == 0:
                 stats.append(ActionStats(action=action, visits=0, value=None,

@@ -6,8 +6,8 @@ constructor. The readable Python loop (the reference path) and the C loop
 option cannot mean one thing on one path and another on the other.
 
 Some options exist on the native path only: ``workers`` (root-parallel
-threads), ``reuse_tree`` (keep the tree between moves), ``max_nodes`` (a
-memory cap) and ``variant="mo"`` (MO-ISMCTS). Left unset they take their
+threads), ``reuse_tree`` (keep the tree between moves) and ``max_nodes`` (a
+memory cap). ``variant="mo"`` (MO-ISMCTS) runs on both paths. Left unset they take their
 defaults; set explicitly on a search that runs the reference loop (a state of
 the reference engine, or ``backend="reference"``), they raise
 :class:`~aiplay.errors.InvalidOptionError` rather than being ignored, unless
@@ -43,7 +43,7 @@ DEFAULT_MAX_NODES = 2_000_000
 NODE_BYTES = 64
 #: The most threads one bot may search with (far beyond any machine's sensible use).
 MAX_WORKERS = 256
-#: The ISMCTS variants: single-observer (both paths) and multiple-observer (native only).
+#: The ISMCTS variants: single-observer and multiple-observer (both paths).
 VARIANTS = ("so", "mo")
 #: How the other players move inside the tree. ``"search"``: each by UCB on its own returns,
 #: the textbook algorithm, which assumes every opponent plays for itself as well as the search
@@ -147,8 +147,6 @@ class TreeSearchConfig:
             given.append("reuse_tree=True")
         if self.max_nodes is not None:
             given.append(f"max_nodes={self.max_nodes!r}")
-        if self.variant == "mo":
-            given.append("variant='mo'")
         return given
 
     def check_reference_path(self, bot: str, state: Optional[State] = None) -> None:
@@ -163,7 +161,7 @@ class TreeSearchConfig:
                 f"option {', '.join(given)} of {bot} exists only on the native search path, and game "
                 f"{state.game.name!r} has no native kernel (a reference-only game; see 'What a reference-only "
                 f"game loses' in docs/adding_a_game.md). Drop the option: {bot} runs its reference (Python) "
-                f"loop{' (SO-ISMCTS)' if bot == 'ISMCTSBot' else ''} on one thread, without tree reuse")
+                f"loop on one thread, without tree reuse")
         if given:
             raise InvalidOptionError(
                 f"option {', '.join(given)} of {bot} exists only on the native search path, and this search "

@@ -74,3 +74,27 @@ def test_kuhn_jack_facing_a_bet_folds(seed):
     analysis = ISMCTSBot(iterations=200, seed=seed).analyse(state)
     assert analysis.action == PASS, analysis.stats
     assert analysis.value == -1.0
+
+
+@pytest.mark.parametrize("backend", ["reference", "native"])
+@pytest.mark.parametrize("variant", ["so", "mo"])
+def test_both_variants_call_with_the_king_on_both_engines(variant, backend):
+    """MO-ISMCTS runs on the reference loop as on the C loop: holding the King after pass-bet, call."""
+    game = aiplay.load("kuhn_poker", backend=backend)
+    for seed in range(3):
+        state = game.new_initial_state()
+        for action in (KING, JACK, PASS, BET):
+            state.apply_action(action)
+        assert ISMCTSBot(iterations=3000, seed=seed, variant=variant).choose(state) == BET
+
+
+def test_reference_mo_ismcts_keeps_one_tree_per_player():
+    """The reference MO-ISMCTS reports the searching player's tree: every iteration there, the
+    other player's hidden card merged (one tree node for the hidden deal), and the same seed
+    gives the same analysis."""
+    state = kuhn_state(KING, JACK)
+    first = ISMCTSBot(iterations=500, seed=3, variant="mo").analyse(state)
+    again = ISMCTSBot(iterations=500, seed=3, variant="mo").analyse(state)
+    assert without_time(first) == without_time(again)
+    assert sum(s.visits for s in first.stats) == 500
+    assert first.counters["tree_nodes"] > 2 * 2  # both trees grew beyond their roots
