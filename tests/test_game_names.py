@@ -65,7 +65,7 @@ NOT_YET_CONVERTED: Tuple[str, ...] = (
     "tests/test_loader_consistency.py",
     "tests/test_native_search.py",
     "tests/test_search_expectimax.py",
-    "tests/test_search_mcts.py",
+    
     "tests/test_svg.py",
     "tests/test_tensors.py",
     # Left to the engineer who is removing its hard-coded list of small games (issue 36).
