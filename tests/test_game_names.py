@@ -64,7 +64,6 @@ NOT_YET_CONVERTED: Tuple[str, ...] = (
     "tests/test_levels.py",
     "tests/test_loader_consistency.py",
     "tests/test_native_search.py",
-    "tests/test_search_expectimax.py",
     
     "tests/test_svg.py",
     "tests/test_tensors.py",
