@@ -67,8 +67,6 @@ NOT_YET_CONVERTED: Tuple[str, ...] = (
     
     "tests/test_svg.py",
     "tests/test_tensors.py",
-    # Left to the engineer who is removing its hard-coded list of small games (issue 36).
-    "tests/test_testing_kit.py",
 )
 
 
