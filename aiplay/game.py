@@ -107,7 +107,7 @@ class Game(abc.ABC):
     fast native engine when one exists.
     """
 
-    #: Registry name, e.g. ``"pig"``.
+    #: Registry name, e.g. ``"my_game"``.
     name: ClassVar[str] = ""
     #: Human-readable title.
     title: ClassVar[str] = ""

@@ -308,7 +308,7 @@ def has_native(name: str) -> bool:
 
 
 def load(name: str, backend: str = "auto", **options: Any) -> Game:
-    """Create the game ``name`` with ``options`` (e.g. ``load("pig", winscore=20)``).
+    """Create the game ``name`` with ``options`` (e.g. ``load("my_game", players=3)``).
 
     ``backend`` is ``"auto"`` (the native kernel when built, else the reference
     engine), ``"native"`` (error when there is no kernel) or ``"reference"``.

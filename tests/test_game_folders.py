@@ -14,6 +14,15 @@ import sys
 import textwrap
 from pathlib import Path
 
+from aiplay.registry import game_entry
+from aiplay.testing.choose import pick_game
+
+#: A listed game and a hidden example game (AIPLAY_SHOW_HIDDEN_GAMES lists it too), chosen by property.
+LISTED = pick_game(listed=True)
+HIDDEN = pick_game(listed=False)
+#: The hidden example game's rules class, which a game in an extra folder subclasses.
+HIDDEN_CLASS = game_entry(HIDDEN).reference
+
 
 def run(args, games_path: Path, cwd: Path):
     env = {**os.environ, "AIPLAY_GAMES_PATH": str(games_path), "AIPLAY_SHOW_HIDDEN_GAMES": "1"}
@@ -31,7 +40,7 @@ def test_a_broken_folder_is_named_and_skipped_by_aiplay_games(tmp_path):
     games = plant(tmp_path)
     result = run([sys.executable, "-m", "aiplay", "games"], games, tmp_path)
     assert result.returncode == 0, result.stderr
-    assert "pig" in result.stdout and "template" in result.stdout  # the other games are listed
+    assert LISTED in result.stdout and HIDDEN in result.stdout  # the other games are listed
     assert "half_written" not in result.stdout
     assert "game folder 'half_written' is broken" in result.stderr
     assert "ModuleNotFoundError" in result.stderr and "tensors" in result.stderr
@@ -40,7 +49,7 @@ def test_a_broken_folder_is_named_and_skipped_by_aiplay_games(tmp_path):
 
 def test_a_broken_folder_is_recorded_warned_and_refused_by_load(tmp_path):
     games = plant(tmp_path)
-    code = textwrap.dedent("""
+    code = textwrap.dedent(f"""
         import warnings
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
@@ -57,7 +66,7 @@ def test_a_broken_folder_is_recorded_warned_and_refused_by_load(tmp_path):
             assert "half_written" in str(exc) and "tensors" in str(exc), exc
         else:
             raise SystemExit("load of a broken folder did not raise SetupError")
-        assert aiplay.load("pig").name == "pig"
+        assert aiplay.load({LISTED!r}).name == {LISTED!r}
         assert "half_written" not in aiplay.games_available(include_hidden=True)
         print("OK")
     """)
@@ -69,11 +78,11 @@ def test_extra_folders_add_games_and_a_missing_directory_is_ignored(tmp_path):
     games = tmp_path / "more"
     (games / "tiny_copy").mkdir(parents=True)
     # A game defined in an extra folder: a renamed copy of the template's rules, registered there.
-    (games / "tiny_copy" / "__init__.py").write_text(textwrap.dedent("""
-        from aiplay.games._template import TemplateRaceGame
+    (games / "tiny_copy" / "__init__.py").write_text(textwrap.dedent(f"""
+        from {HIDDEN_CLASS.__module__} import {HIDDEN_CLASS.__qualname__}
         from aiplay.registry import register
 
-        class TinyCopy(TemplateRaceGame):
+        class TinyCopy({HIDDEN_CLASS.__qualname__}):
             name = "tiny_copy"
 
         register(TinyCopy, no_kernel="a copy", no_heuristic="a copy")
@@ -81,5 +90,5 @@ def test_extra_folders_add_games_and_a_missing_directory_is_ignored(tmp_path):
     path = os.pathsep.join([str(tmp_path / "missing"), str(games)])
     result = run([sys.executable, "-m", "aiplay", "games"], Path(path), tmp_path)
     assert result.returncode == 0, result.stderr
-    assert "tiny_copy" in result.stdout and "pig" in result.stdout
+    assert "tiny_copy" in result.stdout and LISTED in result.stdout
     assert "is not a directory" in result.stderr

@@ -37,8 +37,7 @@ ALLOWED_FILES: Tuple[str, ...] = (
     "README.md",
     # The licence text (third-party notices may cite the games' publishers).
     "LICENSE",
-    # This checker itself: it must write the names it treats specially (COMMON_WORDS) and
-    # what the PENDING files should change.
+    # This checker itself: it must write the names it treats specially (COMMON_WORDS).
     "tests/test_game_names.py",
 )
 
@@ -49,25 +48,6 @@ ALLOWED_FILES: Tuple[str, ...] = (
 #: ordinary words and are checked in full.
 COMMON_WORDS = frozenset({"template"})
 
-#: Files outside their games' folders that still name games, waiting for another engineer
-#: who is restructuring them (they must not be edited on this branch). Each entry says what
-#: should change; remove it once the file is fixed. Paths are relative to the repository root.
-PENDING: Dict[str, str] = {
-    "aiplay/arena.py": "module docstring example (line 31) and the argparse epilog examples (lines 590-592) "
-                       "name pig, sunken_city, area51: use a placeholder game or build the examples from the registry",
-    "aiplay/cli.py": "module docstring usage examples (lines 7-17) name pig, leduc_poker, sunken_city, area51: "
-                     "use a placeholder (``aiplay play GAME ...``) or move the examples to docs/",
-    "aiplay/game.py": "line 100, ``#: Registry name, e.g. \"pig\".``: use a placeholder (\"my_game\")",
-    "aiplay/registry.py": "line 290, ``load(\"pig\", winscore=20)`` in load()'s docstring: use a placeholder "
-                          "(``load(\"my_game\", players=3)``)",
-    "aiplay/tensors.py": "line 206, a doc string listing `area51`, `area1851`, `groom_lake`: say "
-                         "\"the board games with hidden information\" without names, or list them from the registry",
-    "aiplay/demo/index.html": "lines 15-18, the game menu's <option>s: fill the menu from the server's game list",
-    "aiplay/demo/demo.js": "line 148, ``game === \"sunken_city\" ? \"mcts\" : \"ismcts\"``: ask the server for the "
-                           "game's default bot (e.g. perfect_information -> mcts) instead of testing a name",
-}
-
-
 #: Test files that still name games: the part of issue 36's point 4 that branch ``names`` did
 #: not finish. Each must either move into ``games/<game>/tests/`` (a test of one game's
 #: behaviour) or choose its games with :mod:`aiplay.testing.choose` (a test of generic
@@ -76,21 +56,15 @@ PENDING: Dict[str, str] = {
 NOT_YET_CONVERTED: Tuple[str, ...] = (
     "tests/test_adapters.py",
     "tests/test_arena.py",
-    "tests/test_cli.py",
     "tests/test_cli_human.py",
     "tests/test_demo_browser.py",
     "tests/test_differential.py",
-    "tests/test_gym.py",
     "tests/test_levels.py",
     "tests/test_loader_consistency.py",
     "tests/test_native_search.py",
-    "tests/test_search_expectimax.py",
-    "tests/test_search_mcts.py",
-    "tests/test_search_rollout.py",
+    
     "tests/test_svg.py",
     "tests/test_tensors.py",
-    # Left to the engineer who is removing its hard-coded list of small games (issue 36).
-    "tests/test_testing_kit.py",
 )
 
 
@@ -168,16 +142,16 @@ def _registered_games() -> List[Tuple[List[str], str]]:
 
 
 def test_no_game_is_named_outside_its_folder():
-    hits = find_name_hits(ROOT, _registered_games(), pending=[*PENDING, *NOT_YET_CONVERTED])
+    hits = find_name_hits(ROOT, _registered_games(), pending=NOT_YET_CONVERTED)
     assert not hits, ("games named outside their folders (choose games by property with "
                       "aiplay.testing.choose, or move the test into games/<game>/tests/):\n  "
                       + "\n  ".join(hits))
 
 
 def test_pending_entries_are_still_needed():
-    """A PENDING or NOT_YET_CONVERTED file that no longer names a game leaves the list (so the lists only shrink)."""
+    """A NOT_YET_CONVERTED file that no longer names a game leaves the list (so the lists only shrink)."""
     games = _registered_games()
-    stale = [p for p in [*PENDING, *NOT_YET_CONVERTED]
+    stale = [p for p in NOT_YET_CONVERTED
              if (ROOT / p).exists() and not find_name_hits(ROOT, games, files=[p])]
     assert not stale, f"these listed files name no game any more; remove them from the list: {stale}"
 

@@ -11,8 +11,22 @@ from aiplay.errors import InvalidOptionError
 from aiplay.registry import has_native
 from aiplay.search import ExpectimaxBot, ISMCTSBot, MCTSBot, make_bot
 from aiplay.search.rollout import Rollout, playout
+from aiplay.testing.choose import pick_game, pick_variant
 
-BACKENDS = ["reference"] + (["native"] if has_native("sunken_city") else [])
+#: Chosen by property: a long perfect-information game whose kernel plays its policy (BOARD), a
+#: perfect-information game with a Python policy its kernel lacks (PY_POLICY), a game with no
+#: policy at all (NO_POLICY), and a long hidden-information game for four whose kernel plays its policy.
+BOARD, BOARD_OPTIONS = pick_variant(perfect_information=True, kernel_policy=True, players=2, short=False)
+PY_POLICY = pick_game(perfect_information=True, heuristic=True, kernel_policy=False, native=True)
+NO_POLICY = pick_game(heuristic=False, perfect_information=False, short=True)
+HIDDEN4, HIDDEN4_OPTIONS = pick_variant(perfect_information=False, kernel_policy=True, players=4, short=False)
+
+BACKENDS = ["reference"] + (["native"] if has_native(BOARD) else [])
+
+
+def dealt(name):
+    """The first decision of ``name`` (reference engine), its chance outcomes drawn."""
+    return aiplay.skip_chance(aiplay.load(name, backend="reference").new_initial_state(), random.Random(0))
 
 
 def midgame(name: str, moves: int, seed: int, backend: str = "auto", **options):
@@ -38,23 +52,21 @@ def test_bad_rollout_options_are_named(kind, kwargs, names):
 
 
 def test_policy_rollout_needs_a_policy():
-    kuhn = aiplay.load("kuhn_poker", backend="reference").new_initial_state()
-    kuhn.apply_action(0)
-    kuhn.apply_action(1)
+    unplayable = dealt(NO_POLICY)
     with pytest.raises(InvalidOptionError, match="has none"):
-        ISMCTSBot(iterations=10, rollout="policy", seed=1).choose(kuhn)
-    if has_native("pig"):
-        # pig has a Python policy (hold at 20) but its kernel has no native port.
-        pig = aiplay.load("pig", backend="native").new_initial_state()
+        ISMCTSBot(iterations=10, rollout="policy", seed=1).choose(unplayable)
+    if has_native(PY_POLICY):
+        # This game has a Python policy but its kernel has no native port.
+        state = aiplay.load(PY_POLICY, backend="native").new_initial_state()
         with pytest.raises(InvalidOptionError, match="kernel has none"):
-            MCTSBot(iterations=10, rollout="policy", seed=1).choose(pig)
+            MCTSBot(iterations=10, rollout="policy", seed=1).choose(state)
         bot = MCTSBot(iterations=30, rollout="policy", seed=1, backend="reference")
-        assert bot.choose(pig) in pig.legal_actions()
+        assert bot.choose(state) in state.legal_actions()
 
 
 @pytest.mark.parametrize("backend", BACKENDS)
 def test_cutoff_zero_scores_the_new_leaf_with_the_static_evaluation(backend):
-    state = midgame("sunken_city", 40, seed=3, backend=backend, players=2)
+    state = midgame(BOARD, 40, seed=3, backend=backend, **BOARD_OPTIONS)
     player = state.current_player()
     analysis = MCTSBot(iterations=1, rollout_cutoff=0, seed=5).analyse(state)
     (tried,) = [s for s in analysis.stats if s.visits]
@@ -66,7 +78,7 @@ def test_cutoff_zero_scores_the_new_leaf_with_the_static_evaluation(backend):
 
 @pytest.mark.parametrize("backend", BACKENDS)
 def test_policy_rollouts_are_seeded_and_differ_from_random_ones(backend):
-    state = midgame("sunken_city", 30, seed=8, backend=backend, players=2)
+    state = midgame(BOARD, 30, seed=8, backend=backend, **BOARD_OPTIONS)
     iterations = 200 if backend == "native" else 12
     first = MCTSBot(iterations=iterations, rollout="policy", seed=9).analyse(state)
     again = MCTSBot(iterations=iterations, rollout="policy", seed=9).analyse(state)
@@ -78,7 +90,7 @@ def test_policy_rollouts_are_seeded_and_differ_from_random_ones(backend):
 
 
 def test_reference_playout_follows_the_policy_and_stops_at_the_cutoff():
-    state = midgame("sunken_city", 20, seed=2, backend="reference", players=2)
+    state = midgame(BOARD, 20, seed=2, backend="reference", **BOARD_OPTIONS)
     world = state.clone()
     values, steps = playout(world, random.Random(1), Rollout("policy", 0.0, 7))
     assert steps == 7
@@ -90,9 +102,9 @@ def test_reference_playout_follows_the_policy_and_stops_at_the_cutoff():
     assert replay.to_json() == world.to_json()
 
 
-@pytest.mark.skipif(not has_native("area51"), reason="native extension not built")
-def test_ismcts_policy_rollouts_on_area51_run_natively_and_reproducibly():
-    state = midgame("area51", 25, seed=4, backend="native", players=4)
+@pytest.mark.skipif(not has_native(HIDDEN4), reason="native extension not built")
+def test_ismcts_policy_rollouts_on_a_hidden_information_game_run_natively_and_reproducibly():
+    state = midgame(HIDDEN4, 25, seed=4, backend="native", **HIDDEN4_OPTIONS)
     one = ISMCTSBot(iterations=300, rollout="policy", rollout_cutoff=40, seed=2).analyse(state)
     two = ISMCTSBot(iterations=300, rollout="policy", rollout_cutoff=40, seed=2).analyse(state)
     assert one.action == two.action and one.counters["iterations"] == 300
@@ -103,7 +115,7 @@ def test_ismcts_policy_rollouts_on_area51_run_natively_and_reproducibly():
 
 @pytest.mark.parametrize("backend", BACKENDS)
 def test_expectimax_leaf_playout_is_deterministic_and_used(backend):
-    state = midgame("sunken_city", 30, seed=6, backend=backend, players=2)
+    state = midgame(BOARD, 30, seed=6, backend=backend, **BOARD_OPTIONS)
     with_playout = ExpectimaxBot(depth=1, leaf_playout=15).analyse(state)
     again = ExpectimaxBot(depth=1, leaf_playout=15).analyse(state)
     static = ExpectimaxBot(depth=1).analyse(state)
@@ -118,18 +130,6 @@ def test_expectimax_leaf_playout_options_are_checked():
         ExpectimaxBot(leaf_playout=0)
     with pytest.raises(InvalidOptionError, match="exclude each other"):
         ExpectimaxBot(leaf_playout=3, evaluate=lambda s: [0.0, 0.0])
-    kuhn = aiplay.load("kuhn_poker", backend="reference").new_initial_state()
-    kuhn.apply_action(0)
-    kuhn.apply_action(1)
+    unplayable = dealt(NO_POLICY)
     with pytest.raises(InvalidOptionError, match="has none"):
-        ExpectimaxBot(depth=1, leaf_playout=3, allow_hidden_information=True).choose(kuhn)
-
-
-def test_game_presets_feed_make_bot_and_explicit_options_win():
-    game = aiplay.load("sunken_city", players=2)
-    bot = make_bot("mcts", game=game, iterations=50)
-    assert bot.rollout == Rollout("policy")
-    assert make_bot("mcts", game=game, rollout="random").rollout == Rollout("random")
-    assert make_bot("mcts").rollout == Rollout("random")
-    assert make_bot("expectimax", game=game).leaf_playout == 60
-    assert make_bot("random", game=game).__class__.__name__ == "RandomBot"
+        ExpectimaxBot(depth=1, leaf_playout=3, allow_hidden_information=True).choose(unplayable)

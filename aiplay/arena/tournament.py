@@ -28,8 +28,8 @@ those changed is refused rather than mixed with the old games.
 Example::
 
     from aiplay import arena
-    result = arena.run("pig", ["mcts(iterations=200)", "expectimax", "random"], games=20,
-                       game_options={"winscore": 30}, seed=1)
+    result = arena.run("my_game", ["mcts(iterations=200)", "expectimax", "random"], games=20,
+                       game_options={"players": 3}, seed=1)
     print(result.summary())
 
 :func:`run_match` (one table, bot kinds and options apart) is the older

@@ -14,17 +14,17 @@ from aiplay.search.spec import _literal, parse_bots
 
 
 def add_arena_command(sub: Any) -> None:
-    """Add ``aiplay arena`` to the CLI's subparsers (``aiplay/cli.py`` calls this)."""
+    """Add ``aiplay arena`` to the CLI's subparsers (``aiplay/cli/main.py`` calls this)."""
     parser = sub.add_parser(
         "arena", help="a seeded round robin between bots: win rates, intervals, ratings",
         description="Play a seeded round robin between bots (seats rotated, paired deals) and print win rates "
                     "with 95% Wilson intervals and, for 3 or more bots, Bradley-Terry ratings with intervals. "
                     "Games go to a JSON-lines results file that resumes.",
-        epilog="examples:\n"
-               "  aiplay arena pig --bots 'mcts(iterations=200)',expectimax,random --games 20 --out pig.jsonl\n"
-               "  aiplay arena sunken_city --bots mcts,heuristic --games 100 --out sc.jsonl --workers 2\n"
-               "  aiplay arena area51 --players 4 --bots ismcts,heuristic,random,random --games 40 \\\n"
-               "      --out a51.jsonl --scheduler tcp://scheduler-host:8786\n"
+        epilog="examples (GAME: a name from `aiplay games`):\n"
+               "  aiplay arena GAME --bots 'mcts(iterations=200)',expectimax,random --games 20 --out results.jsonl\n"
+               "  aiplay arena GAME --bots mcts,heuristic --games 100 --out results.jsonl --workers 2\n"
+               "  aiplay arena GAME --players 4 --bots ismcts,heuristic,random,random --games 40 \\\n"
+               "      --out results.jsonl --scheduler tcp://scheduler-host:8786\n"
                "bots: a kind (random, heuristic, mcts, ismcts, expectimax) with the game's presets, a kind\n"
                "with options as kind(name=value,...) (presets=false drops the presets, name=... labels it),\n"
                "a JSON object {\"kind\": ..., ...}, or @file.json.",

@@ -1,20 +1,20 @@
 """The ``aiplay`` command: its parser and exit policy (:func:`main`), ``games`` and ``play``.
 
-Examples::
+Examples (``GAME`` is a name from ``aiplay games``)::
 
     aiplay games
     aiplay games --all
-    aiplay play pig --bots mcts,random --seed 1
-    aiplay play leduc_poker --players 2 --bots ismcts,random --seed 7 --iterations 2000
-    aiplay play pig --option winscore=30 --bots expectimax,mcts --seed 3
-    aiplay play sunken_city --players 3 --bots heuristic,random,heuristic --seed 1
-    aiplay play sunken_city --players 3 --human 0 --bots heuristic
-    aiplay play area51 --players 2 --bots level,heuristic --level 3
-    aiplay levels area51
+    aiplay play GAME --bots mcts,random --seed 1
+    aiplay play GAME --players 2 --bots ismcts,random --seed 7 --iterations 2000
+    aiplay play GAME --option NAME=VALUE --bots expectimax,mcts --seed 3
+    aiplay play GAME --players 3 --bots heuristic,random,heuristic --seed 1
+    aiplay play GAME --players 3 --human 0 --bots heuristic
+    aiplay play GAME --players 2 --bots level,heuristic --level 3
+    aiplay levels GAME
     aiplay serve
-    aiplay arena pig --bots 'mcts(iterations=200)',expectimax,random --games 20 --out pig.jsonl
+    aiplay arena GAME --bots 'mcts(iterations=200)',expectimax,random --games 20 --out results.jsonl
     aiplay bench --quick
-    aiplay render area51 position.json --viewer 1 --out board.svg
+    aiplay render GAME position.json --viewer 1 --out board.svg
 """
 
 from __future__ import annotations

@@ -66,7 +66,9 @@ import importlib.util
 import random
 from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
 
-from aiplay.errors import UnknownGameError
+import aiplay
+from aiplay.errors import AiplayError, UnknownGameError
+from aiplay.registry import game_entries, game_entry, has_native
 
 __all__ = ["SHORT_MOVES", "SHORT_PLAYOUTS", "NoGameError", "cli_options", "games_with", "pick_game", "pick_options",
            "pick_variant", "variant_properties", "variants_with"]
@@ -82,15 +84,11 @@ class NoGameError(UnknownGameError):
 
 
 def _entries(include_hidden: bool) -> List[Any]:
-    from aiplay.registry import game_entries
-
     return game_entries(include_hidden=include_hidden)
 
 
 def _random_length_within(name: str, options: Mapping[str, Any], limit: int, seed: int) -> bool:
     """True when a uniformly random playout (seeded) of ``name`` ends within ``limit`` moves."""
-    import aiplay
-
     game = aiplay.load(name, backend="reference", **dict(options))
     state = game.new_initial_state()
     rng = random.Random(seed)
@@ -107,9 +105,6 @@ def _random_length_within(name: str, options: Mapping[str, Any], limit: int, see
 
 @functools.lru_cache(maxsize=None)
 def _properties(name: str, options_key: Tuple[Tuple[str, Any], ...]) -> Dict[str, Any]:
-    import aiplay
-    from aiplay.registry import game_entry, has_native
-
     entry = game_entry(name)
     options = dict(options_key)
     game = aiplay.load(name, backend="reference", **options)
@@ -149,10 +144,6 @@ def variant_properties(name: str, options: Mapping[str, Any]) -> Dict[str, Any]:
 
 @functools.lru_cache(maxsize=None)
 def _accepts_players(name: str, players: int) -> bool:
-    import aiplay
-    from aiplay.errors import AiplayError
-    from aiplay.registry import game_entry
-
     if "players" not in game_entry(name).reference.option_spec:
         return False
     try:
@@ -246,8 +237,6 @@ def pick_game(*, include_hidden: bool = True, exclude: Sequence[str] = (), prefe
 def pick_options(name: str, **filters: Any) -> dict:
     """The first of ``name``'s ``contract_options`` with the properties asked; :class:`NoGameError` if none."""
     _check_filters(filters)
-    from aiplay.registry import game_entry
-
     for options in game_entry(name).contract_options:
         if _matches(_properties(name, _key(options)), filters, name):
             return dict(options)

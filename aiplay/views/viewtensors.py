@@ -283,6 +283,8 @@ class ViewTensors(TensorEncoding):
     the observation tensors are the same.
     """
 
+    encodes_view = True
+
     def __init__(self, schema: ViewSchema, limits: Callable[[Game], Limits], internal: Sequence[Field] = (),
                  context: Optional[Tuple[str, Sequence[Tuple[str, int, int, str]]]] = None) -> None:
         self.schema = schema
