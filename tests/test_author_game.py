@@ -74,7 +74,7 @@ def test_check_game_passes_and_a_peeking_variant_fails():
         assert picture and "?" in picture.splitlines()[2], picture
         # The options of the native search path are refused with the reason: the game has no kernel.
         from aiplay.search import make_bot
-        for option in ({"reuse_tree": True}, {"workers": 2}):
+        for option in ({"workers": 2}, {"max_nodes": 1000}):
             try:
                 make_bot("ismcts", iterations=5, **option).choose(state if not state.is_chance_node() else
                     aiplay.play_out(aiplay.load("bluff_dice").new_initial_state(), random.Random(2), max_steps=4))
@@ -82,10 +82,11 @@ def test_check_game_passes_and_a_peeking_variant_fails():
                 assert "has no native kernel" in str(exc) and "reference-only" in str(exc), exc
             else:
                 raise SystemExit(f"{option} was accepted on a reference-only game")
-        # MO-ISMCTS runs on the reference loop too.
+        # MO-ISMCTS and tree reuse run on the reference loop too.
         mo_state = state if not state.is_chance_node() else aiplay.play_out(
             aiplay.load("bluff_dice").new_initial_state(), random.Random(2), max_steps=4)
         assert make_bot("ismcts", iterations=50, variant="mo", seed=1).choose(mo_state) in mo_state.legal_actions()
+        assert make_bot("ismcts", iterations=50, reuse_tree=True, seed=1).choose(mo_state) in mo_state.legal_actions()
         # A determinize that peeks (returns the true state) is reported.
         BluffDiceState.determinize = _with_seat_check(lambda self, observer, rng: self.clone())
         try:

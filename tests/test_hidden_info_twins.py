@@ -108,7 +108,7 @@ def usable(kind: str, options: Dict[str, Any], game: aiplay.Game) -> bool:
     if kind == "heuristic" or options.get("rollout") == "policy":
         if game.heuristic_policy is None:
             return False
-    native_only = ("workers", "max_nodes", "reuse_tree")
+    native_only = ("workers", "max_nodes")
     if game.backend == "reference" and any(k in options for k in native_only):
         return False
     return True

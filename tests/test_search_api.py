@@ -202,8 +202,8 @@ def test_every_bot_plays_every_game_on_its_default_engine(name):
 
 
 @pytest.mark.parametrize("kind,options", [
-    ("mcts", {"workers": 2}), ("mcts", {"reuse_tree": True}), ("mcts", {"max_nodes": 100}),
-    ("ismcts", {"workers": 3}), ("ismcts", {"max_nodes": 10**6}), ("ismcts", {"reuse_tree": True}),
+    ("mcts", {"workers": 2}), ("mcts", {"max_nodes": 100}),
+    ("ismcts", {"workers": 3}), ("ismcts", {"max_nodes": 10**6}),
 ])
 def test_native_only_options_are_refused_by_the_reference_loop(kind, options):
     """An option that the reference loop does not have is an error there, never silently ignored."""

@@ -38,7 +38,7 @@ from __future__ import annotations
 
 import math
 import random
-from typing import Dict, List, Optional, Tuple
+from typing import Any, Dict, List, Optional, Tuple
 
 from aiplay.game import CHANCE, TERMINAL, State, sample_chance_outcome
 from aiplay.rng import SeedLike, branch
@@ -47,6 +47,7 @@ from aiplay.search.mcts import back_up, tree_analysis
 from aiplay.search.native_path import TreeSearchPool, TwoPathSearch, native_kernel
 from aiplay.search.rollout import playout
 from aiplay.search.tree_config import DEFAULT_UCT_C, TreeSearchConfig
+from aiplay.search.tree_reuse import KeptTrees, count_nodes, mark_root_key
 
 #: Branch stream numbers of one search call (see the module docstring).
 _DETERMINIZATION_STREAM = 1
@@ -62,14 +63,17 @@ class _Node:
     by a decision.
     """
 
-    __slots__ = ("children", "chance_children", "visits", "availability", "totals")
+    __slots__ = ("children", "chance_children", "visits", "availability", "totals", "root_key")
 
     def __init__(self, num_players: int):
         self.children: Dict[int, _Node] = {}
-        self.chance_children: Dict[int, _Node] = {}
+        self.chance_children: Dict[Any, _Node] = {}
         self.visits = 0
         self.availability = 0
         self.totals = [0.0] * num_players
+        # With reuse_tree=True: the searching seat's information-state key where it is to move
+        # (aiplay.search.tree_reuse), else None.
+        self.root_key: Any = None
 
 
 class ISMCTSBot(TwoPathSearch, Bot):
@@ -105,7 +109,9 @@ class ISMCTSBot(TwoPathSearch, Bot):
     ``reuse_tree`` (keep the tree between moves when the new information set
     lies in it) and ``max_nodes`` (memory cap in tree nodes). On the reference
     path (a game without a kernel, or ``backend="reference"``) both variants run
-    in Python; ``workers``, ``reuse_tree`` and ``max_nodes`` need the C loop.
+    in Python, and keep their tree between moves when ``reuse_tree=True`` is
+    given (:mod:`aiplay.search.tree_reuse`; there it is off by default);
+    ``workers`` and ``max_nodes`` need the C loop.
     """
 
     kind = "ismcts"
@@ -137,6 +143,7 @@ class ISMCTSBot(TwoPathSearch, Bot):
         self.budget, self.uct_c, self.rollout = self.config.budget, self.config.uct_c, self.config.rollout
         self.backend, self.variant = self.config.backend, self.config.variant
         self._pool: Optional[TreeSearchPool] = None
+        self._kept: Optional[KeptTrees] = None  # the reference loop's tree, with reuse_tree=True
 
     def _start(self, state: State) -> Tuple[int, random.Random, bool]:
         """What every search call does first: the checks, this call's stream, which path runs."""
@@ -152,10 +159,13 @@ class ISMCTSBot(TwoPathSearch, Bot):
         det_rng = branch(call_rng, _DETERMINIZATION_STREAM)
         rng = branch(call_rng, _SIMULATION_STREAM)
         num_players = state.game.num_players
-        root = _Node(num_players)
+        keep = self.config.reuse_tree is True  # reference tree reuse is asked for, never the default
+        reused = self._kept.reusable_roots(state, root_player) if keep and self._kept is not None else None
+        root = reused[0] if reused else _Node(num_players)
+        reused_visits = root.visits
         meter = Meter(self.budget, self._stop_event)
         meter.nodes = 1  # the root
-        tree_nodes, max_depth = 1, 0
+        tree_nodes, max_depth = (count_nodes([root]) if reused else 1), 0
         c, log, sqrt = self.uct_c, math.log, math.sqrt  # locals: the loop below is hot
         opponent_policy = state.game.heuristic_policy if self.config.opponents == "policy" else None
 
@@ -173,6 +183,8 @@ class ISMCTSBot(TwoPathSearch, Bot):
                     child = node.chance_children.get(key)
                     if child is None:
                         child = node.chance_children[key] = _Node(num_players)
+                        if keep:
+                            mark_root_key(child, world, root_player)
                         tree_nodes += 1
                         path.append(child)
                         break
@@ -188,6 +200,8 @@ class ISMCTSBot(TwoPathSearch, Bot):
                     if child is None:
                         child = children[action] = _Node(num_players)
                         child.availability = 1
+                        if keep:
+                            mark_root_key(child, world, root_player)
                         tree_nodes += 1
                         path.append(child)
                         break
@@ -205,6 +219,8 @@ class ISMCTSBot(TwoPathSearch, Bot):
                         if sibling is not None:
                             sibling.availability += 1
                     world.apply_action(action)
+                    if keep:
+                        mark_root_key(child, world, root_player)
                     path.append(child)
                     break
                 best_score = -math.inf
@@ -226,6 +242,8 @@ class ISMCTSBot(TwoPathSearch, Bot):
             if meter.exhausted():
                 break
 
+        if keep:
+            self._kept = KeptTrees.of(state, root_player, [root])
         legal = state.legal_actions()
         stats = []
         for action in legal:
@@ -237,8 +255,11 @@ class ISMCTSBot(TwoPathSearch, Bot):
                 stats.append(ActionStats(action=action, visits=child.visits,
                                          value=child.totals[root_player] / child.visits,
                                          availability=child.availability))
-        return tree_analysis(self.kind, root_player, stats,
-                             lambda first: self._principal_variation(root, first), meter, max_depth, tree_nodes)
+        analysis = tree_analysis(self.kind, root_player, stats,
+                                 lambda first: self._principal_variation(root, first), meter, max_depth, tree_nodes)
+        if keep:
+            analysis.counters.update(reused_tree=bool(reused), reused_visits=reused_visits)
+        return analysis
 
     def _analyse_reference_mo(self, state: State, root_player: int, call_rng: random.Random) -> Analysis:
         """MO-ISMCTS (Cowling, Powley & Whitehouse 2012) in Python: one tree per player.
@@ -254,10 +275,13 @@ class ISMCTSBot(TwoPathSearch, Bot):
         det_rng = branch(call_rng, _DETERMINIZATION_STREAM)
         rng = branch(call_rng, _SIMULATION_STREAM)
         num_players = state.game.num_players
-        roots = [_Node(num_players) for _ in range(num_players)]
+        keep = self.config.reuse_tree is True  # reference tree reuse is asked for, never the default
+        reused = self._kept.reusable_roots(state, root_player) if keep and self._kept is not None else None
+        roots = reused or [_Node(num_players) for _ in range(num_players)]
+        reused_visits = roots[root_player].visits
         meter = Meter(self.budget, self._stop_event)
         meter.nodes = 1  # the root (of the searching player's tree)
-        tree_nodes, max_depth = num_players, 0
+        tree_nodes, max_depth = (count_nodes(roots) if reused else num_players), 0
         c, log, sqrt = self.uct_c, math.log, math.sqrt
         opponent_policy = state.game.heuristic_policy if self.config.opponents == "policy" else None
 
@@ -305,6 +329,8 @@ class ISMCTSBot(TwoPathSearch, Bot):
                             child.availability = 1  # available at its creation
                             tree_nodes += 1
                             expanded = True
+                            if keep:  # by the searching seat's key in every tree (tree_reuse)
+                                mark_root_key(child, world, root_player)
                     else:
                         key = world.information_state_key(owner)
                         child = node.chance_children.get(key)
@@ -312,6 +338,8 @@ class ISMCTSBot(TwoPathSearch, Bot):
                             child = node.chance_children[key] = _Node(num_players)
                             tree_nodes += 1
                             expanded = True
+                            if keep:
+                                mark_root_key(child, world, root_player)
                     current[owner] = child
                     paths[owner].append(child)
 
@@ -327,6 +355,8 @@ class ISMCTSBot(TwoPathSearch, Bot):
             if meter.exhausted():
                 break
 
+        if keep:
+            self._kept = KeptTrees.of(state, root_player, roots)
         root = roots[root_player]
         stats = []
         for action in state.legal_actions():
@@ -338,8 +368,11 @@ class ISMCTSBot(TwoPathSearch, Bot):
                 stats.append(ActionStats(action=action, visits=child.visits,
                                          value=child.totals[root_player] / child.visits,
                                          availability=child.availability))
-        return tree_analysis(self.kind, root_player, stats,
-                             lambda first: self._principal_variation(root, first), meter, max_depth, tree_nodes)
+        analysis = tree_analysis(self.kind, root_player, stats,
+                                 lambda first: self._principal_variation(root, first), meter, max_depth, tree_nodes)
+        if keep:
+            analysis.counters.update(reused_tree=bool(reused), reused_visits=reused_visits)
+        return analysis
 
     def _native_pool(self) -> TreeSearchPool:
         if self._pool is None:

@@ -45,6 +45,7 @@ from aiplay.search.rollout import playout, random_playout  # noqa: F401 (re-expo
 from aiplay.search.tree_config import (  # noqa: F401 (DEFAULT_ITERATIONS re-exported)
     DEFAULT_ITERATIONS, DEFAULT_UCT_C, TreeSearchConfig,
 )
+from aiplay.search.tree_reuse import KeptTrees, count_nodes, mark_root_key
 
 
 def tree_analysis(kind: str, player: int, stats: List[ActionStats],
@@ -84,7 +85,7 @@ class _Node:
     root, which keeps memory proportional to the tree, not to state size.
     """
 
-    __slots__ = ("children", "actions", "untried", "visits", "totals")
+    __slots__ = ("children", "actions", "untried", "visits", "totals", "root_key")
 
     def __init__(self, num_players: int):
         self.children: Dict[int, _Node] = {}
@@ -95,6 +96,9 @@ class _Node:
         self.untried: Optional[List[int]] = None
         self.visits = 0
         self.totals = [0.0] * num_players
+        # With reuse_tree=True: the searching seat's information-state key where it is to move
+        # (aiplay.search.tree_reuse), else None.
+        self.root_key: Any = None
 
     def mean(self, player: int) -> float:
         return self.totals[player] / self.visits
@@ -123,10 +127,12 @@ class MCTSBot(TwoPathSearch, Bot):
     (``src_ext/mcts.pyx``) with these extra options: ``workers`` (root
     parallelism: that many trees in threads, iterations and nodes split among
     them, root statistics summed), ``reuse_tree`` (keep the tree between
-    moves when the new state lies in it) and ``max_nodes`` (memory cap per
-    search, in tree nodes: once reached, iterations continue without growing
-    the tree). Given to a search that runs the reference loop, those three
-    raise :class:`~aiplay.errors.InvalidOptionError`. The native path's
+    moves when the new state lies in it; the default there) and ``max_nodes``
+    (memory cap per search, in tree nodes: once reached, iterations continue
+    without growing the tree). The reference loop keeps its tree too when
+    ``reuse_tree=True`` is given (:mod:`aiplay.search.tree_reuse`; off by
+    default there); ``workers`` and ``max_nodes`` given to it raise
+    :class:`~aiplay.errors.InvalidOptionError`. The native path's
     random numbers differ from the reference path's, so the two agree in
     distribution, not draw for draw (:mod:`aiplay.search.tree_config`).
     """
@@ -164,6 +170,7 @@ class MCTSBot(TwoPathSearch, Bot):
         self.backend = self.config.backend
         self.allow_hidden_information = check_bool("allow_hidden_information", allow_hidden_information)
         self._pool: Optional[TreeSearchPool] = None
+        self._kept: Optional[KeptTrees] = None  # the reference loop's tree, with reuse_tree=True
 
     def _start(self, state: State) -> Tuple[int, random.Random, bool]:
         """What every search call does first: the checks, this call's stream, which path runs."""
@@ -176,10 +183,13 @@ class MCTSBot(TwoPathSearch, Bot):
     def _analyse_reference(self, state: State, player: int, rng: random.Random) -> Analysis:
         self.config.check_reference_path("MCTSBot", state)
         num_players = state.game.num_players
-        root = _Node(num_players)
+        keep = self.config.reuse_tree is True  # reference tree reuse is asked for, never the default
+        reused = self._kept.reusable_roots(state, player) if keep and self._kept is not None else None
+        root = reused[0] if reused else _Node(num_players)
+        reused_visits = root.visits
         meter = Meter(self.budget, self._stop_event)
         meter.nodes = 1  # the root
-        tree_nodes, max_depth = 1, 0
+        tree_nodes, max_depth = (count_nodes([root]) if reused else 1), 0
         c, log, sqrt = self.uct_c, math.log, math.sqrt  # locals: the loop below is hot
         opponent_policy = state.game.heuristic_policy if self.config.opponents == "policy" else None
 
@@ -197,6 +207,8 @@ class MCTSBot(TwoPathSearch, Bot):
                     child = node.children.get(outcome)
                     if child is None:  # first time this outcome is seen: expand it
                         child = node.children[outcome] = _Node(num_players)
+                        if keep:
+                            mark_root_key(child, scratch, player)
                         tree_nodes += 1
                         path.append(child)
                         break
@@ -210,6 +222,8 @@ class MCTSBot(TwoPathSearch, Bot):
                     child = node.children.get(action)
                     if child is None:
                         child = node.children[action] = _Node(num_players)
+                        if keep:
+                            mark_root_key(child, scratch, player)
                         tree_nodes += 1
                         path.append(child)
                         break
@@ -223,6 +237,8 @@ class MCTSBot(TwoPathSearch, Bot):
                     action = node.untried.pop(rng.randrange(len(node.untried)))
                     scratch.apply_action(action)
                     child = node.children[action] = _Node(num_players)
+                    if keep:
+                        mark_root_key(child, scratch, player)
                     tree_nodes += 1
                     path.append(child)
                     break
@@ -247,7 +263,11 @@ class MCTSBot(TwoPathSearch, Bot):
             if meter.exhausted():
                 break
 
-        return self._report(state, player, root, meter, max_depth, tree_nodes)
+        analysis = self._report(state, player, root, meter, max_depth, tree_nodes)
+        if keep:
+            self._kept = KeptTrees.of(state, player, [root])
+            analysis.counters.update(reused_tree=bool(reused), reused_visits=reused_visits)
+        return analysis
 
     def _report(self, state: State, player: int, root: _Node, meter: Meter, max_depth: int,
                 tree_nodes: int) -> Analysis:

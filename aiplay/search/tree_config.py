@@ -6,12 +6,14 @@ constructor. The readable Python loop (the reference path) and the C loop
 option cannot mean one thing on one path and another on the other.
 
 Some options exist on the native path only: ``workers`` (root-parallel
-threads), ``reuse_tree`` (keep the tree between moves) and ``max_nodes`` (a
-memory cap). ``variant="mo"`` (MO-ISMCTS) runs on both paths. Left unset they take their
-defaults; set explicitly on a search that runs the reference loop (a state of
-the reference engine, or ``backend="reference"``), they raise
+threads) and ``max_nodes`` (a memory cap). ``variant="mo"`` (MO-ISMCTS) and
+``reuse_tree`` (keep the tree between moves) run on both paths; the native
+path reuses its tree by default, the reference path only when asked
+(:mod:`aiplay.search.tree_reuse`). The native-only ones, left unset, take
+their defaults; set explicitly on a search that runs the reference loop (a
+state of the reference engine, or ``backend="reference"``), they raise
 :class:`~aiplay.errors.InvalidOptionError` rather than being ignored, unless
-they ask for what that loop does anyway (``workers=1``, ``reuse_tree=False``).
+they ask for what that loop does anyway (``workers=1``).
 
 Reproducibility across the two paths: each path replays the same moves for
 the same seed and budget (of iterations or nodes), but the two paths draw
@@ -137,14 +139,11 @@ class TreeSearchConfig:
     def native_only_options(self) -> List[str]:
         """The options given explicitly that the reference loop cannot honour, as ``name=value`` texts.
 
-        Settings that describe what the reference loop does anyway (one worker,
-        no tree reuse) are accepted.
+        A setting that describes what the reference loop does anyway (one worker) is accepted.
         """
         given = []
         if self.workers not in (None, 1):
             given.append(f"workers={self.workers!r}")
-        if self.reuse_tree:
-            given.append("reuse_tree=True")
         if self.max_nodes is not None:
             given.append(f"max_nodes={self.max_nodes!r}")
         return given
@@ -161,7 +160,7 @@ class TreeSearchConfig:
                 f"option {', '.join(given)} of {bot} exists only on the native search path, and game "
                 f"{state.game.name!r} has no native kernel (a reference-only game; see 'What a reference-only "
                 f"game loses' in docs/adding_a_game.md). Drop the option: {bot} runs its reference (Python) "
-                f"loop on one thread, without tree reuse")
+                f"loop on one thread, without a memory cap")
         if given:
             raise InvalidOptionError(
                 f"option {', '.join(given)} of {bot} exists only on the native search path, and this search "
