@@ -40,7 +40,9 @@ built with those options:
 A filter left at None does not filter. The candidates are taken in a fixed
 order (game names sorted, then each game's ``contract_options`` in their
 declared order), so every choice is deterministic: the same registry gives
-the same game and options on every machine and every run.
+the same game and options on every machine and every run. :func:`pick_variant`
+and :func:`pick_game`, unless ``native`` is asked, take a game with a built
+kernel before one without (a test that picks one game may run it on both engines).
 
 Functions:
 
@@ -225,6 +227,11 @@ def pick_variant(*, include_hidden: bool = True, exclude: Sequence[str] = (), pr
     if not found:
         asked = {k: v for k, v in filters.items() if v is not None}
         raise NoGameError(f"no registered game has the properties {asked}")
+    if filters.get("native") is None:
+        # One game picked for a test runs on both engines where any match can: a game with a
+        # built kernel first (stable), so that a reference-only game added beside the shipped
+        # ones is picked only when nothing else has the properties.
+        found.sort(key=lambda variant: not _properties(variant[0], _key(variant[1]))["native"])
     return found[0]
 
 
