@@ -414,6 +414,9 @@ class Server:
         self._emit_lock = threading.Lock()
         self._lock = threading.RLock()  # guards the sessions against worker threads
         self.sessions: Dict[str, Session] = {}
+        #: Work to do once the current request's reply is sent (a table's bots start after it, so
+        #: that their moves' events follow the reply that caused them).
+        self._after_reply: List[Callable[[], None]] = []
         self._next_id = 1
         self.closed = False
         self._commands: Dict[str, Callable[[Dict[str, Any]], Optional[Dict[str, Any]]]] = {
@@ -453,6 +456,7 @@ class Server:
         """
         request_id: Any = None
         cmd: Any = None
+        self._after_reply = []
         try:
             request = parse_request(line)
             request_id = request.get("id")
@@ -474,6 +478,8 @@ class Server:
                     data = handler(request)
             if data is not None:  # None: a worker thread replies later (go, analyse, solve)
                 self.reply(request_id, cmd, data)
+            for work in self._after_reply:
+                work()
         except AiplayError as exc:
             self.fail(request_id, cmd, exc)
         except (ValueError, TypeError, KeyError, IndexError, OverflowError, RecursionError) as exc:
@@ -682,7 +688,7 @@ class Server:
         with table.lock:
             session = self._seat(table, viewer)
             played = [_move(m, viewer) for m in match.advance_chance()]
-        table.kick()
+        self._after_reply.append(table.kick)
         return self._with_status(session, {"chance_moves": played,
                                            "tokens": {str(s): t for s, t in sorted(table.tokens.items())}})
 
@@ -717,7 +723,7 @@ class Server:
             session = self._seat(table, seat)
             moves = [_move(m, seat) for m in history[since:]]
             data = self._with_status(session, {"seat": seat, "since": since, "moves": moves})
-        table.kick()
+        self._after_reply.append(table.kick)
         return data
 
     @staticmethod
@@ -798,7 +804,7 @@ class Server:
             table.broadcast([move] + chance, skip=session)
             data = self._with_status(session, {"move": _move(move, viewer),
                                                "chance_moves": [_move(m, viewer) for m in chance]})
-        table.kick()
+        self._after_reply.append(table.kick)
         return data
 
     def _chance(self, request: Dict[str, Any]) -> Dict[str, Any]:
@@ -842,7 +848,7 @@ class Server:
                 session.table.broadcast(undone, skip=session, event="undo")
             data = self._with_status(session, {"undone": [_move(m, viewer) for m in undone]})
         if session.table is not None:
-            session.table.kick()
+            self._after_reply.append(session.table.kick)
         return data
 
     def _redo(self, request: Dict[str, Any]) -> Dict[str, Any]:
@@ -859,7 +865,7 @@ class Server:
                 session.table.broadcast(redone, skip=session)
             data = self._with_status(session, {"redone": [_move(m, viewer) for m in redone]})
         if session.table is not None:
-            session.table.kick()
+            self._after_reply.append(session.table.kick)
         return data
 
     def _view(self, request: Dict[str, Any]) -> Dict[str, Any]:
