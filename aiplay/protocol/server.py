@@ -1229,7 +1229,7 @@ class Server:
             observer = options.get("observer")
             if observer is not None and observer != viewer:
                 raise ProtocolError(f"this client shows seat {viewer}; it may solve only as that seat "
-                                    f"(observer {viewer}), or send \"viewer\": \"all\"")
+                                    f"(observer {viewer})")
             options["observer"] = viewer
         seconds = options.get("seconds")
         session.solve_deadline = (time.monotonic() + float(seconds) if isinstance(seconds, (int, float))
