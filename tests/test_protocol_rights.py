@@ -279,7 +279,10 @@ def test_two_people_and_a_bot_play_a_whole_game_at_one_table():
     limits = ServerLimits()
     alice, bob = Client(limits, trusted=False), Client(limits, trusted=False)
     seats = {"0": "human", "1": "human", "2": {"level": 1}}
-    new = alice.ok("new", game=TABLE_GAME, options=TABLE_OPTIONS, seed=5, seats=seats, viewer=0)
+    # A seed would let its chooser replay the deal: an untrusted client may not fix a table's.
+    assert "secret seed" in alice.refused("new", game=TABLE_GAME, options=TABLE_OPTIONS, seed=5, seats=seats,
+                                          viewer=0)["error"]
+    new = alice.ok("new", game=TABLE_GAME, options=TABLE_OPTIONS, seats=seats, viewer=0)
     assert new["status"]["table_id"] and new["status"]["act_for"] == [0] and new["status"]["seats"] == seats
     tokens = new["tokens"]
     assert set(tokens) == {"0", "1"}
@@ -304,7 +307,9 @@ def test_two_people_and_a_bot_play_a_whole_game_at_one_table():
             f"it is not your turn: player {seat} is to move"
         # No taking back the other person's moves at this table.
         history = client.ok("history", game_id=gid)["moves"]
-        if any(m["player"] == seat for m in history) and any(m["player"] not in (seat, -1) for m in history):
+        theirs = [i for i, m in enumerate(history) if m["player"] == 1 - seat]
+        if theirs and any(m["player"] not in (1 - seat, -1) for m in history[theirs[-1]:]):
+            # Taking back one's own move would take back another seat's after it too: refused.
             assert "does not allow" in other_client.refused("undo", game_id=other_gid, seat=1 - seat)["error"]
         legal = client.ok("legal", game_id=gid)["actions"]
         client.ok("apply", game_id=gid, action=rng.choice(legal)["id"])
@@ -333,3 +338,26 @@ def test_two_people_and_a_bot_play_a_whole_game_at_one_table():
     assert match_moves[0] != match_moves[1]  # their cards differ, so do their logs
     alice.close()
     bob.close()
+
+
+def test_a_table_refuses_taking_back_another_persons_move_unless_it_allows_it():
+    limits = ServerLimits()
+    for allow in (False, True):
+        alice, bob = Client(limits), Client(limits)
+        seats = {"0": "human", "1": "human", "2": {"level": 1}}
+        new = alice.ok("new", game=TABLE_GAME, options=TABLE_OPTIONS, seed=1, seats=seats, viewer=0,
+                       allow_undo=allow)
+        assert new["status"]["to_move"] == 0, "the first decision is seat 0's"
+        bob_gid = bob.ok("join", token=new["tokens"]["1"])["game_id"]
+        alice.ok("apply", game_id=new["game_id"], action=alice.ok("legal", game_id=new["game_id"])["actions"][0]["id"])
+        bob.ok("apply", game_id=bob_gid, action=bob.ok("legal", game_id=bob_gid)["actions"][0]["id"])
+        _wait(lambda: not alice.ok("status", game_id=new["game_id"])["status"]["searching"])
+        reply = alice.ask("undo", game_id=new["game_id"], seat=0)
+        if allow:
+            assert reply["ok"] and reply["status"]["to_move"] == 0, reply
+            # Bob is told what was taken back, as his seat sees it.
+            _wait(lambda: any(e["event"] == "undo" for e in bob.events))
+        else:
+            assert not reply["ok"] and "does not allow" in reply["error"], reply
+        alice.close()
+        bob.close()

@@ -297,6 +297,7 @@ async function newGame(event) {
       const level = /^\d+$/.test($("level").value) ? Number($("level").value) : Number(levels[levels.length - 1] || 1);
       fields.seats = {};
       for (let p = 0; p < players; p++) fields.seats[p] = p === demo.seat || p === second ? "human" : { level };
+      delete fields.seed;  // a table's draws use the engine's secret seed (a chosen one would tell every hand)
     }
     const reply = await request("new", fields);
     demo.gameId = reply.game_id;

@@ -683,6 +683,12 @@ class Server:
             raise ProtocolError("at a table each client acts for its own seat only (drop 'act_for')")
         if request.get("auto_chance") is False:
             raise ProtocolError("at a table the engine draws every chance outcome (drop 'auto_chance')")
+        if request.get("seed") is not None and not self.trusted:
+            # The chance draws follow the seed: whoever chose it could replay them and read every hand.
+            raise ProtocolError("at a table the engine draws with a secret seed: drop 'seed' (only a trusted "
+                                "client may fix a table's seed, for tests)")
+        if request.get("seed") is None:
+            seed = secrets.randbits(62)
         match = Match(game, seed=seed, state=state)
         table = self.limits.tables.create(match, seating, allow_undo, seed, self.limits.max_games)
         with table.lock:
