@@ -8,6 +8,13 @@ streams ``"info"`` lines. A bad request gets ``"ok": false`` and an ``error``
 text, and changes nothing. :class:`ServerLimits` are the caps shared by every
 client of one server. docs/protocol.md is the specification.
 
+Each open game (:class:`Session`) carries the client's rights: the seat it sees
+as, the seats it may act for, whether it may take back others' moves; a
+:class:`Server` is ``trusted`` (stdio) or not (WebSocket without
+``--trust-clients``). A :class:`Table` is a game that several connections
+share, each bound to its seat, with bots the server plays; :class:`Tables`
+holds a server's tables (in :class:`ServerLimits`, shared by its connections).
+
 Searches (``go``, ``analyse``, ``solve``) run in a worker thread per game, so
 ``stop`` and every other command are read while they run; ``stop`` ends a
 search within about 50 ms and it replies with its best move so far.
@@ -1324,4 +1331,4 @@ def _jsonable(value: Any) -> Any:
         return repr(value)
 
 
-__all__ = ["ALL_SEATS", "Server", "ServerLimits", "Session"]
+__all__ = ["ALL_SEATS", "Server", "ServerLimits", "Session", "Table", "Tables"]
