@@ -39,6 +39,7 @@ import pytest
 
 import aiplay
 from aiplay.match import Match
+from aiplay.testing.choose import pick_variant
 from aiplay.views.svg import legal_moves_on_svg
 
 CHROMIUM = next((p for p in (shutil.which("chromium"), shutil.which("chromium-browser"),
@@ -66,14 +67,30 @@ class Browser:
             if match:
                 port = int(match.group(1))
         assert port is not None, "Chromium did not start its DevTools server"
+        self.port = port
         with urllib.request.urlopen(f"http://127.0.0.1:{port}/json/list", timeout=10) as response:
             pages = [t for t in json.load(response) if t["type"] == "page"]
-        self.ws = connect(pages[0]["webSocketDebuggerUrl"], max_size=None, open_timeout=10).__enter__()
+        self._attach(pages[0]["webSocketDebuggerUrl"])
+
+    def _attach(self, url):
+        from websockets.sync.client import connect
+
+        self.ws = connect(url, max_size=None, open_timeout=10).__enter__()
         self.ids = itertools.count(1)
         self.console_errors = []
         self.call("Page.enable")
         self.call("Runtime.enable")
         self.call("Log.enable")
+
+    def new_tab(self):
+        """A second page (a tab) of the same browser, driven like this one."""
+        request = urllib.request.Request(f"http://127.0.0.1:{self.port}/json/new?about:blank", method="PUT")
+        with urllib.request.urlopen(request, timeout=10) as response:
+            target = json.load(response)
+        tab = Browser.__new__(Browser)
+        tab.proc = None
+        tab._attach(target["webSocketDebuggerUrl"])
+        return tab
 
     def call(self, method, **params):
         request_id = next(self.ids)
@@ -133,6 +150,8 @@ class Browser:
         try:
             self.ws.close()
         finally:
+            if self.proc is None:  # a tab: the browser closes with its first page's Browser
+                return
             self.proc.kill()
             self.proc.wait(10)
             shutil.rmtree(self.profile, ignore_errors=True)
@@ -476,3 +495,78 @@ def test_a_bot_asked_for_in_the_address_is_not_replaced_by_the_top_level(demo_ur
     browser.wait_for("document.getElementById('connection').textContent === 'engine connected'")
     assert browser.js("document.getElementById('level').value") == "3"
     assert not browser.console_errors, browser.console_errors
+
+
+#: A short hidden-information game for three that the demo opens with nothing but its player count.
+TABLE_GAME, TABLE_OPTIONS = pick_variant(perfect_information=False, short=True, players=3, listed=True)
+
+
+def test_two_people_in_two_tabs_play_a_whole_game_with_a_bot_at_one_table(demo_url, browser):
+    """Issue 37: the first tab opens a table (seats 0 and 1 people, seat 2 a bot), the second joins by
+    its link; each clicks its own moves until the game ends, and each saw only its seat."""
+    assert set(TABLE_OPTIONS) <= {"players"}, TABLE_OPTIONS
+    first = browser
+    first.call("Page.navigate", url=demo_url + f"?game={TABLE_GAME}&players=3&seat=0&second=1&level=1&seed=2"
+                                               "&autostart=1")
+    first.wait_for("!document.getElementById('join').hidden")
+    link = first.js("document.getElementById('join-link').href")
+    assert "join=" in link
+    second = browser.new_tab()
+    try:
+        second.call("Page.enable")
+        second.call("Runtime.enable")
+        second.call("Page.navigate", url=link)
+        second.wait_for("window.aiplayDemo && window.aiplayDemo.gameId !== null && window.aiplayDemo.seat === 1")
+        tabs = {0: first, 1: second}
+        for tab in tabs.values():
+            tab.js(WATCH_STATUS)
+        rng = random.Random(5)
+        deadline = time.monotonic() + 240
+        played = 0
+        while not all(tab.js("window.aiplayDemo.finished") for tab in tabs.values()):
+            assert time.monotonic() < deadline, "the table's game did not end"
+            moved = False
+            for seat, tab in tabs.items():
+                snap = tab.js(SNAPSHOT, tolerant=True)
+                if not snap or snap["busy"] or snap["finished"] or not snap["legal"]:
+                    continue
+                assert not snap["error"], snap["error"]
+                assert sorted(snap["buttons"]) == sorted(snap["legal"])
+                other = tabs[1 - seat].js(SNAPSHOT, tolerant=True)
+                assert not other or other["busy"] or not other["legal"], "both people may move at once"
+                action = rng.choice(snap["legal"])
+                click_button(tab, action)
+                tab.wait_for(f"document.querySelectorAll('#log li').length > {snap['log']}", timeout=60)
+                mine = tab.js(f"({{...document.querySelectorAll('#log li')[{snap['log']}].dataset}})")
+                assert int(mine["player"]) == seat and int(mine["action"]) == action
+                played += 1
+                moved = True
+            if not moved:
+                time.sleep(0.05)
+        assert played >= 2
+        logs = {}
+        for seat, tab in tabs.items():
+            tab.wait_for("!window.aiplayDemo.busy")
+            assert tab.js("document.querySelector('#result strong').textContent").startswith("Game over:")
+            logs[seat] = tab.js("[...document.querySelectorAll('#log li')].map(li => li.textContent)")
+            # The log is the seat's own: the engine's history as that seat sees it.
+            own = tab.js("request('history', {game_id: window.aiplayDemo.gameId})"
+                         ".then(r => r.moves.map(m => m.player < 0 ? `chance: ${m.name}` : `player ${m.player}: ${m.name}`))")
+            assert logs[seat] == own
+            # The bot's moves came as events told to this seat, and nothing widens the seat's view.
+            events = tab.js("window.aiplayDemo.events")
+            assert any(m["player"] == 2 for e in events if e["event"] == "moves" for m in e["moves"])
+            assert all(e["status"]["viewer"] == seat for e in events if "status" in e)
+            for widen in ("{viewer: 'all'}", f"{{viewer: {1 - seat}}}"):
+                refused = tab.js(f"request('history', {{game_id: window.aiplayDemo.gameId, ...{widen}}})"
+                                 ".then(() => 'shown', e => e.message)")
+                assert "cannot change its viewer" in refused, refused
+            # Another seat's move cannot be played from this tab, nor read through its error.
+            assert tab.js("document.querySelectorAll('#log li.hidden-move').length") > 0
+            texts = tab.js("window.statusTexts")
+            assert not any("best" in t for t in texts), texts
+            assert not tab.console_errors, tab.console_errors
+        assert logs[0] != logs[1]  # each tab saw its own cards, not the other's
+        assert len(logs[0]) == len(logs[1])  # the same game, move for move
+    finally:
+        second.close()

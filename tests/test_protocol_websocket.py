@@ -17,14 +17,28 @@ import pytest
 from websockets.sync.client import connect
 
 
-@pytest.fixture(scope="module")
-def ws_url():
-    proc = subprocess.Popen([sys.executable, "-m", "aiplay", "serve", "--websocket", "0"],
+def _serve(*flags):
+    proc = subprocess.Popen([sys.executable, "-m", "aiplay", "serve", "--websocket", "0", *flags],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     line = proc.stderr.readline()
     match = re.search(r"ws://127\.0\.0\.1:(\d+)/", line)
     assert match, line
-    yield match.group(0)
+    return proc, match.group(0)
+
+
+@pytest.fixture(scope="module")
+def ws_url():
+    # These tests open games with "viewer": "all" (every hand shown): a trusted local client (issue 37).
+    proc, url = _serve("--trust-clients")
+    yield url
+    proc.terminate()
+    proc.wait(10)
+
+
+@pytest.fixture(scope="module")
+def untrusted_ws_url():
+    proc, url = _serve()
+    yield url
     proc.terminate()
     proc.wait(10)
 
@@ -135,3 +149,25 @@ def test_the_demo_server_serves_its_page_and_nothing_outside_it():
     finally:
         proc.terminate()
         proc.wait(10)
+
+
+def test_viewer_all_is_refused_over_websocket_without_trust_clients(untrusted_ws_url, ws_url):
+    """Issue 37: "viewer": "all" is for trusted local use; a WebSocket client is trusted only with --trust-clients."""
+    client = Client(untrusted_ws_url)
+    hello = client.ok("hello")
+    assert hello["trusted"] is False
+    hidden = next(g for g in hello["games"] if g["hidden_information"])
+    refused = client.final(client.send("new", game=hidden["name"], viewer="all", seed=1))
+    assert refused["ok"] is False and refused["error_type"] == "ProtocolError" and "--trust-clients" in refused["error"]
+    # Its own seat is fine, and then no request may widen it, nor act for another seat.
+    new = client.ok("new", game=hidden["name"], viewer=0, seed=1, auto_chance=True)
+    assert new["status"]["viewer"] == 0 and new["status"]["act_for"] == [0]
+    wider = client.final(client.send("history", game_id=new["game_id"], viewer="all"))
+    assert wider["ok"] is False and wider["error_type"] == "ProtocolError"
+    other = client.final(client.send("new", game=hidden["name"], viewer=0, act_for="all"))
+    assert other["ok"] is False and other["error_type"] == "ProtocolError"
+    client.ws.close()
+    trusted = Client(ws_url)
+    assert trusted.ok("hello")["trusted"] is True
+    assert trusted.ok("new", game=hidden["name"], viewer="all", seed=1)["status"]["viewer"] == "all"
+    trusted.ws.close()

@@ -148,7 +148,9 @@ def protocol_transcript(name: str, options: Dict[str, Any], moves: List[int], vi
     def ask(request: Dict[str, Any]) -> None:
         server.handle_line(json.dumps(request))
 
-    ask({"id": 0, "cmd": "new", "game": name, "options": options, "seed": 3, "viewer": viewer})
+    # A trusted referee (issue 37): it sees as seat ``viewer`` but feeds every seat's moves and the
+    # chance outcomes of a real table ("act_for": "all"); a client bound to its seat could not.
+    ask({"id": 0, "cmd": "new", "game": name, "options": options, "seed": 3, "viewer": viewer, "act_for": "all"})
     for ply, action in enumerate(moves):
         # A client that applies every move itself (here: both games' true moves); what it sends
         # differs between the twins, what it is told must not.
@@ -175,7 +177,8 @@ def protocol_search_replies(name: str, options: Dict[str, Any], moves: List[int]
     """
     replies: List[Dict[str, Any]] = []
     server = Server(replies.append)
-    server.handle_line(json.dumps({"id": 0, "cmd": "new", "game": name, "options": options, "viewer": viewer}))
+    server.handle_line(json.dumps({"id": 0, "cmd": "new", "game": name, "options": options, "viewer": viewer,
+                                   "act_for": "all"}))
     own: List[str] = []
     other: List[str] = []
     state = aiplay.load(name, **options).new_initial_state()

@@ -30,6 +30,10 @@ def add_serve_command(sub: Any) -> None:
                             f"(default {DEFAULT_MAX_SEARCHES})")
     serve.add_argument("--max-connections", type=int, default=DEFAULT_MAX_CONNECTIONS, metavar="N",
                        help=f"WebSocket clients at once (default {DEFAULT_MAX_CONNECTIONS})")
+    serve.add_argument("--trust-clients", action="store_true",
+                       help="WebSocket clients may open games with viewer \"all\" (every hand shown) and act "
+                            "for any seat, as a stdio client may; by default each WebSocket client sees and "
+                            "acts only as its seat in games with hidden information")
     serve.set_defaults(func=cmd_serve)
 
 
@@ -48,6 +52,8 @@ def cmd_serve(args: Any) -> int:
     if args.websocket is None:
         if origins:
             raise InvalidOptionError("--allow-origin applies to --websocket only")
+        if args.trust_clients:
+            raise InvalidOptionError("--trust-clients applies to --websocket only (a stdio client is trusted)")
         return serve_stdio(limits=limits)
     if not 0 <= args.websocket <= 65535:
         raise InvalidOptionError(f"--websocket {args.websocket} is not a port (0..65535)")
@@ -55,7 +61,8 @@ def cmd_serve(args: Any) -> int:
     def ready(port: int) -> None:
         print(f"aiplay: serving the engine protocol at ws://{args.host}:{port}/", file=sys.stderr, flush=True)
 
-    return serve_websocket(args.websocket, args.host, ready=ready, allow_origins=origins, limits=limits)
+    return serve_websocket(args.websocket, args.host, ready=ready, allow_origins=origins, limits=limits,
+                           trust_clients=args.trust_clients)
 
 
 __all__ = ["add_origin_argument", "add_serve_command", "cmd_serve"]

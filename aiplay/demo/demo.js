@@ -29,6 +29,15 @@
 //   address, the top level is chosen (the best bot, as `aiplay play --human` seats). While a
 //   bot thinks, only its progress (iterations, seconds) is shown, never its best move so far
 //   (that would tell the person the bot's plans and hand).
+// - Rights: the page opens its game as its seat ("viewer": seat), so the engine lets it apply
+//   moves only at that seat's decisions and never shows it another seat's cards; it never asks
+//   for "viewer": "all" (the demo's server refuses it to every page).
+// - A table of two people: with "Second person at seat" set, "new" carries "seats" (the two people
+//   "human", every other seat a bot at the chosen level, {"level": k}) and the reply's "tokens";
+//   the page shows a join link (?join=TOKEN) for the second person's tab, which sends "join". At a
+//   table the engine plays the bots itself and pushes every move as an unsolicited
+//   {"type": "event", "event": "moves"} line, told as the tab's seat sees it; the page logs those
+//   and redraws. A tab that reconnects joins again with its token and gets the moves it missed.
 "use strict";
 
 const $ = (id) => document.getElementById(id);
@@ -49,6 +58,10 @@ const demo = {
   choice: null,         // the moves a click on the picture left to choose from (the menu's), or null
   noSvg: new Set(),     // games whose picture the engine does not draw (text instead)
   params: new URLSearchParams(window.location.search),
+  table: null,          // at a table of people: {id, token, tokens}; null for a game against bots only
+  latest: null,         // the newest status the engine told (a reply's or an event's)
+  renderPending: false, // an event came while busy: draw the newest status once free
+  events: [],           // every event line received (for the browser test)
 };
 window.aiplayDemo = demo;  // for people poking in the console, and for the browser test
 
@@ -58,9 +71,17 @@ function connect() {
     const socket = new WebSocket(`${scheme}://${window.location.host}/ws`);
     socket.onopen = () => resolve(socket);
     socket.onerror = () => { $("connection").textContent = "engine connection failed"; reject(new Error("connection failed")); };
-    socket.onclose = () => { $("connection").textContent = "engine disconnected"; };
+    socket.onclose = () => {
+      $("connection").textContent = "engine disconnected";
+      // At a table the seat waits: reconnect and join again with the seat's token (the moves missed come back).
+      if (demo.table && demo.table.token) {
+        setTimeout(() => connect().then(() => { $("connection").textContent = "engine connected"; return joinTable(demo.table.token); })
+          .catch(() => {}), 1000);
+      }
+    };
     socket.onmessage = (event) => {
       const reply = JSON.parse(event.data);
+      if (reply.type === "event") { onEvent(reply); return; }
       const waiter = demo.pending.get(reply.id);
       if (!waiter) return;
       if (reply.type === "info") { if (waiter.onInfo) waiter.onInfo(reply); return; }
@@ -81,6 +102,35 @@ function request(cmd, fields = {}, onInfo = null) {
     });
     demo.socket.send(JSON.stringify({ id, cmd, viewer: demo.seat, ...fields }));
   });
+}
+
+// The newer of two statuses (by moves played), for a table where events and replies interleave.
+function newest(a, b) {
+  if (!a) return b;
+  if (!b) return a;
+  return b.ply > a.ply || (b.ply === a.ply && !b.searching) ? b : a;
+}
+
+// An unsolicited line from the table: moves played by the others (bots, the other person).
+function onEvent(event) {
+  demo.events.push(event);
+  if (!demo.table || event.game_id !== demo.gameId) return;
+  if (event.event === "moves") logMoves(event.moves);
+  else if (event.event === "undo") { refreshLog(); }
+  else if (event.event === "error") { showError(new Error(event.error)); return; }
+  else if (event.event === "replaced") { $("status").textContent = "This seat was joined from another tab."; demo.gameId = null; return; }
+  if (event.status) demo.latest = newest(demo.latest, event.status);
+  scheduleRender();
+}
+
+function refreshLog() {
+  request("history", { game_id: demo.gameId }).then((h) => rebuildLog(h.moves)).catch(showError);
+}
+
+// Draw the newest status now, or as soon as the running exchange ends.
+function scheduleRender() {
+  if (demo.busy) { demo.renderPending = true; return; }
+  exclusive(() => render(demo.latest));
 }
 
 function showError(err) {
@@ -161,6 +211,14 @@ function populateGames(hello) {
     option.textContent = entry.title || entry.name;
     select.appendChild(option);
   }
+  const asked = (hello.games || []).find((g) => g.name === demo.params.get("game"));
+  if (asked && ![...select.options].some((o) => o.value === asked.name)) {
+    // A game named in the address is offered even without a picture (its text view is shown).
+    const option = document.createElement("option");
+    option.value = asked.name;
+    option.textContent = asked.title || asked.name;
+    select.appendChild(option);
+  }
   if ([...select.options].some((o) => o.value === wanted)) select.value = wanted;
   setPlayers(demo.params.get("players"));
 }
@@ -227,18 +285,44 @@ async function newGame(event) {
     $("log").innerHTML = "";
     $("hint-text").textContent = "";
     if (demo.gameId) await request("close", { game_id: demo.gameId }).catch(() => {});
-    const reply = await request("new", {
-      game, players: Number($("players").value), seed: Number($("seed").value), auto_chance: true,
-    });
+    const players = Number($("players").value);
+    const second = $("second").value === "" ? null : Number($("second").value);
+    const fields = { game, players, seed: Number($("seed").value), auto_chance: true };
+    demo.table = null;
+    demo.latest = null;
+    $("join").hidden = true;
+    if (second !== null && second !== demo.seat) {
+      // A table: two people, every other seat a bot at the chosen level (the top one by default).
+      const levels = [...$("level").options].map((o) => o.value).filter((v) => /^\d+$/.test(v));
+      const level = /^\d+$/.test($("level").value) ? Number($("level").value) : Number(levels[levels.length - 1] || 1);
+      fields.seats = {};
+      for (let p = 0; p < players; p++) fields.seats[p] = p === demo.seat || p === second ? "human" : { level };
+      delete fields.seed;  // a table's draws use the engine's secret seed (a chosen one would tell every hand)
+    }
+    const reply = await request("new", fields);
     demo.gameId = reply.game_id;
+    if (reply.tokens) {
+      demo.table = { id: reply.status.table_id, token: reply.tokens[demo.seat], tokens: reply.tokens };
+      const url = new URL(window.location.href);
+      url.search = `?join=${encodeURIComponent(reply.tokens[second])}`;
+      $("join-link").href = url.toString();
+      $("join-link").textContent = url.toString();
+      $("join").hidden = false;
+    }
     logMoves(reply.chance_moves);
-    await advance(reply);
+    await advance(reply.status);
   });
 }
 
 // Let the bots play until it is the person's turn or the game is over, then show the position.
 // The caller holds demo.busy for the whole exchange, so that no stale move can be clicked.
 async function advance(status) {
+  if (demo.table) {
+    // The engine plays the table's bots and pushes their moves as events: only draw.
+    demo.latest = newest(demo.latest, status);
+    await render(demo.latest);
+    return;
+  }
   while (!status.terminal && status.to_move !== demo.seat) {
     const who = `player ${status.to_move} (bot)`;
     await render(status, `${who} is thinking…`);
@@ -271,6 +355,10 @@ async function exclusive(work) {
   } finally {
     demo.busy = false;
     updateControls();
+    if (demo.renderPending) {
+      demo.renderPending = false;
+      setTimeout(() => exclusive(() => render(demo.latest)), 0);
+    }
   }
 }
 
@@ -288,7 +376,7 @@ function clearMoves() {
 function updateControls() {
   const status = demo.status;
   const mine = status && !status.terminal && status.to_move === demo.seat;
-  $("undo").disabled = demo.busy || !status || !status.can_undo;
+  $("undo").disabled = demo.busy || !status || !status.can_undo || (demo.table !== null && !status.allow_undo);
   $("hint").disabled = demo.busy || !mine;
 }
 
@@ -321,9 +409,11 @@ async function render(status, message) {
   // The turn goes on when the seat's own decision is the latest one logged (chance draws aside).
   const decisions = [...$("log").children].filter((li) => !li.classList.contains("chance"));
   const lastMine = decisions.length > 0 && decisions[decisions.length - 1].classList.contains("mine");
+  const seats = status.seats || {};
+  const who = seats[status.to_move] === "human" ? "" : seats[status.to_move] ? " (bot)" : "";
   $("status").textContent = message || (mine
     ? `Your move (player ${demo.seat})${lastMine ? ": your turn goes on" : ""}`
-    : `player ${status.to_move} to move`);
+    : `player ${status.to_move}${who} ${demo.table && who ? "is thinking…" : "to move"}`);
   if (mine) await showMoves(status, (view && view.targets) || {});
 }
 
@@ -658,7 +748,7 @@ function play(action) {
     const reply = await request("apply", { game_id: demo.gameId, action });
     logMoves([reply.move]);
     logMoves(reply.chance_moves);
-    await advance(reply);
+    await advance(reply.status);
   });
 }
 
@@ -671,7 +761,7 @@ function undo() {
     rebuildLog(history.moves);
     demo.finished = false;
     $("result").hidden = true;
-    await advance(history);
+    await advance(history.status);
   });
 }
 
@@ -710,7 +800,8 @@ function showResult(status) {
   clearMoves();
   const best = Math.max(...status.returns);
   const rows = status.scores.map((score, p) => {
-    const who = p === demo.seat ? "you" : "bot";
+    const seat = (status.seats || {})[p];
+    const who = p === demo.seat ? "you" : seat === "human" ? "person" : "bot";
     const won = status.returns[p] === best ? " ★" : "";
     return `<tr data-seat="${p}"><td>player ${p} (${who})</td><td class="score">${score}</td><td>${won}</td></tr>`;
   });
@@ -721,9 +812,25 @@ function showResult(status) {
   $("result").hidden = false;
 }
 
+// Take the seat a join link names (?join=TOKEN); again after a dropped connection, with the moves missed.
+async function joinTable(token) {
+  await exclusive(async () => {
+    const since = demo.table && demo.table.token === token ? $("log").children.length : 0;
+    const reply = await request("join", { token, since });
+    demo.seat = reply.seat;
+    demo.gameId = reply.game_id;
+    demo.table = { id: reply.status.table_id, token, tokens: null };
+    demo.latest = null;
+    demo.finished = false;
+    $("seat").value = String(reply.seat);
+    if (since === 0) rebuildLog(reply.moves); else logMoves(reply.moves);
+    await advance(reply.status);
+  });
+}
+
 async function main() {
   for (const [key, id] of [["game", "game"], ["players", "players"], ["seat", "seat"], ["bot", "bot"],
-    ["seconds", "seconds"], ["seed", "seed"]]) {
+    ["seconds", "seconds"], ["seed", "seed"], ["second", "second"]]) {
     if (demo.params.has(key)) $(id).value = demo.params.get(key);
   }
   $("setup").addEventListener("submit", newGame);
@@ -744,7 +851,8 @@ async function main() {
     populateLevels(demo.hello, $("level").value);
   });
   $("connection").textContent = "engine connected";
-  if (demo.params.get("autostart") === "1") await newGame();
+  if (demo.params.get("join")) await joinTable(demo.params.get("join"));
+  else if (demo.params.get("autostart") === "1") await newGame();
 }
 
 main().catch(showError);

@@ -8,6 +8,13 @@ streams ``"info"`` lines. A bad request gets ``"ok": false`` and an ``error``
 text, and changes nothing. :class:`ServerLimits` are the caps shared by every
 client of one server. docs/protocol.md is the specification.
 
+Each open game (:class:`Session`) carries the client's rights: the seat it sees
+as, the seats it may act for, whether it may take back others' moves; a
+:class:`Server` is ``trusted`` (stdio) or not (WebSocket without
+``--trust-clients``). A :class:`Table` is a game that several connections
+share, each bound to its seat, with bots the server plays; :class:`Tables`
+holds a server's tables (in :class:`ServerLimits`, shared by its connections).
+
 Searches (``go``, ``analyse``, ``solve``) run in a worker thread per game, so
 ``stop`` and every other command are read while they run; ``stop`` ends a
 search within about 50 ms and it replies with its best move so far.
@@ -20,10 +27,11 @@ import importlib
 import inspect
 import json
 import math
+import secrets
 import threading
 import time
 from dataclasses import asdict
-from typing import Any, Callable, Dict, List, Mapping, Optional, Tuple
+from typing import Any, Callable, Dict, FrozenSet, List, Mapping, Optional, Tuple
 
 import aiplay
 from aiplay.errors import AiplayError, InvalidOptionError, NotDecisionNodeError
@@ -38,7 +46,7 @@ from aiplay.registry import BACKENDS, game_entries, game_entry, load
 from aiplay.search import BOTS, make_bot
 from aiplay.search.base import ActionStats, Analysis, Bot, Budget, most_visited, name_line
 from aiplay.search.kinds import strongest_kind
-from aiplay.search.level import levels_info
+from aiplay.search.level import NUM_LEVELS, levels_info
 from aiplay.search.spec import parse_bot
 from aiplay.views.docs import schema_of
 from aiplay.views.svg import legal_moves_on_svg, svg_module
@@ -46,6 +54,12 @@ from aiplay.views.text import render_state
 
 #: The ``viewer`` value that asks for everything (omniscient names, every hand).
 ALL_SEATS = "all"
+#: Bot kinds that search the true position: in a hidden-information game they read every hand.
+OMNISCIENT_BOTS = ("mcts", "expectimax")
+#: Fields of ``go`` that set a search budget (a level is its own budget: it refuses them).
+BUDGET_FIELDS = ("iterations", "seconds", "nodes", "depth")
+#: How long a table with nobody connected is kept for its people to rejoin, in seconds.
+TABLE_KEEP_SECONDS = 600.0
 
 
 def _move(move: Move, viewer: Optional[int] = None) -> Dict[str, Any]:
@@ -116,6 +130,8 @@ class ServerLimits:
         self.lock = threading.Lock()  # held while a game is opened or a search started: the check and the act are one
         self._servers: List["Server"] = []
         self.connections = 0
+        #: The tables (games several connections share) of this server.
+        self.tables = Tables()
 
     def attach(self, server: "Server") -> None:
         """Count ``server``'s games and searches from now on."""
@@ -161,13 +177,27 @@ class ServerLimits:
 
 
 class Session:
-    """One open game of a client: a :class:`~aiplay.match.Match` and its running search, if any."""
+    """One open game of a client: a :class:`~aiplay.match.Match`, its running search, and the client's rights.
 
-    def __init__(self, game_id: str, match: Match, auto_chance: bool, seed: int, viewer: Optional[int] = None):
+    The rights (docs/protocol.md, "Rights"): ``viewer``, the seat whose eyes the
+    replies are written for (None: everything); ``act_for``, the seats whose
+    decisions this client may ``apply`` (None: every seat and chance, a trusted
+    referee); ``allow_undo``, whether it may take back another seat's move. A
+    session at a :class:`Table` shares the table's match with the other people's
+    connections.
+    """
+
+    def __init__(self, game_id: str, match: Optional[Match], auto_chance: bool, seed: int,
+                 viewer: Optional[int] = None, act_for: Optional[FrozenSet[int]] = None,
+                 allow_undo: bool = True, table: Optional["Table"] = None):
         self.game_id = game_id
-        self.match = match
+        self._match = match
         #: The seat whose eyes this client's replies are written for; None: everything ("all").
         self.viewer = viewer
+        #: The seats this client may apply moves for; None: every seat and chance outcomes.
+        self.act_for = act_for
+        self.allow_undo = allow_undo
+        self.table = table
         self.auto_chance = auto_chance
         self.seed = seed
         self.searches = 0  # searches started, for the default bot seeds
@@ -184,6 +214,18 @@ class Session:
         self.solve_engine: Any = None
 
     @property
+    def match(self) -> Match:
+        """The game: the table's when the session sits at one."""
+        if self.table is not None:
+            return self.table.match
+        assert self._match is not None
+        return self._match
+
+    @match.setter
+    def match(self, value: Match) -> None:
+        self._match = value
+
+    @property
     def busy(self) -> bool:
         """True while a search runs on this game (until its final reply is sent)."""
         return self.active
@@ -196,7 +238,7 @@ class Session:
             bot.stop()
 
     def status(self) -> Dict[str, Any]:
-        """The game's summary, carried by most replies."""
+        """The game's summary, carried by every reply about it (as ``status``)."""
         m = self.match
         state = m.state
         player = state.current_player()
@@ -205,28 +247,183 @@ class Session:
             "to_move": player, "chance": player == CHANCE, "terminal": player == TERMINAL,
             "ply": m.ply, "move_number": m.move_number, "turn": m.turn_number, "turn_owner": m.turn_owner,
             "turn_ended": m.turn_ended, "can_undo": m.can_undo(), "can_redo": m.can_redo(),
-            "searching": self.busy, "viewer": ALL_SEATS if self.viewer is None else self.viewer,
+            "searching": self.busy or (self.table is not None and self.table.thinking),
+            "viewer": ALL_SEATS if self.viewer is None else self.viewer,
+            "act_for": ALL_SEATS if self.act_for is None else sorted(self.act_for),
+            "allow_undo": self.table.allow_undo if self.table is not None else self.allow_undo,
         }
+        if self.table is not None:
+            data["table_id"] = self.table.table_id
+            data["seats"] = self.table.seating_json()
         if player == TERMINAL:
             data["returns"] = state.returns()
             data["scores"] = state.scores()
         return data
 
 
+class Table:
+    """A game that several connections share, each bound to its seat; the server plays the bot seats.
+
+    ``seating`` maps every seat to None (a person, who joins with the seat's
+    token) or a difficulty level (a bot the server plays). Every move is pushed
+    to each connected person as an ``event`` told as their seat sees it.
+    """
+
+    def __init__(self, table_id: str, match: Match, seating: Dict[int, Optional[int]], allow_undo: bool,
+                 seed: int):
+        self.table_id = table_id
+        self.match = match
+        self.seating = seating
+        self.allow_undo = allow_undo
+        self.seed = seed
+        self.tokens: Dict[int, str] = {seat: secrets.token_urlsafe(18) for seat, lv in seating.items() if lv is None}
+        self.lock = threading.RLock()
+        self.members: Dict[int, Tuple["Server", Session]] = {}
+        self.thinking = False  # a bot seat's search runs
+        self.closed = False
+        self.idle_since = time.monotonic()
+        self.bot: Optional[Bot] = None
+        self.error: Optional[str] = None
+
+    def seating_json(self) -> Dict[str, Any]:
+        return {str(seat): "human" if lv is None else {"level": lv} for seat, lv in sorted(self.seating.items())}
+
+    def seat_of(self, token: str) -> Optional[int]:
+        for seat, known in self.tokens.items():
+            if secrets.compare_digest(known, token):
+                return seat
+        return None
+
+    def leave(self, session: Session) -> None:
+        """``session``'s connection left the table (closed the game or dropped): its seat waits for a rejoin."""
+        with self.lock:
+            seat = session.viewer
+            if seat is not None and self.members.get(seat, (None, None))[1] is session:
+                del self.members[seat]
+            if not self.members:
+                self.idle_since = time.monotonic()
+
+    def close(self) -> None:
+        with self.lock:
+            self.closed = True
+            bot = self.bot
+        if bot is not None:
+            bot.stop()
+
+    def broadcast(self, moves: List[Move], skip: Optional[Session] = None, event: str = "moves") -> None:
+        """Push ``moves`` (played, or ``undone`` for ``event="undo"``) to every member but ``skip``."""
+        key = "undone" if event == "undo" else "moves"
+        for seat, (server, session) in list(self.members.items()):
+            if session is skip:
+                continue
+            server.send({"type": "event", "event": event, "game_id": session.game_id, "table_id": self.table_id,
+                         key: [_move(m, seat) for m in moves], "status": session.status()})
+
+    def kick(self) -> None:
+        """Start the bots when a bot seat is to move (in a worker thread; one at a time)."""
+        with self.lock:
+            if self.thinking or self.closed or not self._bot_to_move():
+                return
+            self.thinking = True
+        threading.Thread(target=self._play_bots, name=f"aiplay-table-{self.table_id}", daemon=True).start()
+
+    def _bot_to_move(self) -> bool:
+        player = self.match.state.current_player()
+        return player >= 0 and self.seating.get(player) is not None
+
+    def _play_bots(self) -> None:
+        try:
+            while True:
+                with self.lock:
+                    if self.closed or not self._bot_to_move():
+                        self.thinking = False
+                        return
+                    state = self.match.state.clone()
+                    ply = self.match.ply
+                    level = self.seating[state.current_player()]
+                    bot = make_bot("level", game=self.match.game, level=level, seed=self.seed * 1000 + ply)
+                    self.bot = bot
+                analysis = bot.analyse(state)
+                with self.lock:
+                    self.bot = None
+                    if self.closed or self.match.ply != ply:
+                        continue
+                    move = self.match.apply(analysis.action)
+                    played = [move] + self.match.advance_chance()
+                    if not self._bot_to_move():
+                        self.thinking = False  # before the event: a person told it is their turn may move at once
+                    self.broadcast(played)
+                    if not self.thinking:
+                        return
+        except Exception as exc:  # reported to the people at the table; the seat waits
+            with self.lock:
+                self.thinking = False
+                self.bot = None
+                self.error = f"{type(exc).__name__}: {exc}"
+                for seat, (server, session) in list(self.members.items()):
+                    server.send({"type": "event", "event": "error", "game_id": session.game_id,
+                                 "table_id": self.table_id, "error": f"the bot could not move: {self.error}"})
+
+
+class Tables:
+    """The tables of one server (shared by its connections), found by id or by a seat's token."""
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.tables: Dict[str, Table] = {}
+        self._next = 1
+
+    def _expire(self) -> None:
+        now = time.monotonic()
+        for table_id, table in list(self.tables.items()):
+            if not table.members and now - table.idle_since > TABLE_KEEP_SECONDS:
+                table.close()
+                del self.tables[table_id]
+
+    def create(self, match: Match, seating: Dict[int, Optional[int]], allow_undo: bool, seed: int,
+               cap: int) -> Table:
+        with self.lock:
+            self._expire()
+            if len(self.tables) >= cap:
+                raise ProtocolError(f"too many tables: this server keeps {cap} at once (aiplay serve --max-games)")
+            table = Table(f"t{self._next}", match, seating, allow_undo, seed)
+            self._next += 1
+            self.tables[table.table_id] = table
+            return table
+
+    def find(self, token: str) -> Tuple[Table, int]:
+        with self.lock:
+            self._expire()
+            for table in self.tables.values():
+                seat = table.seat_of(token)
+                if seat is not None:
+                    return table, seat
+        raise ProtocolError("no table has a seat with this token (a table nobody joins for "
+                            f"{TABLE_KEEP_SECONDS:g} seconds is closed)")
+
+
 class Server:
     """The protocol engine for one client (see the module docstring and docs/protocol.md).
 
     ``emit`` sends one reply object; it may be called from worker threads
-    (the server serialises the calls).
+    (the server serialises the calls). ``trusted``: the client may open games
+    with ``"viewer": "all"`` in games with hidden information, and act for any
+    seat (stdio, and ``aiplay serve --websocket PORT --trust-clients``); an
+    untrusted client (WebSocket by default, the demo always) only ever sees and
+    acts as its seat there.
     """
 
-    def __init__(self, emit: Emit, limits: Optional[ServerLimits] = None):
+    def __init__(self, emit: Emit, limits: Optional[ServerLimits] = None, trusted: bool = True):
+        self.trusted = trusted
         self.limits = limits if limits is not None else ServerLimits()
         self.limits.attach(self)
         self._emit = emit
         self._emit_lock = threading.Lock()
         self._lock = threading.RLock()  # guards the sessions against worker threads
         self.sessions: Dict[str, Session] = {}
+        #: Work to do once the current request's reply is sent (a table's bots start after it, so
+        #: that their moves' events follow the reply that caused them).
+        self._after_reply: List[Callable[[], None]] = []
         self._next_id = 1
         self.closed = False
         self._commands: Dict[str, Callable[[Dict[str, Any]], Optional[Dict[str, Any]]]] = {
@@ -235,6 +432,7 @@ class Server:
             "chance": self._chance, "undo": self._undo, "redo": self._redo, "view": self._view,
             "history": self._history, "record": self._record, "load": self._load, "go": self._go,
             "analyse": self._analyse, "stop": self._stop, "solve": self._solve, "quit": self._quit,
+            "join": self._join,
         }
 
     # -- framing -------------------------------------------------------------
@@ -265,6 +463,7 @@ class Server:
         """
         request_id: Any = None
         cmd: Any = None
+        self._after_reply = []
         try:
             request = parse_request(line)
             request_id = request.get("id")
@@ -286,6 +485,8 @@ class Server:
                     data = handler(request)
             if data is not None:  # None: a worker thread replies later (go, analyse, solve)
                 self.reply(request_id, cmd, data)
+            for work in self._after_reply:
+                work()
         except AiplayError as exc:
             self.fail(request_id, cmd, exc)
         except (ValueError, TypeError, KeyError, IndexError, OverflowError, RecursionError) as exc:
@@ -324,13 +525,20 @@ class Server:
 
     @staticmethod
     def _viewer(request: Mapping[str, Any], session: Session) -> Optional[int]:
-        """The seat a reply speaks to: the request's ``viewer``, else the game's (None: everything)."""
+        """The seat a reply speaks to: the game's viewer; a request may only narrow "all" to a seat.
+
+        A client that sees as a seat cannot change its viewer per request (its rights
+        are set when the game is opened); one that sees everything may ask for one seat's view.
+        """
         if request.get("viewer") is None:
             return session.viewer
-        return _parse_viewer(request["viewer"], session.match.game)
+        viewer = _parse_viewer(request["viewer"], session.match.game)
+        if session.viewer is not None and viewer != session.viewer:
+            raise ProtocolError(f"this client sees the game as seat {session.viewer}; a request cannot change "
+                                f"its viewer (the rights of a game are set by 'new', 'load' or 'join')")
+        return viewer
 
-    @staticmethod
-    def _game_viewer(request: Mapping[str, Any], game: Game) -> Optional[int]:
+    def _game_viewer(self, request: Mapping[str, Any], game: Game) -> Optional[int]:
         """``viewer`` of ``new``/``load``: required when the game hides anything, so that showing all is a choice."""
         if request.get("viewer") is None:
             if game.perfect_information:
@@ -340,7 +548,66 @@ class Server:
                 f"view this client shows (0..{game.num_players - 1}): move names, the history and searches "
                 f"are then told as that seat sees them; or \"all\" to see everything, every hand and "
                 f"every card drawn included")
-        return _parse_viewer(request["viewer"], game)
+        viewer = _parse_viewer(request["viewer"], game)
+        if viewer is None and not game.perfect_information and not self.trusted:
+            raise ProtocolError(
+                "\"viewer\": \"all\" would show this client every hand and card: this server does not trust "
+                "its clients with that (start it with 'aiplay serve --websocket PORT --trust-clients' for "
+                f"trusted local use); give the seat it plays, 0..{game.num_players - 1}")
+        return viewer
+
+    def _act_for(self, request: Mapping[str, Any], game: Game, viewer: Optional[int]) -> Optional[FrozenSet[int]]:
+        """``act_for`` of ``new``/``load``: the seats this client may apply moves for (None: all, and chance).
+
+        Default: the viewer's seat, or every seat for a client that sees everything.
+        Only a trusted client may act for seats it does not see as in a game with hidden
+        information (a referee feeding the moves of a real table).
+        """
+        value = request.get("act_for")
+        if value is None:
+            return None if viewer is None else frozenset([viewer])
+        n = game.num_players
+        if value == ALL_SEATS:
+            seats: Optional[FrozenSet[int]] = None
+        elif isinstance(value, list) and all(isinstance(v, int) and not isinstance(v, bool) and 0 <= v < n
+                                             for v in value):
+            seats = frozenset(value)
+        else:
+            raise ProtocolError(f"field 'act_for' must be a list of seats 0..{n - 1} or \"all\", got {_short(value)}")
+        if not self.trusted and not game.perfect_information and (
+                seats is None or any(seat != viewer for seat in seats)):
+            raise ProtocolError(f"this client sees the game as seat {viewer}: it may act for that seat only "
+                                f"(a server started with --trust-clients lets a client act for others)")
+        return seats
+
+    @staticmethod
+    def _check_turn(session: Session) -> None:
+        """A client bound to seats may play only at those seats' decisions; the text names nothing hidden."""
+        if session.act_for is None:
+            return
+        player = session.match.state.current_player()
+        if player == CHANCE:
+            raise ProtocolError("a chance node: this client may not choose the outcome; the engine draws it "
+                                "('chance', or \"auto_chance\": true on 'new')")
+        if player >= 0 and player not in session.act_for:
+            raise ProtocolError(f"it is not your turn: player {player} is to move")
+
+    @staticmethod
+    def _check_undo(session: Session, moves: List[Move]) -> None:
+        """A client may take back another seat's decision only where the table allows it."""
+        allowed = session.table.allow_undo if session.table is not None else session.allow_undo
+        if session.act_for is None or allowed:
+            return
+        for move in moves:
+            if move.player >= 0 and move.player not in session.act_for:
+                raise ProtocolError(f"this table does not allow taking back another seat's move "
+                                    f"(player {move.player}'s); only your own")
+
+    @staticmethod
+    def _with_status(session: Session, data: Dict[str, Any]) -> Dict[str, Any]:
+        """A reply about one game: ``status`` (the object), its fields at the top level too (protocol 1)."""
+        status = session.status()
+        return {**status, **data, "status": status}
 
     @staticmethod
     def _sees_everything(viewer: Optional[int], game: Game) -> bool:
@@ -358,7 +625,11 @@ class Server:
                 "levels": levels_info(entry.reference),
             })
         return {"engine": ENGINE_NAME, "version": aiplay.__version__, "protocol": PROTOCOL_VERSION,
-                "games": games, "bots": sorted(BOTS), "levels": levels_info(), "commands": list(self._commands)}
+                "games": games, "bots": sorted(BOTS), "levels": levels_info(), "commands": list(self._commands),
+                # A level is its own budget: 'go' with 'level' refuses iterations, seconds, nodes and depth.
+                "level_budget": False,
+                # What this client may do (docs/protocol.md, "Rights"): see every hand, act for any seat.
+                "trusted": self.trusted}
 
     def _new(self, request: Dict[str, Any]) -> Dict[str, Any]:
         name = _field(request, "game", (str,), required=True)
@@ -373,18 +644,100 @@ class Server:
         if backend not in BACKENDS:
             raise InvalidOptionError(f"field 'backend' accepts one of {list(BACKENDS)}, got {_short(backend)}")
         auto_chance = _field(request, "auto_chance", (bool,), False)
+        allow_undo = _field(request, "allow_undo", (bool,))
         game = load(name, backend=backend, **options)
         state = None
         if "state" in request and request["state"] is not None:
             state = self._parse_state(game, request["state"])
+        if request.get("seats") is not None:
+            return self._new_table(request, game, seed, state, bool(allow_undo))
         viewer = self._game_viewer(request, game)
+        act_for = self._act_for(request, game, viewer)
         match = Match(game, seed=seed, state=state)
         with self._lock:
             game_id = f"g{self._next_id}"
             self._next_id += 1
-            session = self.sessions[game_id] = Session(game_id, match, auto_chance, seed, viewer)
+            session = self.sessions[game_id] = Session(game_id, match, auto_chance, seed, viewer, act_for,
+                                                       True if allow_undo is None else allow_undo)
         played = self._after_move(session, viewer)
-        return {**session.status(), "chance_moves": played}
+        return self._with_status(session, {"chance_moves": played})
+
+    def _new_table(self, request: Dict[str, Any], game: Game, seed: int, state: Optional[State],
+                   allow_undo: bool) -> Dict[str, Any]:
+        """``new`` with ``seats``: a table of people (each joins with its seat's token) and bots the server plays."""
+        seats = _field(request, "seats", (dict,))
+        n = game.num_players
+        seating: Dict[int, Optional[int]] = {}
+        for key, value in seats.items():
+            if not (isinstance(key, str) and key.isdigit() and int(key) < n):
+                raise ProtocolError(f"field 'seats' maps each seat \"0\"..\"{n - 1}\" to \"human\" or "
+                                    f"{{\"level\": k}}; {_short(key)} is no seat")
+            if value == "human":
+                seating[int(key)] = None
+            elif (isinstance(value, dict) and set(value) == {"level"} and isinstance(value["level"], int)
+                  and not isinstance(value["level"], bool) and 1 <= value["level"] <= NUM_LEVELS):
+                seating[int(key)] = value["level"]
+            else:
+                raise ProtocolError(f"seat {key} of field 'seats' must be \"human\" or {{\"level\": k}} with k "
+                                    f"from 1 to {NUM_LEVELS}, got {_short(value)}")
+        if len(seating) != n:
+            raise ProtocolError(f"field 'seats' must seat every player: seats \"0\"..\"{n - 1}\"")
+        viewer = _field(request, "viewer", (int,), required=True)
+        if seating.get(viewer, 0) is not None:
+            raise ProtocolError(f"field 'viewer' is the seat this client takes at the table: one of the people's "
+                                f"seats {[s for s, lv in sorted(seating.items()) if lv is None]}")
+        if request.get("act_for") is not None and request["act_for"] != [viewer]:
+            raise ProtocolError("at a table each client acts for its own seat only (drop 'act_for')")
+        if request.get("auto_chance") is False:
+            raise ProtocolError("at a table the engine draws every chance outcome (drop 'auto_chance')")
+        if request.get("seed") is not None and not self.trusted:
+            # The chance draws follow the seed: whoever chose it could replay them and read every hand.
+            raise ProtocolError("at a table the engine draws with a secret seed: drop 'seed' (only a trusted "
+                                "client may fix a table's seed, for tests)")
+        if request.get("seed") is None:
+            seed = secrets.randbits(62)
+        match = Match(game, seed=seed, state=state)
+        table = self.limits.tables.create(match, seating, allow_undo, seed, self.limits.max_games)
+        with table.lock:
+            session = self._seat(table, viewer)
+            played = [_move(m, viewer) for m in match.advance_chance()]
+        self._after_reply.append(table.kick)
+        return self._with_status(session, {"chance_moves": played,
+                                           "tokens": {str(s): t for s, t in sorted(table.tokens.items())}})
+
+    def _seat(self, table: Table, seat: int) -> Session:
+        """Bind a new session of this connection to ``seat`` of ``table`` (call with the table's lock held)."""
+        old = table.members.get(seat)
+        if old is not None:  # the seat is taken over (a rejoin): the old connection's game ends there
+            old_server, old_session = old
+            old_server.sessions.pop(old_session.game_id, None)
+            old_server.send({"type": "event", "event": "replaced", "game_id": old_session.game_id,
+                             "table_id": table.table_id, "seat": seat})
+        with self._lock:
+            game_id = f"g{self._next_id}"
+            self._next_id += 1
+            session = self.sessions[game_id] = Session(game_id, None, True, table.seed, seat, frozenset([seat]),
+                                                       table.allow_undo, table)
+        table.members[seat] = (self, session)
+        return session
+
+    def _join(self, request: Dict[str, Any]) -> Dict[str, Any]:
+        token = _field(request, "token", (str,), required=True)
+        since = _field(request, "since", (int,), 0)
+        with self.limits.lock:
+            if self.limits.open_games() >= self.limits.max_games:
+                raise ProtocolError(f"too many open games: this server allows {self.limits.max_games} at once "
+                                    "(aiplay serve --max-games); close one first")
+        table, seat = self.limits.tables.find(token)
+        with table.lock:
+            history = table.match.history
+            if not 0 <= since <= len(history):
+                raise ProtocolError(f"field 'since' must be a ply from 0 to {len(history)} (the moves played)")
+            session = self._seat(table, seat)
+            moves = [_move(m, seat) for m in history[since:]]
+            data = self._with_status(session, {"seat": seat, "since": since, "moves": moves})
+        self._after_reply.append(table.kick)
+        return data
 
     @staticmethod
     def _parse_state(game: Game, doc: Any) -> State:
@@ -399,6 +752,8 @@ class Server:
         session.stop()
         with self._lock:
             self.sessions.pop(session.game_id, None)
+        if session.table is not None:
+            session.table.leave(session)
         return {"game_id": session.game_id, "closed": True}
 
     def _games(self, request: Dict[str, Any]) -> Dict[str, Any]:
@@ -407,21 +762,23 @@ class Server:
         return {"open": [s.status() for s in sessions]}
 
     def _status(self, request: Dict[str, Any]) -> Dict[str, Any]:
-        return self._session(request).status()
+        return self._with_status(self._session(request), {})
 
     def _position(self, request: Dict[str, Any]) -> Dict[str, Any]:
         if "state" not in request or request["state"] is None:
             session = self._session(request)
             if not self._sees_everything(self._viewer(request, session), session.match.game):
                 raise ProtocolError("'position' shows the whole position, hidden cards included; this game's "
-                                    "client shows one seat: use 'view', or send \"viewer\": \"all\"")
-            return {**session.status(), "state": json.loads(session.match.state.to_json())}
+                                    "client shows one seat: use 'view' (or open the game with \"viewer\": \"all\")")
+            return self._with_status(session, {"state": json.loads(session.match.state.to_json())})
         session = self._session(request, idle=True)
+        if session.table is not None:
+            raise ProtocolError("a table's position is set by its moves; 'position' cannot change it")
         old = session.match
         state = self._parse_state(old.game, request["state"])
         session.match = Match(old.game, seed=old.rng, state=state)
         played = self._after_move(session, self._viewer(request, session))
-        return {**session.status(), "chance_moves": played}
+        return self._with_status(session, {"chance_moves": played})
 
     def _legal(self, request: Dict[str, Any]) -> Dict[str, Any]:
         session = self._session(request)
@@ -437,7 +794,7 @@ class Server:
                                for a, p in state.chance_outcomes()]
         else:
             data["actions"] = [{"id": a, "name": n} for a, n in session.match.legal_moves()]
-        return data
+        return self._with_status(session, data)
 
     def _apply(self, request: Dict[str, Any]) -> Dict[str, Any]:
         session = self._session(request, idle=True)
@@ -447,9 +804,21 @@ class Server:
         if isinstance(action, bool) or not isinstance(action, (int, str)):
             raise ProtocolError(f"field 'action' must be an action id or a name, got {_short(action)}")
         viewer = self._viewer(request, session)
-        move = session.match.apply(action)
-        played = self._after_move(session, viewer)
-        return {**session.status(), "move": _move(move, viewer), "chance_moves": played}
+        table = session.table
+        if table is None:
+            self._check_turn(session)
+            move = session.match.apply(action)
+            played = self._after_move(session, viewer)
+            return self._with_status(session, {"move": _move(move, viewer), "chance_moves": played})
+        with table.lock:
+            self._check_turn(session)
+            move = table.match.apply(action)
+            chance = table.match.advance_chance()
+            table.broadcast([move] + chance, skip=session)
+            data = self._with_status(session, {"move": _move(move, viewer),
+                                               "chance_moves": [_move(m, viewer) for m in chance]})
+        self._after_reply.append(table.kick)
+        return data
 
     def _chance(self, request: Dict[str, Any]) -> Dict[str, Any]:
         session = self._session(request, idle=True)
@@ -457,29 +826,60 @@ class Server:
             raise ProtocolError("not a chance node: no chance outcome to draw")
         viewer = self._viewer(request, session)
         played = [_move(m, viewer) for m in session.match.advance_chance()]
-        return {**session.status(), "chance_moves": played}
+        return self._with_status(session, {"chance_moves": played})
+
+    def _table_idle(self, session: Session) -> None:
+        if session.table is not None and session.table.thinking:
+            raise ProtocolError("a bot at this table is thinking; wait for its move")
 
     def _undo(self, request: Dict[str, Any]) -> Dict[str, Any]:
         session = self._session(request, idle=True)
         seat = _field(request, "seat", (int,))
         count = _field(request, "count", (int,))
+        match = session.match
         if seat is not None:
             if count is not None:
                 raise ProtocolError("give 'count' or 'seat', not both")
-            if not 0 <= seat < session.match.game.num_players:
-                raise ProtocolError(f"seat {seat} does not exist; seats are 0..{session.match.game.num_players - 1}")
-            undone = session.match.undo_decision(seat)
-        else:
-            undone = session.match.undo(1 if count is None else count)
+            if not 0 <= seat < match.game.num_players:
+                raise ProtocolError(f"seat {seat} does not exist; seats are 0..{match.game.num_players - 1}")
         viewer = self._viewer(request, session)
-        return {**session.status(), "undone": [_move(m, viewer) for m in undone]}
+        lock = session.table.lock if session.table is not None else self._lock
+        with lock:
+            self._table_idle(session)
+            history = match.history
+            if seat is not None:
+                back = next((len(history) - i for i in range(len(history) - 1, -1, -1)
+                             if history[i].player != CHANCE and history[i].player == seat), None)
+                if back is None:
+                    raise InvalidOptionError(f"nothing to undo: no decision of seat {seat} in the history")
+            else:
+                back = 1 if count is None else count
+                Match._check_count(back, len(history), "undo")
+            self._check_undo(session, history[len(history) - back:])
+            undone = match.undo(back)
+            if session.table is not None:
+                session.table.broadcast(undone, skip=session, event="undo")
+            data = self._with_status(session, {"undone": [_move(m, viewer) for m in undone]})
+        if session.table is not None:
+            self._after_reply.append(session.table.kick)
+        return data
 
     def _redo(self, request: Dict[str, Any]) -> Dict[str, Any]:
         session = self._session(request, idle=True)
         count = _field(request, "count", (int,), 1)
         viewer = self._viewer(request, session)
-        redone = session.match.redo(count)
-        return {**session.status(), "redone": [_move(m, viewer) for m in redone]}
+        lock = session.table.lock if session.table is not None else self._lock
+        with lock:
+            self._table_idle(session)
+            pending = list(reversed(session.match._redo))[:count] if isinstance(count, int) else []
+            self._check_undo(session, pending)
+            redone = session.match.redo(count)
+            if session.table is not None:
+                session.table.broadcast(redone, skip=session)
+            data = self._with_status(session, {"redone": [_move(m, viewer) for m in redone]})
+        if session.table is not None:
+            self._after_reply.append(session.table.kick)
+        return data
 
     def _view(self, request: Dict[str, Any]) -> Dict[str, Any]:
         session = self._session(request)
@@ -495,17 +895,16 @@ class Server:
                 raise ProtocolError(f"field 'player' is required: {game.name!r} has hidden information")
             player = viewer
         if player is not None and viewer is not None and player != viewer and not game.perfect_information:
-            raise ProtocolError(f"this client shows seat {viewer}; seat {player}'s view is not its to see "
-                                f"(send \"viewer\": \"all\" to see every seat)")
+            raise ProtocolError(f"this client shows seat {viewer}; seat {player}'s view is not its to see")
         view = state.view(0 if player is None else player)
-        data: Dict[str, Any] = {**session.status(), "player": player, "view": view}
+        data: Dict[str, Any] = {"player": player, "view": view}
         if render is not None:
             data[render] = self._render(state, player, render)
             if render == "svg" and data["svg"] is not None:
                 # Which drawn elements each legal move touches, for a frontend played by clicks
                 # (docs/svg.md); empty unless ``player`` is the seat to move.
                 data["targets"] = {str(a): ids for a, ids in legal_moves_on_svg(state, player).items()}
-        return data
+        return self._with_status(session, data)
 
     @staticmethod
     def _render(state: State, player: Optional[int], kind: str) -> Optional[str]:
@@ -514,23 +913,25 @@ class Server:
     def _history(self, request: Dict[str, Any]) -> Dict[str, Any]:
         session = self._session(request)
         viewer = self._viewer(request, session)
-        return {**session.status(), "moves": [_move(m, viewer) for m in session.match.history]}
+        return self._with_status(session, {"moves": [_move(m, viewer) for m in session.match.history]})
 
     def _record(self, request: Dict[str, Any]) -> Dict[str, Any]:
         session = self._session(request)
-        return {**session.status(), "record": session.match.to_record(self._viewer(request, session))}
+        return self._with_status(session, {"record": session.match.to_record(self._viewer(request, session))})
 
     def _load(self, request: Dict[str, Any]) -> Dict[str, Any]:
         record = _field(request, "record", (dict, str), required=True)
         backend = _field(request, "backend", (str,), "auto")
         auto_chance = _field(request, "auto_chance", (bool,), False)
+        allow_undo = _field(request, "allow_undo", (bool,), True)
         match = Match.from_json(record if isinstance(record, str) else json.dumps(record), backend=backend)
         viewer = self._game_viewer(request, match.game)
+        act_for = self._act_for(request, match.game, viewer)
         with self._lock:
             game_id = f"g{self._next_id}"
             self._next_id += 1
-            session = self.sessions[game_id] = Session(game_id, match, auto_chance, 0, viewer)
-        return session.status()
+            session = self.sessions[game_id] = Session(game_id, match, auto_chance, 0, viewer, act_for, allow_undo)
+        return self._with_status(session, {})
 
     # -- searches ------------------------------------------------------------
     def _build_bot(self, session: Session, request: Mapping[str, Any]) -> Tuple[Bot, Budget]:
@@ -541,7 +942,10 @@ class Server:
         if state.is_chance_node():
             raise NotDecisionNodeError("a chance node: apply or draw a chance outcome first ('chance')")
         level = _field(request, "level", (int,))
-        default = "level" if level is not None else "mcts" if game.perfect_information else "ismcts"
+        budgeted = any(request.get(key) is not None for key in BUDGET_FIELDS) or request.get("options") is not None
+        # No bot: the best bot, the top level (as 'aiplay play --human' and the demo seat it), or,
+        # with a budget or search options, the game's strongest search at that budget.
+        default = "level" if level is not None or not budgeted else strongest_kind(game)
         # "mcts" or "mcts(iterations=100)": the bot syntax of the command line (aiplay.search.spec)
         spec = parse_bot(_field(request, "bot", (str,), default), files=False)
         kind = spec.kind
@@ -551,8 +955,17 @@ class Server:
                 raise ProtocolError(f"field 'level' chooses a difficulty level: drop 'bot' or give "
                                     f"\"bot\": \"level\", not {kind!r}")
             options["level"] = level
-
-
+        if kind == "level":
+            given = [key for key in BUDGET_FIELDS if request.get(key) is not None or key in options]
+            if given:
+                raise InvalidOptionError(f"a level is its own budget: drop {', '.join(repr(k) for k in given)} "
+                                         f"(or choose a bot, e.g. {strongest_kind(game)!r}, to give a budget)")
+        if session.viewer is not None and not game.perfect_information and (
+                kind in OMNISCIENT_BOTS or options.get("allow_hidden_information")):
+            raise ProtocolError(
+                f"bot {kind!r} would search the true position, every hand included: a client that sees the "
+                f"game as seat {session.viewer} may not ask for it (use {strongest_kind(game)!r} or a level, which "
+                f"search only what the seat knows)")
         for key in ("game", "kind"):
             if key in options:  # make_bot's own parameters: they would collide with the session's
                 raise InvalidOptionError(
@@ -594,10 +1007,15 @@ class Server:
             raise ProtocolError("field 'info_seconds' must be > 0")
         state = session.match.state.clone()
         viewer = self._viewer(request, session)
+        table = session.table
+        if table is not None and state.current_player() != viewer:
+            raise ProtocolError(f"it is not your turn: player {state.current_player()} is to move "
+                                "(the table's bots and people play their own seats)")
         # A bot searching for another seat than the client's: its estimate, its line and the
         # moves it weighed would tell what that seat holds; the client gets the move as it sees it.
         private = not self._sees_everything(viewer, session.match.game) and state.current_player() != viewer
         request_id = request.get("id")
+        ply = session.match.ply
         session.bot = bot
         session.solving = False
         session.search_private = private
@@ -613,15 +1031,26 @@ class Server:
                 else:
                     data = self._analysis_data(state, analysis)
                 data["stopped"] = stopped
-                if play:
+                if play and table is not None:
+                    with table.lock:
+                        if table.match.ply != ply:
+                            raise ProtocolError("the table's game moved on during the search; nothing was played")
+                        move = table.match.apply(analysis.action)
+                        chance = table.match.advance_chance()
+                        table.broadcast([move] + chance, skip=session)
+                        data["move"] = _move(move, viewer)
+                        data["chance_moves"] = [_move(m, viewer) for m in chance]
+                elif play:
                     with self._lock:
                         move = session.match.apply(analysis.action)
                         data["move"] = _move(move, viewer)
                         data["chance_moves"] = self._after_move(session, viewer)
                 session.bot = None
                 session.active = False
-                data["status"] = session.status()
-                self.reply(request_id, cmd, data, kind="bestmove" if cmd == "go" else "reply")
+                self.reply(request_id, cmd, self._with_status(session, data),
+                           kind="bestmove" if cmd == "go" else "reply")
+                if play and table is not None:
+                    table.kick()
             except Exception as exc:
                 session.bot = None
                 session.active = False
@@ -813,7 +1242,7 @@ class Server:
             observer = options.get("observer")
             if observer is not None and observer != viewer:
                 raise ProtocolError(f"this client shows seat {viewer}; it may solve only as that seat "
-                                    f"(observer {viewer}), or send \"viewer\": \"all\"")
+                                    f"(observer {viewer})")
             options["observer"] = viewer
         seconds = options.get("seconds")
         session.solve_deadline = (time.monotonic() + float(seconds) if isinstance(seconds, (int, float))
@@ -830,7 +1259,7 @@ class Server:
             try:
                 result = _jsonable(solve(state, **options))
                 session.active = False
-                self.reply(request_id, "solve", {"game_id": session.game_id, "result": result})
+                self.reply(request_id, "solve", self._with_status(session, {"result": result}))
             except Exception as exc:
                 session.active = False
                 self.fail(request_id, "solve", exc)
@@ -873,6 +1302,9 @@ class Server:
                 deadline = session.solve_deadline
                 wait = timeout + (SOLVE_QUIT_WAIT if deadline is None else max(0.0, deadline - time.monotonic()))
             thread.join(wait)
+        for session in sessions:
+            if session.table is not None:
+                session.table.leave(session)
         self.limits.detach(self)
 
 
@@ -899,4 +1331,4 @@ def _jsonable(value: Any) -> Any:
         return repr(value)
 
 
-__all__ = ["ALL_SEATS", "Server", "ServerLimits", "Session"]
+__all__ = ["ALL_SEATS", "Server", "ServerLimits", "Session", "Table", "Tables"]

@@ -17,6 +17,12 @@ bots' progress show only what that seat may see (see ``aiplay/demo/demo.js``).
 Query parameters preset the form: ``?game=my_game&players=3&seat=0&bot=heuristic&seconds=0.5&seed=1``
 (and ``level=k`` where the engine offers levels; with neither ``bot`` nor ``level`` the top
 level plays, the best bot, as ``aiplay play --human`` seats), and ``autostart=1`` starts a game at once.
+
+The page is bound to its seat (docs/protocol.md, "Rights"): this server never trusts its clients
+with ``"viewer": "all"``. Two people can share a table: with ``second=k`` (the form's "Second person
+at seat") the page opens a table (``new`` with ``seats``; the other seats are bots at the chosen
+level) and shows a join link, ``?join=TOKEN``, for the second person's tab; the engine plays the
+bots and pushes every move to both tabs as each seat sees it.
 """
 
 from __future__ import annotations

@@ -16,7 +16,7 @@ from aiplay.protocol.wire import MAX_LINE, encode_reply
 
 def serve_websocket(port: int, host: str = "127.0.0.1", static_dir: Optional[str] = None,
                     ready: Optional[Callable[[int], None]] = None, allow_origins: Sequence[str] = (),
-                    limits: Optional[ServerLimits] = None) -> int:
+                    limits: Optional[ServerLimits] = None, trust_clients: bool = False) -> int:
     """Serve the protocol over WebSocket at ``ws://host:port/`` (one message per request or reply).
 
     With ``static_dir``, plain HTTP requests get that folder's files (the
@@ -27,7 +27,9 @@ def serve_websocket(port: int, host: str = "127.0.0.1", static_dir: Optional[str
     line and status 130.
     Handshakes from another web page are refused with HTTP 403 (see
     :func:`allowed_origins`; ``allow_origins`` widens it), and past
-    ``limits.max_connections`` clients with HTTP 503.
+    ``limits.max_connections`` clients with HTTP 503. ``trust_clients``: clients may
+    open games with ``"viewer": "all"`` and act for any seat (trusted local use; by
+    default each client sees and acts only as its seat in games with hidden information).
     Needs the optional ``websockets`` package (``pip install aiplay[serve]``).
     """
     try:
@@ -57,7 +59,7 @@ def serve_websocket(port: int, host: str = "127.0.0.1", static_dir: Optional[str
             except Exception:  # the client went away: nothing to tell it any more
                 pass
 
-        server = Server(emit, shared)
+        server = Server(emit, shared, trusted=trust_clients)
         try:
             for message in connection:
                 if isinstance(message, bytes):

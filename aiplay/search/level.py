@@ -215,9 +215,9 @@ class LevelBot(Bot):
     """A difficulty level: a real search, then a choice among its near-best moves.
 
     ``level``: 1 (weakest) to :data:`NUM_LEVELS` (the best bot). ``seed``:
-    as every bot. ``seconds``: an optional cap per move on top of the
-    level's iterations, for slow machines (a capped move is no longer
-    reproducible). The search is built on the first state seen, for that
+    as every bot. ``seconds`` is refused (:class:`~aiplay.errors.InvalidOptionError`):
+    a level is its own budget, in the API as in the protocol and on the command
+    line; a time budget belongs to a search bot (``mcts``, ``ismcts``). The search is built on the first state seen, for that
     state's game, with the game's presets for the search kind and the
     game's level table (:func:`levels_for`); ``spec`` holds the level's
     settings (the common table's until a state shows the game).
@@ -238,8 +238,11 @@ class LevelBot(Bot):
         self.level = check_positive_int("level", level, allow_none=False, maximum=NUM_LEVELS)
         self.spec = LEVELS[self.level - 1]
         if seconds is not None:
-            Budget(seconds=seconds)  # validation only: the inner search takes it
-        self.seconds = seconds
+            # A level is its own budget, everywhere: the API, the protocol ('go' with 'level') and the
+            # command line (--level) refuse a time budget for it (hello's "level_budget": false).
+            raise InvalidOptionError(f"a level is its own budget: it takes no seconds (got seconds={seconds!r}); "
+                                     f"choose a search bot ({', '.join(sorted(_SEARCHES))}) to give a time budget")
+        self.seconds = None
         # The inner search's seed and the choice's stream, both from this bot's seed.
         self._search_seed = self._rng.getrandbits(62)
         self._search: Optional[Bot] = None
