@@ -159,7 +159,7 @@ class HumanGame:
             return None
         seats = view.get("seats")
         for key in ("life", "lives"):
-            # The documented views keep per-seat facts in "seats" (docs/views/).
+            # The documented views keep per-seat facts in "seats" (games/<game>/view.md).
             if isinstance(seats, list) and seats and all(isinstance(e, dict) and isinstance(e.get(key), int)
                                                          for e in seats):
                 return [e[key] for e in seats]

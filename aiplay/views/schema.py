@@ -6,7 +6,7 @@ Each game describes the shape of its view once, in ``games/<game>/view.py`` (a m
 * :func:`validate` checks a view against it: every field documented, every type and range
   right, no undocumented field (``tests/test_views.py`` runs it over seeded random games, for
   every seat);
-* :mod:`aiplay.viewdocs` writes ``docs/views/<game>.md`` from it, the reference a frontend
+* :mod:`aiplay.viewdocs` writes ``games/<game>/view.md`` from it, the reference a frontend
   author reads to draw a game's state without reading Python.
 
 The language has a handful of node types (:class:`Int`, :class:`Num`, :class:`Str`,

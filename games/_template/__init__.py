@@ -7,24 +7,25 @@ registered hidden (``listed=False``): ``aiplay games`` and
 ``include_hidden=True``, ``AIPLAY_SHOW_HIDDEN_GAMES=1``), while the test suite
 covers it like every other game. A copy checks its contract in one call with
 ``aiplay.testing.check_game("my_game")`` (``tests/test_testing_kit.py`` runs
-it on this game too).
+it on this game too). ``render`` is its text picture, the hook the human seat
+and the protocol's text view call.
 """
 
 from aiplay.registry import DifferentialCase, PlaythroughSpec, register
 
+from .render import render
 from .rules import BOOST, ROLL, WALK, TemplateRaceGame, TemplateRaceState, heuristic_policy
 from .tensors import TemplateTensors
 
 #: This game's registry entry (a copy of the folder edits only these arguments).
 ENTRY = register(
-    TemplateRaceGame,
-   
+    TemplateRaceGame,  # its kernel, games/_template/kernel.pyx, is found by convention
     # Option sets of the generic tests (contract, roundtrip, determinize, fuzz, metadata).
     contract_options=[{}, {"players": 3, "goal": 8}, {"players": 4, "goal": 12, "horizon": 30}],
     # Native against reference, move for move: (options, seeded games).
     differential=[DifferentialCase({}, 500), DifferentialCase({"players": 3}, 300),
                   DifferentialCase({"players": 4, "goal": 20, "horizon": 40}, 200)],
-    # Golden transcripts in tests/playthroughs/ (`python -m aiplay.testing.playthrough --update`).
+    # Golden transcripts in playthroughs/ (`python -m aiplay.testing.playthrough --update --game template`).
     playthroughs=[PlaythroughSpec("template", {}, 7), PlaythroughSpec("template_3p", {"players": 3}, 8)],
     benchmark={"players": 3},
     max_game_length=lambda game: game.max_game_length,
@@ -33,4 +34,4 @@ ENTRY = register(
     listed=False,
 )
 
-__all__ = ["BOOST", "ENTRY", "ROLL", "TemplateRaceGame", "TemplateRaceState", "WALK", "heuristic_policy"]
+__all__ = ["BOOST", "ENTRY", "ROLL", "TemplateRaceGame", "TemplateRaceState", "WALK", "heuristic_policy", "render"]

@@ -1,7 +1,7 @@
 """Template Race's view: what one seat sees, as documented JSON (the schema and the builder).
 
 Every game keeps its view in a module like this one: ``SCHEMA`` is the one description of the
-view's shape (``docs/views/template.md`` is generated from it by
+view's shape (``view.md`` beside it is generated from it by
 ``python -m aiplay.viewdocs --update``, and ``tests/test_views.py`` validates seeded games against
 it), and :func:`build` makes the view from a state. Redaction happens here: a card appears only
 for its own seat, or for everyone once that seat has boosted.

@@ -1341,7 +1341,7 @@ class Area1851State(ReferenceState):
         return "a hidden choice"
 
     def view(self, player: int) -> Dict[str, Any]:
-        """Seat ``player``'s view (documented in docs/views/area1851.md, shaped by ``view.SCHEMA``)."""
+        """Seat ``player``'s view (documented in view.md beside this module, shaped by ``view.SCHEMA``)."""
         return build_view(self, player)
 
     def _internal_view(self, player: int) -> Dict[str, Any]:

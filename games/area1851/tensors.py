@@ -1,4 +1,4 @@
-"""Area 1851's tensors: the seat's view (``docs/views/area1851.md``), one slice per field of its schema.
+"""Area 1851's tensors: the seat's view (``view.md`` in its folder), one slice per field of its schema.
 
 The information-state string of Area 1851 is the view's content (not a move
 history; in a simultaneous phase the others show as they were when it

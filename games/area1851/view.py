@@ -1,6 +1,6 @@
 """Area 1851's view: what one seat knows, as documented JSON (the schema and the builder).
 
-``SCHEMA`` is the one description of the view's shape: ``docs/views/area1851.md`` is generated
+``SCHEMA`` is the one description of the view's shape: ``view.md`` in the same folder is generated
 from it (``python -m aiplay.views.docs --update``) and ``tests/test_views.py`` validates seeded
 games against it. :func:`build` turns the engine's redacted knowledge
 (``state._internal_view(p)``, which the twin tests check) into readable fields, reading nothing

@@ -783,7 +783,7 @@ class Area51State(ReferenceState):
         return player
 
     def view(self, player: int) -> Dict[str, Any]:
-        """Seat ``player``'s view (documented in docs/views/area51.md, shaped by ``view.SCHEMA``)."""
+        """Seat ``player``'s view (documented in view.md beside this module, shaped by ``view.SCHEMA``)."""
         return build_view(self, player)
 
     def _internal_view(self, player: int) -> Dict[str, Any]:

@@ -1,4 +1,4 @@
-"""Area 51's tensors: the seat's view (``docs/views/area51.md``), one slice per field of its schema.
+"""Area 51's tensors: the seat's view (``view.md`` in its folder), one slice per field of its schema.
 
 The information-state string of Area 51 is the view's content (not a move
 history), so both tensors are the same encoding of ``view(p)``

@@ -970,7 +970,7 @@ class RulesState(ReferenceState):
         return None
 
     def view(self, player: int) -> Dict[str, Any]:
-        """Seat ``player``'s view (documented in docs/views/groom_lake.md, shaped by ``view.SCHEMA``)."""
+        """Seat ``player``'s view (documented in view.md beside this module, shaped by ``view.SCHEMA``)."""
         return build_view(self, player)
 
     def _internal_view(self, player: int) -> Dict[str, Any]:

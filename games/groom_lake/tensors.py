@@ -1,4 +1,4 @@
-"""Groom Lake's tensors: the seat's view (``docs/views/groom_lake.md``), one slice per field of its schema.
+"""Groom Lake's tensors: the seat's view (``view.md`` in its folder), one slice per field of its schema.
 
 The information-state string of Groom Lake is the view's content (not a move
 history), so both tensors are the same encoding of ``view(p)``

@@ -1,6 +1,6 @@
 """Unleashed From Groom Lake's view: what one seat knows, as documented JSON (schema and builder).
 
-``SCHEMA`` is the one description of the view's shape: ``docs/views/groom_lake.md`` is generated
+``SCHEMA`` is the one description of the view's shape: ``view.md`` in the same folder is generated
 from it (``python -m aiplay.views.docs --update``) and ``tests/test_views.py`` validates seeded
 games against it. :func:`build` turns the engine's redacted knowledge
 (``state._internal_view(p)``, which the twin tests check) into readable fields, reading nothing

@@ -259,7 +259,7 @@ class KuhnPokerState(ReferenceState):
 
     # -- hidden information ------------------------------------------------
     def view(self, player: int) -> Dict[str, Any]:
-        """Seat ``player``'s view (documented in docs/views/kuhn_poker.md, shaped by ``view.SCHEMA``)."""
+        """Seat ``player``'s view (documented in view.md beside this module, shaped by ``view.SCHEMA``)."""
         return build_view(self, player)
 
     def determinize(self, observer: int, rng: random.Random) -> "KuhnPokerState":

@@ -1,6 +1,6 @@
 """Kuhn poker's view: what one seat sees, as documented JSON (the schema and the builder).
 
-``SCHEMA`` is the one description of the view's shape: ``docs/views/kuhn_poker.md`` is
+``SCHEMA`` is the one description of the view's shape: ``view.md`` in the same folder is
 generated from it (``python -m aiplay.viewdocs --update``) and ``tests/test_views.py``
 validates seeded games against it. :func:`build` makes the view; the other seats' cards never
 appear, and neither does the winner of a showdown (as in OpenSpiel's information states: a seat

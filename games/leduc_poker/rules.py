@@ -438,7 +438,7 @@ class LeducPokerState(ReferenceState):
 
     # -- hidden information ------------------------------------------------
     def view(self, player: int) -> Dict[str, Any]:
-        """Seat ``player``'s view (documented in docs/views/leduc_poker.md, shaped by ``view.SCHEMA``)."""
+        """Seat ``player``'s view (documented in view.md beside this module, shaped by ``view.SCHEMA``)."""
         return build_view(self, player)
 
     def determinize(self, observer: int, rng: random.Random) -> "LeducPokerState":

@@ -245,7 +245,7 @@ class PigState(ReferenceState):
         return f"{self}\nMoves: {self.total_moves}"
 
     def view(self, player: int) -> Dict[str, Any]:
-        """Seat ``player``'s view (documented in docs/views/pig.md, shaped by ``view.SCHEMA``)."""
+        """Seat ``player``'s view (documented in view.md beside this module, shaped by ``view.SCHEMA``)."""
         return build_view(self, player)
 
     def determinize(self, observer: int, rng: random.Random) -> "PigState":

@@ -726,7 +726,7 @@ class SunkenCityState(ReferenceState):
         return json.dumps(self.to_dict(), sort_keys=True)
 
     def view(self, player: int) -> Dict[str, Any]:
-        """Seat ``player``'s view (documented in docs/views/sunken_city.md, shaped by ``view.SCHEMA``)."""
+        """Seat ``player``'s view (documented in view.md beside this module, shaped by ``view.SCHEMA``)."""
         return build_view(self, player)
 
     def determinize(self, observer: int, rng: random.Random) -> "SunkenCityState":

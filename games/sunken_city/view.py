@@ -1,6 +1,6 @@
 """Sunken City's view (perfect information: every seat sees the same), as documented JSON.
 
-``SCHEMA`` is the one description of the view's shape: ``docs/views/sunken_city.md`` is
+``SCHEMA`` is the one description of the view's shape: ``view.md`` in the same folder is
 generated from it (``python -m aiplay.viewdocs --update``) and ``tests/test_views.py``
 validates seeded games against it. :func:`build` makes the view.
 """
