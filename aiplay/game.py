@@ -71,6 +71,9 @@ class Option:
     accepts: str
     check: Optional[Callable[[Any], bool]] = None
     doc: str = ""
+    #: An integer option's bounds (``high`` None: unbounded), for :func:`aiplay.registry.option_grid`.
+    low: Optional[int] = None
+    high: Optional[int] = None
 
     def validate(self, name: str, value: Any) -> Any:
         """Return ``value`` converted to the option's type, or raise."""
@@ -92,7 +95,7 @@ def int_option(default: int, low: int, high: Optional[int] = None, doc: str = ""
     """An integer option in ``[low, high]`` (``high=None``: no upper bound)."""
     accepts = f"an integer >= {low}" if high is None else f"an integer from {low} to {high}"
     return Option(default, int, accepts,
-                  lambda v: v >= low and (high is None or v <= high), doc)
+                  lambda v: v >= low and (high is None or v <= high), doc, low, high)
 
 
 def bool_option(default: bool, doc: str = "") -> Option:

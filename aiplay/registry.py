@@ -202,6 +202,55 @@ def register(reference: Type[Game], kernel_module: Optional[str] = None, *,
     return entry
 
 
+def option_values(name: str, option: Any) -> List[Any]:
+    """The values of one option that the option-grid tests try (:func:`option_grid`).
+
+    Booleans both ways; ``players`` at every count from its least to its most; other
+    integers at their least, middle and most value (an unbounded one at its least and
+    its default); any other kind at its default.
+    """
+    if option.kind is bool:
+        return [False, True]
+    if option.kind is int and option.low is not None:
+        if option.high is None:
+            return sorted({option.low, option.default})
+        if name == "players":
+            return list(range(option.low, option.high + 1))
+        return sorted({option.low, (option.low + option.high) // 2, option.high})
+    return [option.default]
+
+
+def option_grid(name: str) -> List[Dict[str, Any]]:
+    """Option sets that cover every value of every option of game ``name`` (see :func:`option_values`).
+
+    Every player count is paired with every value of every other option, the
+    remaining options at their defaults (so a leak that shows only for five
+    players and six events a block is met); a game without ``players`` gets each
+    value of each option in turn. Sets the game refuses are left out; the order
+    is fixed, and each set is given only in full (every option named).
+    """
+    from aiplay.errors import InvalidOptionError as _Invalid
+
+    reference = game_entry(name).reference
+    spec = dict(reference.option_spec)
+    defaults = {k: o.default for k, o in spec.items()}
+    axes = {k: option_values(k, o) for k, o in spec.items()}
+    counts = axes.pop("players", [defaults.get("players")]) if "players" in spec else [None]
+    out: List[Dict[str, Any]] = []
+    for count in counts:
+        base = dict(defaults) if count is None else {**defaults, "players": count}
+        candidates = [base] + [{**base, key: value} for key, values in axes.items() for value in values]
+        for options in candidates:
+            if options in out:
+                continue
+            try:
+                reference(**options)
+            except _Invalid:
+                continue
+            out.append(options)
+    return out
+
+
 def unregister(name: str) -> None:
     """Remove ``name`` from the registry (for tests that register a game at run time)."""
     _REGISTRY.pop(name, None)

@@ -69,9 +69,13 @@ class Area1851Game(Game):
         kept cards. Tweaks paying a junkyard card (2 moves each) are bounded over the whole game:
         each uses a junkyard card, and a player adds at most 14 junkyard cards a turn (4 scraps,
         4 from the Recycler, 4 from A Harsh Requirement, 1 each from Casino Night and To the Left!).
+        Every decision of the event-choice and action phases is followed by one chance node (rules.py,
+        "One chance node after every decision"), which at most doubles the 61 moves of those phases
+        and the tweaks, plus 3 forced moves and their draws or rolls (the Replicator's second card, the
+        Workshop re-roll's further dice): 97 + 61 + 6 = 164 moves a player and turn.
         """
         n, turns = self.players, self.num_turns
-        return 7 * n + turns * (3 + 97 * n) + 2 * 14 * turns * n
+        return 7 * n + turns * (3 + 164 * n) + 4 * 14 * turns * n
 
     def new_initial_state(self) -> Area1851State:
         return Area1851State(self)

@@ -78,6 +78,8 @@ cdef enum:
     S_DELIVER = 19
     S_MOVE = 20
     S_KEEP = 21
+    S_REPLDRAW = 22
+    S_ROLLING = 23
 
 # Event choices (rules.T_*).
 cdef enum:
@@ -100,6 +102,7 @@ cdef enum:
     Q_PDIE = 4
     Q_GDIE = 5
     Q_DUST = 6
+    Q_NONE = 7
 
 # ctx keys (rules.CTX_KEYS order, then "ret").
 cdef enum:
@@ -344,8 +347,8 @@ _fill_tables()
 PHASE_NAMES = ("setup_deal", "setup_place", "event", "event_choice", "prep_skip", "prep_draw", "prep_cheat",
                "action", "delivery", "assistants", "rotation", "over")
 STEP_NAMES = ("", "place", "todo", "skip", "cheat", "main", "pay", "target", "tweakpay", "townhall", "reroll",
-              "repl", "swap1", "swap2", "sh2a", "sh2b", "recy1", "recy2", "dfeat", "deliver", "move", "keep")
-QUEUE_NAMES = ("event", "card", "feat", "die", "pdie", "gdie", "dust")
+              "repl", "swap1", "swap2", "sh2a", "sh2b", "recy1", "recy2", "dfeat", "deliver", "move", "keep", "repldraw", "rolling")
+QUEUE_NAMES = ("event", "card", "feat", "die", "pdie", "gdie", "dust", "none")
 CTX_NAMES = ("card", "src", "owed", "level", "sel", "die", "up", "gtype", "own", "nmods", "fmods", "tmods", "empty",
              "ret")
 FLAG_NAMES = ("basics", "nodeliv", "audit", "solar", "strike", "hold", "learn", "cheat", "no_tweak", "junk_bonus",
@@ -898,6 +901,22 @@ cdef inline void back_to_main(St* st) noexcept nogil:
     st.step = S_MAIN
 
 
+cdef void roll_next(St* st, int p, int sel) noexcept nogil:
+    """rules._roll_next: roll the lowest die of ``sel``; step ``rolling`` while dice are left."""
+    cdef int d
+    for d in range(ND):
+        if (sel >> d) & 1:
+            q_push(st, Q_DIE, p, d)
+            sel &= ~(1 << d)
+            break
+    if sel:
+        ctx_clear(st)
+        ctx_set(st, C_SEL, sel)
+        st.step = S_ROLLING
+    else:
+        back_to_main(st)
+
+
 cdef void end_sim(St* st) noexcept nogil:
     cdef int ph = st.phase, p, i
     st.has_snap = 0
@@ -1328,6 +1347,14 @@ cdef bint chance_possible(St* st) noexcept nogil:
     return True
 
 
+cdef void pad(St* st, int p) noexcept nogil:
+    """rules._pad: after a decision of an event-choice or action phase, exactly one chance node."""
+    while st.qlen and not chance_possible(st):
+        q_pop(st)
+    if not st.qlen:
+        q_push(st, Q_NONE, p, 0)
+
+
 cdef void settle(St* st) noexcept nogil:
     """Advance through automatic steps until a decision or a chance node (or the end)."""
     cdef int nxt
@@ -1432,6 +1459,7 @@ cdef void resolve(St* st, int outcome) noexcept nogil:
     elif kind == Q_DUST:
         # Dust Storm: a random junkyard card goes to the discard pile.
         junk_to_discard(st, p, outcome)
+    # Q_NONE: nothing happens (the chance node after a choice that neither draws nor rolls).
 
 
 # -- decisions ----------------------------------------------------------------------------------
@@ -1656,6 +1684,15 @@ cdef int legal(const St* st, int* out) noexcept nogil:
                 out[m] = A_DIE + d
                 m += 1
         return m
+    if step == S_REPLDRAW:
+        out[0] = A_DRAW_CARD  # forced: the Replicator's second card
+        return 1
+    if step == S_ROLLING:
+        for d in range(ND):
+            if (ctx_get(st, C_SEL) >> d) & 1:
+                out[0] = A_DIE + d  # forced: the next die of the re-roll
+                return 1
+        return 0
     if step == S_REPL or (step == S_SWAP1 and any54(pl.junk)):
         out[m] = A_DONE
         m += 1
@@ -2012,21 +2049,26 @@ cdef void decide(St* st, int action) noexcept nogil:
             check_feats(st, p)
     elif step == S_REROLL:
         if action == A_DONE:
-            sel = ctx_get(st, C_SEL)
-            for d in range(ND):
-                if (sel >> d) & 1:
-                    q_push(st, Q_DIE, p, d)
-            back_to_main(st)
+            # Workshop Level 2: the chosen dice are rolled one at a time (rules._roll_next).
+            roll_next(st, p, ctx_get(st, C_SEL))
         else:
             ctx_set(st, C_SEL, ctx_get(st, C_SEL) | (1 << i))
+    elif step == S_ROLLING:
+        roll_next(st, p, ctx_get(st, C_SEL))
     elif step == S_REPL:
         if action != A_DONE:
-            # Replicator Level 1: discard a card from hand, then draw 2.
+            # Replicator Level 1: discard a card from hand, then draw 2: the first card now, the
+            # second after the forced "draw a card".
             pl.hand[i] -= 1
             seen_leaving(st, pl, i, False)
             to_discard(st, pl, i)
             q_push(st, Q_CARD, p, 0)
-            q_push(st, Q_CARD, p, 0)
+            ctx_clear(st)
+            st.step = S_REPLDRAW
+        else:
+            back_to_main(st)
+    elif step == S_REPLDRAW:
+        q_push(st, Q_CARD, p, 0)
         back_to_main(st)
     elif step == S_SWAP1:
         if action == A_DONE:
@@ -2332,6 +2374,10 @@ cdef class Area1851Kernel(Kernel):
                 outcomes[i] = i
                 probs[i] = 0.25
             return 4
+        if kind == Q_NONE:
+            outcomes[0] = 0
+            probs[0] = 1.0
+            return 1
         if kind == Q_CARD:
             pool = st.deck
             size = NT
@@ -2366,6 +2412,8 @@ cdef class Area1851Kernel(Kernel):
             return outcomes[rng_below(rng, m)] if m > 1 else outcomes[0]
         if kind == Q_DIE or kind == Q_PDIE or kind == Q_GDIE:
             return rng_below(rng, 4)
+        if kind == Q_NONE:
+            return 0
         if kind == Q_CARD:
             pool = st.deck
             size = NT
@@ -2390,10 +2438,16 @@ cdef class Area1851Kernel(Kernel):
 
     cdef void apply(self, void* s, int action) noexcept nogil:
         cdef St* st = <St*>s
+        cdef bint padded
+        cdef int actor
         if st.qlen:
             resolve(st, action)
         else:
+            padded = st.phase == EVENT_CHOICE or st.phase == ACTION_PH
+            actor = st.actor
             decide(st, action)
+            if padded:
+                pad(st, actor)
         settle(st)
 
     cdef void returns(self, const void* s, double* out) noexcept nogil:

@@ -133,6 +133,8 @@ _ASKS = {
     "townhall": "Town Hall: place an unused die for reputation, or done",
     "reroll": "re-roll: choose the dice to roll again, then done",
     "repl": "Replicator: discard a card from your hand to draw 2, or done",
+    "repldraw": "Replicator: draw your second card",
+    "rolling": "re-roll: roll your next chosen die",
     "swap1": "Storehouse: choose a hand card to swap with a junkyard card, or done",
     "swap2": "Storehouse: choose the junkyard card to take in exchange",
     "sh2a": "Storehouse level 2: discard a junkyard card to build or modify from your junkyard next, or done",

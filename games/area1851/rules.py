@@ -42,6 +42,18 @@ Engine rulings (the spec is silent; chosen here and documented):
 * Learn by Watching counts Recycler Level 2 deliveries; the Level 1 mod delivery is not a gadget.
 * Engine bound: at most :data:`~.cards.MAX_GADGETS` gadgets face up per player.
 
+* One chance node after every decision of the event-choice and action phases (spec "Rulings for
+  the engine": the others do not see a seat's choices until the phase ends, and draws and rolls
+  are chance nodes). A choice that draws (take a feat, draw a card, Smell My Feat) or rolls
+  (Risky Deal) is followed by its draw or roll; every other choice by a chance node with the one
+  outcome "nothing" (``Q_NONE``). Had only drawing choices been followed by a chance node, its
+  existence would tell the seats who wait which choice the actor made (issue 37: "take a feat"
+  against "activate 1 at Replicator"). A choice that draws or rolls more than once draws one
+  card or rolls one die, and the actor then makes forced moves, one per further card or die:
+  the Replicator's second card (step ``repldraw``, "draw a card") and the Workshop re-roll's
+  further dice (step ``rolling``, "die d"; the dice are chosen before any is rolled). The rules
+  are the same; only the engine's order of nodes changes.
+
 Hidden information within a simultaneous phase: the legal actions of the seat to act depend on the
 true decks (a draw or a feat needs a card), so a seat may notice that an earlier seat emptied a
 deck in the same phase; everything else the earlier seats did is hidden until the phase ends.
@@ -79,13 +91,19 @@ PHASES = (SETUP_DEAL, SETUP_PLACE, EVENT, EVENT_CHOICE, PREP_SKIP, PREP_DRAW, PR
 SIM_PHASES = (SETUP_PLACE, EVENT_CHOICE, PREP_SKIP, PREP_CHEAT, ACTION_PH, DELIVERY_PH, ASSIST, ROTATION)
 # Decision steps of the actor.
 STEPS = ("place", "todo", "skip", "cheat", "main", "pay", "target", "tweakpay", "townhall", "reroll", "repl",
-         "swap1", "swap2", "sh2a", "sh2b", "recy1", "recy2", "dfeat", "deliver", "move", "keep")
+         "swap1", "swap2", "sh2a", "sh2b", "recy1", "recy2", "dfeat", "deliver", "move", "keep", "repldraw", "rolling")
 # Event choices (Player.todo), in the order the events ask them.
 T_HARSH, T_CASINO2, T_CASINO3, T_RISKY, T_SMELL, T_PLACE, T_TL2, T_TR4, T_FREE = range(9)
 TODO_NAMES = ("harsh", "casino2", "casino3", "risky", "smell", "place", "tl2", "tr4", "free")
 # Chance items (queue entries [kind, player, arg]).
-Q_EVENT, Q_CARD, Q_FEAT, Q_DIE, Q_PDIE, Q_GDIE, Q_DUST = ("event", "card", "feat", "die", "pdie", "gdie", "dust")
-QUEUE_KINDS = (Q_EVENT, Q_CARD, Q_FEAT, Q_DIE, Q_PDIE, Q_GDIE, Q_DUST)
+Q_EVENT, Q_CARD, Q_FEAT, Q_DIE, Q_PDIE, Q_GDIE, Q_DUST, Q_NONE = ("event", "card", "feat", "die", "pdie", "gdie", "dust",
+                                                                  "none")
+QUEUE_KINDS = (Q_EVENT, Q_CARD, Q_FEAT, Q_DIE, Q_PDIE, Q_GDIE, Q_DUST, Q_NONE)
+#: Simultaneous phases in which a decision can start a chance event (a draw, a roll). In them every
+#: decision is followed by exactly one chance node, a draw or roll or else "nothing" (Q_NONE), so
+#: that whether a chance node follows does not tell the others which choice was made (see
+#: ``_pad``).
+PADDED_PHASES = (EVENT_CHOICE, ACTION_PH)
 #: Turn flags (all small ints, reset at each turn's start).
 FLAG_NAMES = ("basics", "nodeliv", "audit", "solar", "strike", "hold", "learn", "cheat", "no_tweak", "junk_bonus",
               "end_mod", "end_gadget")
@@ -192,6 +210,8 @@ class Area1851State(ReferenceState):
             return [(e, 1.0 / len(left)) for e in left]
         if kind in (Q_DIE, Q_PDIE, Q_GDIE):
             return [(f, 0.25) for f in range(4)]
+        if kind == Q_NONE:
+            return [(0, 1.0)]
         pool = self.deck if kind == Q_CARD else self.feat_deck if kind == Q_FEAT else self.players[p].junk
         total = sum(pool)
         return [(t, c / total) for t, c in enumerate(pool) if c]
@@ -225,8 +245,24 @@ class Area1851State(ReferenceState):
         if self.queue:
             self._resolve(action)
         else:
+            padded = self.phase in PADDED_PHASES
+            actor = self.actor
             self._decide(action)
+            if padded:
+                self._pad(actor)
         self._settle()
+
+    def _pad(self, p: int) -> None:
+        """After a decision of an event-choice or action phase: exactly one chance node (module docstring).
+
+        The decision queued at most one draw or roll; one that cannot happen (an empty deck outside
+        the preparation) is dropped, and "nothing" takes the place of a missing one.
+        """
+        while self.queue and not self._chance_possible(self.queue[0]):
+            self.queue.pop(0)
+        assert len(self.queue) <= 1, self.queue
+        if not self.queue:
+            self.queue.append([Q_NONE, p, 0])
 
     def _resolve(self, outcome: int) -> None:
         kind, p, arg = self.queue.pop(0)
@@ -256,6 +292,7 @@ class Area1851State(ReferenceState):
         elif kind == Q_DUST:
             # Dust Storm: a random junkyard card goes to the discard pile (its type is then seen).
             self._junk_to_discard(p, outcome)
+        # Q_NONE: nothing happens (the chance node after a choice that neither draws nor rolls).
 
     def _chance_possible(self, item: List[Any]) -> bool:
         kind, p, _ = item
@@ -841,6 +878,11 @@ class Area1851State(ReferenceState):
             return [A.DONE] + [A.DIE + d for d in range(DICE) if not self.ctx["sel"] >> d & 1]
         if step == "repl":
             return [A.DONE] + [A.HAND + t for t in range(NUM_TINKER_TYPES) if pl.hand[t]]
+        if step == "repldraw":
+            return [A.DRAW_CARD]  # forced: the Replicator's second card (module docstring)
+        if step == "rolling":
+            sel = self.ctx["sel"]
+            return [A.DIE + next(d for d in range(DICE) if sel >> d & 1)]  # forced: the next die of the re-roll
         if step == "swap1":
             return [A.DONE] + ([A.HAND + t for t in range(NUM_TINKER_TYPES) if pl.hand[t]] if any(pl.junk) else [])
         if step == "swap2":
@@ -963,18 +1005,27 @@ class Area1851State(ReferenceState):
                 self._check_feats(p)
         elif step == "reroll":
             if action == A.DONE:
-                sel = self.ctx["sel"]
-                self.queue += [[Q_DIE, p, d] for d in range(DICE) if sel >> d & 1]
-                self._back_to_main()
+                # Workshop Level 2: the chosen dice are rolled one at a time, one chance node after
+                # each move (module docstring): the first now, the others after forced moves.
+                self._roll_next(p, self.ctx["sel"])
             else:
                 self.ctx["sel"] |= 1 << i
+        elif step == "rolling":
+            self._roll_next(p, self.ctx["sel"])
         elif step == "repl":
             if action != A.DONE:
                 # Replicator Level 1: discard a card from hand, then draw 2.
                 pl.hand[i] -= 1
                 self._seen_leaving(p, i, False)
                 self._to_discard(p, i)
-                self.queue += [[Q_CARD, p, 0], [Q_CARD, p, 0]]
+                # The first card now, the second after the forced "draw a card" (module docstring).
+                self.queue.append([Q_CARD, p, 0])
+                self.step = "repldraw"
+                self.ctx = {}
+            else:
+                self._back_to_main()
+        elif step == "repldraw":
+            self.queue.append([Q_CARD, p, 0])
             self._back_to_main()
         elif step == "swap1":
             if action == A.DONE:
@@ -1063,6 +1114,18 @@ class Area1851State(ReferenceState):
     def _back_to_main(self) -> None:
         self.ctx = {}
         self.step = "main"
+
+    def _roll_next(self, p: int, sel: int) -> None:
+        """Roll the lowest die of the set ``sel`` (none: nothing); step ``rolling`` while dice are left."""
+        if sel:
+            d = next(d for d in range(DICE) if sel >> d & 1)
+            self.queue.append([Q_DIE, p, d])
+            sel &= ~(1 << d)
+        if sel:
+            self.ctx = {"sel": sel}
+            self.step = "rolling"
+        else:
+            self._back_to_main()
 
     def _attach(self, p: int, t: int, g: int, src: int) -> None:
         """Put modification ``t`` (from hand: src 0, junkyard: 1, free build: 2) on gadget ``g``."""
@@ -1288,6 +1351,8 @@ class Area1851State(ReferenceState):
                 return f"p{p} {verb} {TINKER_NAMES[action]}"
             if kind == Q_FEAT and action < NUM_FEAT_TYPES:
                 return f"p{p} draws feat {FEAT_NAMES[action]}"
+            if kind == Q_NONE and action == 0:
+                return f"p{p} draws and rolls nothing"
             return f"outcome {action}"
         return action_name(action)
 
@@ -1322,12 +1387,16 @@ class Area1851State(ReferenceState):
         the others' choices hidden until it ends). Those moves stay unnamed in
         the log after the phase too: the phase's outcome shows in the view,
         but the order and the exact choices (which die paid, say) never do.
-        Events and everyone's dice are public.
+        Events and everyone's dice are public. Within the event-choice and action phases, every
+        chance node of another seat has one name, whether it draws, rolls or does nothing: which
+        it is would tell the choice before it (module docstring).
         """
         if self.queue and self.phase != OVER:
             kind, p, _ = self.queue[0]
             if kind in (Q_EVENT, Q_GDIE) or p == viewer:
                 return None
+            if self.phase in PADDED_PHASES and self.snap is not None:
+                return "a hidden chance event"
             if kind == Q_CARD:
                 return f"p{p} draws a card"
             if kind == Q_FEAT:

@@ -383,11 +383,11 @@ def _check_events(st: Area1851State) -> None:
 PHASE_STEPS = {
     "setup_place": ("place",), "event_choice": ("todo",), "prep_skip": ("skip",), "prep_cheat": ("cheat",),
     "action": ("main", "pay", "target", "tweakpay", "townhall", "reroll", "repl", "swap1", "swap2", "sh2a", "sh2b",
-               "recy1", "recy2", "dfeat"),
+               "recy1", "recy2", "dfeat", "repldraw", "rolling"),
     "delivery": ("deliver", "dfeat"), "assistants": ("move",), "rotation": ("keep",),
 }
 STEP_CTX = {
-    "pay": ("owed",), "target": ("card", "src"), "tweakpay": ("die", "up"), "townhall": ("level",), "reroll": ("sel",),
+    "pay": ("owed",), "target": ("card", "src"), "tweakpay": ("die", "up"), "townhall": ("level",), "reroll": ("sel",), "rolling": ("sel",),
     "swap2": ("card",), "dfeat": ("empty", "fmods", "gtype", "nmods", "own", "ret", "tmods"),
 }
 
@@ -434,6 +434,8 @@ def _check_step(st: Area1851State) -> None:
         _int(ctx["level"], "state.ctx.level", 1, 2)
     if step == "reroll":
         _int(ctx["sel"], "state.ctx.sel", 0, 7)
+    if step == "rolling":
+        _int(ctx["sel"], "state.ctx.sel", 1, 7)  # the dice of the re-roll still to roll
     if step == "dfeat":
         _int(ctx["gtype"], "state.ctx.gtype", 0, NUM_TINKER_TYPES - 1)
         for k in ("own", "nmods", "fmods", "tmods", "empty"):

@@ -62,6 +62,7 @@ STEP_TEXT = {
     "main": "build or modify with a hand card, take a feat, scrap, tweak dice, activate assistants, or done",
     "pay": "pay with dice", "target": "choose the gadget for the card", "tweakpay": "pay the tweak with a junkyard card",
     "townhall": "put dice on the Town Hall", "reroll": "choose dice to reroll", "repl": "discard a card to draw 2",
+    "repldraw": "draw the second card", "rolling": "roll the next chosen die",
     "swap1": "swap: choose a hand card", "swap2": "swap: choose a junkyard card",
     "sh2a": "put a junkyard card on the discard pile", "sh2b": "build from the junkyard, free of dice",
     "recy1": "deliver one modification alone", "recy2": "deliver one gadget to your junkyard",

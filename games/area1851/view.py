@@ -22,7 +22,7 @@ from .cards import EVENTS, FACTIONS, FEAT_NAMES, LOCATIONS, SOCKETS, TINKER, TIN
 _PHASES = ("setup_deal", "setup_place", "event", "event_choice", "prep_skip", "prep_draw", "prep_cheat",
            "action", "delivery", "assistants", "rotation", "over")
 _STEPS = ("place", "todo", "skip", "cheat", "main", "pay", "target", "tweakpay", "townhall", "reroll", "repl",
-          "swap1", "swap2", "sh2a", "sh2b", "recy1", "recy2", "dfeat", "deliver", "move", "keep")
+          "swap1", "swap2", "sh2a", "sh2b", "recy1", "recy2", "dfeat", "deliver", "move", "keep", "repldraw", "rolling")
 SEAT_RANGE = dict(minimum=0, maximum=4)
 
 

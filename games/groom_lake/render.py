@@ -21,6 +21,21 @@ def _cards(counts: List[int]) -> str:
     return ", ".join(items) or "-"
 
 
+def _deck_text(state: Any, viewer: Optional[int]) -> str:
+    """The supply deck's size as ``viewer`` may know it: the view's ``deck_size``.
+
+    During the deal the Alien gets its 2 Recovery cards from outside the supply deck (spec
+    groom_lake.md "Set-up"), so which deal steps leave the deck as it was depends on who the
+    Alien is, and the roles are hidden (spec "Information"). A seat counts the set-aside cards
+    with the deck, as its view's ``deck_size`` does, so that the count does not tell the
+    Alien's seat. ``viewer=None`` (everything) also says how many are set aside.
+    """
+    reserve = state._reserve() if state.step in ("roles", "deal") else 0
+    if viewer is None and reserve:
+        return f"{sum(state.deck)} (+{reserve} Recovery set aside for the Alien)"
+    return str(sum(state.deck) + reserve)
+
+
 def render(state: Any, viewer: Optional[int] = None) -> str:
     """The position as text. ``viewer=None`` shows everything; a seat sees only what it knows."""
     n = state.n
@@ -43,7 +58,7 @@ def render(state: Any, viewer: Optional[int] = None) -> str:
         # The cards this seat put face down there itself (what it knows of the stack, and of the
         # deck the stack becomes when the deck runs out).
         refresh += f" (yours: {_cards(state.refresh_known[viewer])})"
-    lines.append(f"deck {sum(state.deck)}, {refresh}, Recovery played {state.recoveries}")
+    lines.append(f"deck {_deck_text(state, viewer)}, {refresh}, Recovery played {state.recoveries}")
     if viewer is not None and player == viewer and state.limit_seat() == viewer:
         lines.append(f"hand limit: you hold {state.hand_size(viewer)} cards and {state.life[viewer]} "
                      f"life tokens: put cards face down on the Refresh stack until they are equal")

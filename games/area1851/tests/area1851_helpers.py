@@ -130,3 +130,12 @@ def clear_feats(d: Dict[str, Any]) -> None:
         for f, c in enumerate(pl["down"]):
             d["feat_deck"][f] += c
             pl["down"][f] = 0
+
+
+def act(state: State, action: int) -> None:
+    """Play the decision ``action``, then the "nothing" chance node that follows every decision of
+    the event-choice and action phases (rules.py: one chance node after every decision) when the
+    choice drew and rolled nothing; a draw or roll is left for the test to choose."""
+    state.apply_action(action)
+    if state.is_chance_node() and state.queue and state.queue[0][0] == "none":
+        state.apply_action(0)

@@ -17,7 +17,7 @@ from aiplay.games.area1851 import actions as A
 from aiplay.games.area1851.cards import E_CHEAT, E_TRASH, F_TEAMWORK, FEAT_NAMES, TINKER_NAMES, tinker_type
 from aiplay.games.area1851.render import render, render_svg, render_text
 
-from area1851_helpers import add_gadget, at_action, clear_feats, clear_hand, drive, edit, give, give_feat, new_game
+from area1851_helpers import act, add_gadget, at_action, clear_feats, clear_hand, drive, edit, give, give_feat, new_game
 
 ALIEN_T = tinker_type(0, 0)
 
@@ -33,12 +33,12 @@ def test_action_phase_choices_are_hidden_from_later_seats():
     s = edit(s, lambda d: (clear_hand(d, 0), give(d, 0, ALIEN_T), give(d, 0, tinker_type(1, 0)),
                            d["players"][0].__setitem__("dice", [3, 1, 2])))
     quiet = s.clone()
-    quiet.apply_action(A.DONE)
+    act(quiet, A.DONE)
     busy = s.clone()
-    busy.apply_action(A.HAND + ALIEN_T)  # build: 1 AP and the 3
-    busy.apply_action(A.DIE + 0)
-    busy.apply_action(A.SCRAP + tinker_type(1, 0))
-    busy.apply_action(A.DONE)
+    act(busy, A.HAND + ALIEN_T)  # build: 1 AP and the 3
+    act(busy, A.DIE + 0)
+    act(busy, A.SCRAP + tinker_type(1, 0))
+    act(busy, A.DONE)
     assert quiet.actor == busy.actor == 1
     assert quiet.to_json() != busy.to_json()
     for seat in (1, 2):
@@ -54,9 +54,9 @@ def test_action_phase_choices_are_hidden_from_later_seats():
 def test_not_cheatin_settings_are_hidden_until_the_phase_ends():
     s = drive(new_game(2).new_initial_state(), lambda x: x.phase == "prep_cheat" and x.actor == 0, events=[E_CHEAT])
     a, b = s.clone(), s.clone()
-    a.apply_action(A.DONE)
+    act(a, A.DONE)
     face = 4 if s.players[0].dice[0] != 4 else 3
-    b.apply_action(A.set_die(0, face))
+    act(b, A.set_die(0, face))
     same_for(1, a, b)
     a = drive(a, lambda x: x.phase == "action")
     b = drive(b, lambda x: x.phase == "action")
@@ -68,8 +68,8 @@ def test_delivery_choices_are_hidden_from_later_seats():
     s = edit(s, lambda d: (clear_feats(d), add_gadget(d, 0, ALIEN_T, [-1]), add_gadget(d, 1, ALIEN_T, [-1])))
     s = drive(s, lambda x: x.phase == "delivery" and x.actor == 0)
     a, b = s.clone(), s.clone()
-    a.apply_action(A.DONE)
-    b.apply_action(A.GADGET + 0)
+    act(a, A.DONE)
+    act(b, A.GADGET + 0)
     b = drive(b, lambda x: x.actor == 1)
     same_for(1, a, b)
 
@@ -111,7 +111,7 @@ def test_visible_play_shrinks_the_record():
         d["players"][1]["known"][0][ALIEN_T] = 1  # seat 0 passed it
         d["players"][1]["dice"] = [3, 3, 3]
     s = edit(s, change)
-    s.apply_action(A.HAND + ALIEN_T)
+    act(s, A.HAND + ALIEN_T)
     assert s.players[1].known[0][ALIEN_T] == 0
 
 
@@ -172,7 +172,7 @@ def test_two_players_passed_cards_left_behind_stay_on_record():
         d["players"][1]["known"][0][ALIEN_T] = 1  # seat 0 passed both
         d["players"][1]["known"][0][tinker_type(1, 0)] = 1
     s = edit(s, change)
-    s.apply_action(A.SCRAP + ALIEN_T)  # face down into seat 1's junkyard: not a visible play
+    act(s, A.SCRAP + ALIEN_T)  # face down into seat 1's junkyard: not a visible play
     s = drive(s, lambda x: x.phase == "assistants" and not x.queue)
     passed = s.players[0].hand[ALIEN_T]
     s = drive(s, lambda x: x.turn == 2)
@@ -183,3 +183,43 @@ def test_two_players_passed_cards_left_behind_stay_on_record():
     for i in range(30):
         w = s.determinize(0, random.Random(i))
         assert w.players[1].junk[ALIEN_T] + w.players[1].hand[ALIEN_T] >= 1
+
+
+@pytest.mark.parametrize("backend", ["reference", "native"])
+def test_whether_a_chance_node_follows_does_not_tell_a_hidden_choice(backend):
+    """Issue 37: with 5 players, seat 3's hidden "take a feat" was followed by a chance node (seat 0
+    read "p3 draws a feat") and its "activate 1 at Replicator" by its next decision ("a hidden
+    choice"): the node's kind told seat 0 the choice. Now every decision of the action phase is
+    followed by one chance node (rules.py), named alike for the others whatever it draws."""
+    import aiplay
+    from aiplay.game import seen_action
+    from aiplay.registry import has_native
+
+    if backend == "native" and not has_native("area1851"):
+        pytest.skip("the kernel is not built")
+    ref = drive(new_game(5, 6).new_initial_state(), at_action(0), events=[E_TRASH])
+    # Seat 3 has an assistant waiting at the Replicator (in its block and in the phase-start snapshot).
+    ref = edit(ref, lambda d: [b[3].update(wait=[0, 1, 0, 0, 0], active=[0] * 5, reserve=2)
+                               for b in (d["players"], d["snap"]["players"])])
+    game = aiplay.load("area1851", backend=backend, players=5, block=6)
+    s = game.state_from_json(drive(ref, at_action(3)).to_json())
+    feat, replicator = s.clone(), s.clone()
+    assert A.TAKE_FEAT in s.legal_actions() and A.activate(1, 1) in s.legal_actions()
+    feat.apply_action(A.TAKE_FEAT)
+    replicator.apply_action(A.activate(1, 1))
+    for seat in (0, 1, 2, 4):
+        for _ in range(2):  # the chance node after the choice, then seat 3's next decision
+            assert feat.information_state_key(seat) == replicator.information_state_key(seat)
+            assert feat.view(seat) == replicator.view(seat)
+            assert feat.current_player() == replicator.current_player()
+            names = [seen_action(x, x.legal_actions()[0], seat)[1] for x in (feat, replicator)]
+            assert names[0] == names[1], names
+            if feat.is_chance_node():
+                feat, replicator = feat.clone(), replicator.clone()
+                feat.apply_action(feat.legal_actions()[0])
+                replicator.apply_action(replicator.legal_actions()[0])
+        feat, replicator = s.clone(), s.clone()
+        feat.apply_action(A.TAKE_FEAT)
+        replicator.apply_action(A.activate(1, 1))
+    assert feat.is_chance_node() and replicator.is_chance_node()
+    assert seen_action(feat, feat.legal_actions()[0], 0)[1] == "a hidden chance event"

@@ -18,7 +18,7 @@ from aiplay.games.area1851.cards import (
 from aiplay.games.area1851.rules import drop_to_five, rise_to_five
 
 from area1851_helpers import (
-    add_gadget, at_action, clear_feats, clear_hand, drive, edit, give, give_feat, new_game,
+    act, add_gadget, at_action, clear_feats, clear_hand, drive, edit, give, give_feat, new_game,
 )
 
 ALIEN_T = tinker_type(0, 0)  # Alien one-socket gadget (Time): cost 3, rating 2
@@ -83,13 +83,13 @@ def test_dice_pay_an_exact_sum():
     legal = s.legal_actions()
     assert A.HAND + ALIEN_TP in legal  # 2 + 3 = 5
     assert A.HAND + ALIEN_TPF in legal  # 3 + 4 = 7
-    s.apply_action(A.HAND + ALIEN_TP)
+    act(s, A.HAND + ALIEN_TP)
     assert s.step == "pay"
     # The 4 cannot be part of an exact 5 (1 is missing); 2 and 3 can.
     assert s.legal_actions() == [A.DIE + 0, A.DIE + 1]
-    s.apply_action(A.DIE + 0)
+    act(s, A.DIE + 0)
     assert s.legal_actions() == [A.DIE + 1]
-    s.apply_action(A.DIE + 1)
+    act(s, A.DIE + 1)
     assert s.step == "main" and s.players[0].used == [1, 1, 0] and s.players[0].ap == 1
     # A 7-cost gadget with 1 1 1 cannot be built.
     s2 = with_dice(action_position(), 0, [1, 1, 1])
@@ -108,10 +108,10 @@ def test_faction_double_and_make_it_a_double_stack_to_four_times():
     s = edit(s, change)
     s = drive(s, lambda x: x.phase == "delivery" and x.actor == 0)
     before = s.players[0].score
-    s.apply_action(A.GADGET + 0)
+    act(s, A.GADGET + 0)
     assert s.players[0].score == before + 2 * 2 + 1  # the gadget's 2 doubled, the mod's 1 not
     assert s.step == "dfeat" and A.FEAT + F_DOUBLE in s.legal_actions()
-    s.apply_action(A.FEAT + F_DOUBLE)
+    act(s, A.FEAT + F_DOUBLE)
     assert s.players[0].score == before + 2 * 4 + 1  # x4 with both doubles
     assert F_DOUBLE in s.players[0].up
 
@@ -121,7 +121,7 @@ def test_no_faction_double_with_a_foreign_mod():
     s = edit(s, lambda d: (clear_feats(d), add_gadget(d, 0, ALIEN_T, [mod_type(1, 0, 0)])))
     s = drive(s, lambda x: x.phase == "delivery" and x.actor == 0)
     before = s.players[0].score
-    s.apply_action(A.GADGET + 0)
+    act(s, A.GADGET + 0)
     assert s.players[0].score == before + 2 + 1
 
 
@@ -132,7 +132,7 @@ def test_a_full_gadget_must_be_delivered():
     s = drive(s, lambda x: x.phase == "delivery" and x.actor == 0)
     legal = s.legal_actions()
     assert A.DONE not in legal and A.GADGET + 1 in legal
-    s.apply_action(A.GADGET + 1)
+    act(s, A.GADGET + 1)
     assert A.DONE in s.legal_actions()  # the half-empty TP gadget may wait
 
 
@@ -140,10 +140,10 @@ def test_workshop_level_2_reroll_frees_used_dice():
     s = action_position()
     s = edit(s, lambda d: place(d, 0, [0, 0, 0, 0, 2]))
     s = with_dice(s, 0, [1, 2, 3], used=(1, 1, 0))
-    s.apply_action(A.activate(L_WORKSHOP, 2))
+    act(s, A.activate(L_WORKSHOP, 2))
     assert s.step == "reroll"
-    s.apply_action(A.DIE + 0)
-    s.apply_action(A.DONE)
+    act(s, A.DIE + 0)
+    act(s, A.DONE)
     assert s.is_chance_node()
     s.apply_action(3)  # the die shows 4
     assert s.players[0].dice[0] == 4 and s.players[0].used[0] == 0  # free again
@@ -155,9 +155,9 @@ def test_workshop_level_1_free_tweak_once():
     s = edit(s, lambda d: place(d, 0, [0, 0, 0, 0, 1]))
     s = with_dice(s, 0, [4, 2, 3])
     s = edit(s, lambda d: clear_hand(d, 0))
-    s.apply_action(A.activate(L_WORKSHOP, 1))
+    act(s, A.activate(L_WORKSHOP, 1))
     assert A.free_tweak(0, True) in s.legal_actions()  # 5 is allowed
-    s.apply_action(A.free_tweak(0, True))
+    act(s, A.free_tweak(0, True))
     assert s.players[0].dice[0] == 5
     assert not any(A.FREE_TWEAK <= a < A.SET_DIE for a in s.legal_actions())
 
@@ -168,10 +168,10 @@ def test_town_hall_both_levels(level):
     s = edit(s, lambda d: place(d, 0, [0, 0, 0, level, 0]))
     s = with_dice(s, 0, [1, 2, 3], used=(0, 0, 1))
     before = s.players[0].score
-    s.apply_action(A.activate(L_TOWNHALL, level))
+    act(s, A.activate(L_TOWNHALL, level))
     assert s.step == "townhall" and s.legal_actions() == [A.DONE, A.DIE + 0, A.DIE + 1]
-    s.apply_action(A.DIE + 0)
-    s.apply_action(A.DIE + 1)
+    act(s, A.DIE + 0)
+    act(s, A.DIE + 1)
     assert s.players[0].score == before + 2 * level
     assert s.players[0].used == [1, 1, 1]
 
@@ -189,11 +189,11 @@ def test_solar_flare_one_die_per_turn():
     s = with_dice(s, 0, [3, 2, 3])
     legal = s.legal_actions()
     assert A.HAND + ALIEN_T in legal and A.HAND + ALIEN_TP not in legal  # 3 + 2 is two dice
-    s.apply_action(A.HAND + ALIEN_T)
+    act(s, A.HAND + ALIEN_T)
     assert s.legal_actions() == [A.DIE + 0, A.DIE + 2]
-    s.apply_action(A.DIE + 2)
+    act(s, A.DIE + 2)
     s = edit(s, lambda d: place(d, 0, [0, 0, 0, 1, 0]))
-    s.apply_action(A.activate(L_TOWNHALL, 1))
+    act(s, A.activate(L_TOWNHALL, 1))
     assert s.legal_actions() == [A.DONE]  # dice 0 and 1 are unused but may not be used
 
 
@@ -273,11 +273,11 @@ def test_hold_some_back_keeps_two_chosen_cards():
     s = drive(game.new_initial_state(), lambda x: x.phase == "rotation" and x.actor == 0, events=[E_HOLD])
     s = edit(s, lambda d: (clear_hand(d, 0), give(d, 0, ALIEN_T), give(d, 0, ALIEN_TP), give(d, 0, PIONEER_T),
                            clear_hand(d, 1), give(d, 1, ALIEN_TPF, count=2), give(d, 1, NATIVE_T)))
-    s.apply_action(A.HAND + ALIEN_T)
-    s.apply_action(A.HAND + PIONEER_T)
+    act(s, A.HAND + ALIEN_T)
+    act(s, A.HAND + PIONEER_T)
     assert s.actor == 1
-    s.apply_action(A.HAND + ALIEN_TPF)
-    s.apply_action(A.HAND + ALIEN_TPF)
+    act(s, A.HAND + ALIEN_TPF)
+    act(s, A.HAND + ALIEN_TPF)
     s = drive(s, lambda x: x.phase == "event")
     assert s.players[0].hand[ALIEN_T] == 1 and s.players[0].hand[PIONEER_T] == 1
     assert s.players[0].hand[NATIVE_T] == 1 and s.players[0].hand_size() == 3  # + the card seat 1 passed
@@ -377,9 +377,9 @@ def test_learn_by_watching():
                            add_gadget(d, 1, NATIVE_T, [-1])))
     s = drive(s, lambda x: x.phase == "delivery" and x.actor == 0)
     base = [p.score for p in s.players]
-    s.apply_action(A.GADGET + 0)
-    s.apply_action(A.GADGET + 0)
-    s.apply_action(A.DONE)  # seat 1 keeps its gadget
+    act(s, A.GADGET + 0)
+    act(s, A.GADGET + 0)
+    act(s, A.DONE)  # seat 1 keeps its gadget
     s = drive(s, lambda x: x.phase == "assistants")
     assert [p.score - b for p, b in zip(s.players, base)] == [4, 6, 6]  # 2 + 2; 3 per gadget delivered
 
@@ -393,7 +393,7 @@ def test_the_end_die_adds_to_gadgets():
     s = edit(s, lambda d: (clear_feats(d), add_gadget(d, 0, ALIEN_T, [mod_type(0, 0, 0)])))
     s = drive(s, lambda x: x.phase == "delivery" and x.actor == 0)
     base = s.players[0].score
-    s.apply_action(A.GADGET + 0)
+    act(s, A.GADGET + 0)
     assert s.players[0].score == base + (2 + 1) * 2 + 1
 
 
@@ -424,16 +424,16 @@ def test_recycler_level_1_delivers_a_mod_alone_and_level_2_junks_the_gadget():
     mod3 = mod_type(1, 0, 2)  # Pioneer Time mod, rating 3
     s = edit(s, lambda d: (clear_feats(d), place(d, 0, [1, 0, 0, 0, 0]), add_gadget(d, 0, ALIEN_TP, [mod3, -1])))
     before = s.players[0].score
-    s.apply_action(A.activate(0, 1))
+    act(s, A.activate(0, 1))
     assert s.legal_actions() == [A.DONE, A.mod(0, 0)]
-    s.apply_action(A.mod(0, 0))
+    act(s, A.mod(0, 0))
     assert s.players[0].score == before + 3 and s.players[0].gadgets == [[ALIEN_TP, -1, -1]]
     assert s.discard[mod3] == 1
     s = action_position()
     s = edit(s, lambda d: (clear_feats(d), place(d, 0, [2, 0, 0, 0, 0]), add_gadget(d, 0, ALIEN_TP, [mod3, -1])))
     before = s.players[0].score
-    s.apply_action(A.activate(0, 2))
-    s.apply_action(A.GADGET + 0)
+    act(s, A.activate(0, 2))
+    act(s, A.GADGET + 0)
     assert s.players[0].score == before + 4 + 3 and s.players[0].delivered == 1
     assert s.players[0].junk[ALIEN_TP] == 1 and s.players[0].junk[mod3] == 1
     assert s.players[0].pj[ALIEN_TP] == 1  # everyone saw it go there
@@ -442,33 +442,36 @@ def test_recycler_level_1_delivers_a_mod_alone_and_level_2_junks_the_gadget():
 def test_replicator_and_storehouse():
     s = action_position()
     s = edit(s, lambda d: (place(d, 0, [0, 1, 0, 0, 0]), clear_hand(d, 0), give(d, 0, ALIEN_T)))
-    s.apply_action(A.activate(1, 1))
-    s.apply_action(A.HAND + ALIEN_T)
+    act(s, A.activate(1, 1))
+    act(s, A.HAND + ALIEN_T)
     assert s.discard[ALIEN_T] >= 1 and s.is_chance_node()
     s.apply_action(s.legal_actions()[0])
+    # The second card after a forced move: one chance node after every decision (rules.py).
+    assert s.step == "repldraw" and s.legal_actions() == [A.DRAW_CARD]
+    s.apply_action(A.DRAW_CARD)
     s.apply_action(s.legal_actions()[0])
-    assert s.players[0].hand_size() == 2
+    assert s.players[0].hand_size() == 2 and s.step == "main"
     s = action_position()
     s = edit(s, lambda d: (place(d, 0, [0, 2, 0, 0, 0])))
     ap = s.players[0].ap
-    s.apply_action(A.activate(1, 2))
+    act(s, A.activate(1, 2))
     assert s.players[0].ap == ap + 1
     # Storehouse Level 1: a swap between hand and junkyard.
     s = action_position()
     s = edit(s, lambda d: (place(d, 0, [0, 0, 1, 0, 0]), clear_hand(d, 0), give(d, 0, ALIEN_T),
                            give(d, 0, PIONEER_T, "junk")))
-    s.apply_action(A.activate(2, 1))
-    s.apply_action(A.HAND + ALIEN_T)
-    s.apply_action(A.JUNK + PIONEER_T)
+    act(s, A.activate(2, 1))
+    act(s, A.HAND + ALIEN_T)
+    act(s, A.JUNK + PIONEER_T)
     assert s.players[0].hand[PIONEER_T] == 1 and s.players[0].junk[ALIEN_T] == 1
     # Storehouse Level 2: a junkyard card to the discard pile, then build from the junkyard, no dice.
     s = action_position()
     s = edit(s, lambda d: (place(d, 0, [0, 0, 2, 0, 0]), give(d, 0, PIONEER_T, "junk"),
                            give(d, 0, ALIEN_TPF, "junk"), d["players"][0].__setitem__("dice", [1, 1, 1])))
-    s.apply_action(A.activate(2, 2))
-    s.apply_action(A.JUNK + PIONEER_T)
+    act(s, A.activate(2, 2))
+    act(s, A.JUNK + PIONEER_T)
     assert A.JUNK + ALIEN_TPF in s.legal_actions()
-    s.apply_action(A.JUNK + ALIEN_TPF)
+    act(s, A.JUNK + ALIEN_TPF)
     assert s.players[0].gadgets == [[ALIEN_TPF, -1, -1, -1]] and s.players[0].ap == 1
     assert s.players[0].used == [0, 0, 0]
 
@@ -479,9 +482,9 @@ def test_tweaks_cost_junk_and_reach_zero_and_five():
     s = with_dice(s, 0, [1, 4, 2], used=(0, 0, 1))
     legal = s.legal_actions()
     assert A.tweak(0, False) in legal and A.tweak(1, True) in legal and A.tweak(2, True) not in legal
-    s.apply_action(A.tweak(0, False))
+    act(s, A.tweak(0, False))
     assert s.step == "tweakpay"
-    s.apply_action(A.JUNK + PIONEER_T)
+    act(s, A.JUNK + PIONEER_T)
     assert s.players[0].dice[0] == 0 and s.discard[PIONEER_T] >= 1
     assert A.tweak(0, False) not in s.legal_actions()  # never below 0
 
@@ -501,24 +504,24 @@ def test_action_feats_fiddlin_more_junk_storin_synchronized():
     s = edit(s, change)
     base = s.players[0].score
     for _ in range(3):
-        s.apply_action(A.tweak(0, True) if s.players[0].dice[0] < 5 else A.tweak(0, False))
-        s.apply_action(next(a for a in s.legal_actions() if a >= A.JUNK))
+        act(s, A.tweak(0, True) if s.players[0].dice[0] < 5 else A.tweak(0, False))
+        act(s, next(a for a in s.legal_actions() if a >= A.JUNK))
     assert F_FIDDLIN in s.players[0].up and s.players[0].score == base + 6
     hand = [a for a in s.legal_actions() if A.SCRAP <= a < A.JUNK]
-    s.apply_action(hand[0])
-    s.apply_action([a for a in s.legal_actions() if A.SCRAP <= a < A.JUNK][0])
+    act(s, hand[0])
+    act(s, [a for a in s.legal_actions() if A.SCRAP <= a < A.JUNK][0])
     assert F_MOREJUNK in s.players[0].up
     s = action_position()
     s = edit(s, lambda d: (clear_feats(d), give_feat(d, 0, F_STORIN), give(d, 0, NATIVE_BONE, "junk", 3),
                            give(d, 0, mod_type(1, 1, 0), "junk", 2)))
     base = s.players[0].score
-    s.apply_action([a for a in s.legal_actions() if A.SCRAP <= a < A.JUNK][0])  # the 6th junkyard card
+    act(s, [a for a in s.legal_actions() if A.SCRAP <= a < A.JUNK][0])  # the 6th junkyard card
     assert F_STORIN in s.players[0].up and s.players[0].score == base + 10
     s = action_position()
     s = edit(s, lambda d: (clear_feats(d), give_feat(d, 0, F_SYNC), give(d, 0, PIONEER_T, "junk"),
                            d["players"][0].__setitem__("dice", [3, 3, 2])))
-    s.apply_action(A.tweak(2, True))
-    s.apply_action(A.JUNK + PIONEER_T)
+    act(s, A.tweak(2, True))
+    act(s, A.JUNK + PIONEER_T)
     assert F_SYNC in s.players[0].up
 
 
@@ -534,10 +537,10 @@ def test_delivery_feats():
         s = action_position()
         s = edit(s, lambda d, f=feat, g=gadget, m=mods: (clear_feats(d), give_feat(d, 0, f), add_gadget(d, 0, g, m)))
         s = drive(s, lambda x: x.phase == "delivery" and x.actor == 0)
-        s.apply_action(A.GADGET + 0)
+        act(s, A.GADGET + 0)
         before = s.players[0].score
         assert s.legal_actions() == [A.DONE, A.FEAT + feat]
-        s.apply_action(A.FEAT + feat)
+        act(s, A.FEAT + feat)
         assert s.players[0].score == before + points, FEATS[feat].name
 
 
@@ -608,10 +611,10 @@ def test_casino_night_faces():
     s = event_choices(2, 1, dice=[2, 3], before=lambda d: place(d, 1, [1, 0, 0, 0, 0]))
     assert s.actor == 0 and s.players[0].todo == [1]
     t = next(t for t in range(54) if s.players[0].hand[t])
-    s.apply_action(A.HAND + t)
+    act(s, A.HAND + t)
     assert s.players[0].junk[t] == 1
     assert s.actor == 1 and A.move(0, 3) in s.legal_actions()
-    s.apply_action(A.move(0, 3))
+    act(s, A.move(0, 3))
     s = drive(s, lambda x: x.phase == "action")
     assert s.players[1].wait[3] == 1
 
@@ -619,13 +622,13 @@ def test_casino_night_faces():
 def test_risky_deal_free_build():
     s = event_choices(2, E_RISKY_ID, before=lambda d: (clear_hand(d, 0), give(d, 0, ALIEN_TPF)))
     assert s.actor == 0 and s.legal_actions() == [A.DONE, A.YES]
-    s.apply_action(A.YES)
+    act(s, A.YES)
     s.apply_action(3)  # a 4: build at once, free of AP and dice
     assert s.legal_actions() == [A.DONE, A.HAND + ALIEN_TPF]
-    s.apply_action(A.HAND + ALIEN_TPF)
+    act(s, A.HAND + ALIEN_TPF)
     assert s.players[0].gadgets == [[ALIEN_TPF, -1, -1, -1]]
     s = event_choices(2, E_RISKY_ID)
-    s.apply_action(A.YES)
+    act(s, A.YES)
     s.apply_action(0)  # a 1: this turn starts with 1 AP
     s = drive(s, at_action(0))
     assert s.players[0].ap == 1
@@ -634,7 +637,7 @@ def test_risky_deal_free_build():
 def test_smell_my_feat_and_dust_storm_and_harsh_requirement():
     s = event_choices(2, 14)  # Smell My Feat
     feats = sum(s.players[0].down)
-    s.apply_action(A.YES)
+    act(s, A.YES)
     s.apply_action(s.legal_actions()[0])
     assert sum(s.players[0].down) == feats + 1
     s = event_choices(2, 3, before=lambda d: give(d, 1, NATIVE_BONE, "junk", 2))  # Dust Storm
@@ -643,7 +646,7 @@ def test_smell_my_feat_and_dust_storm_and_harsh_requirement():
     assert s.players[1].junk[NATIVE_BONE] == 1 and s.discard[NATIVE_BONE] == 1
     s = event_choices(2, 0, before=lambda d: add_gadget(d, 0, ALIEN_TP, [mod_type(0, 0, 0), -1]))
     assert s.legal_actions() == [A.GADGET + 0, A.mod(0, 0)]
-    s.apply_action(A.mod(0, 0))
+    act(s, A.mod(0, 0))
     assert s.players[0].junk[mod_type(0, 0, 0)] == 1 and s.players[0].gadgets == [[ALIEN_TP, -1, -1]]
 
 
@@ -665,8 +668,8 @@ def test_to_the_left_faces():
     s = drive(s, at_action(0))
     s = edit(s, lambda d: (give(d, 0, NATIVE_BONE, "junk"), d["players"][0].__setitem__("dice", [2, 2, 2])))
     base = s.players[0].score
-    s.apply_action(A.tweak(0, True))
-    s.apply_action(A.JUNK + NATIVE_BONE)
+    act(s, A.tweak(0, True))
+    act(s, A.JUNK + NATIVE_BONE)
     assert s.players[0].score == base + 2
 
 
@@ -677,7 +680,7 @@ def test_no_deliveries_today_and_not_cheatin():
     assert s.phase == "assistants" and s.players[0].gadgets  # the full gadget waits
     s = drive(new_game(2).new_initial_state(), lambda x: x.phase == "prep_cheat", events=[9])
     assert s.actor == 0 and A.set_die(0, 4) in s.legal_actions() or s.players[0].dice[0] == 4
-    s.apply_action(A.set_die(1, 1) if s.players[0].dice[1] != 1 else A.set_die(1, 2))
+    act(s, A.set_die(1, 1) if s.players[0].dice[1] != 1 else A.set_die(1, 2))
     assert s.players[0].dice[1] in (1, 2)
 
 
@@ -693,9 +696,9 @@ def test_just_sittin_round_skips_the_preparation():
     s = edit(s, change)
     base = s.players[0].score
     assert s.legal_actions() == [A.DONE, A.YES]
-    s.apply_action(A.YES)
+    act(s, A.YES)
     assert s.actor == 1 and s.legal_actions() == [A.DONE]  # every seat is asked
-    s.apply_action(A.DONE)
+    act(s, A.DONE)
     s = drive(s, at_action(0))
     assert s.players[0].hand_size() == 0 and s.players[0].score == base + 6 and F_SITTIN in s.players[0].up
 
@@ -738,11 +741,11 @@ def test_mods_from_the_junkyard_and_free_builds_take_a_target():
     alien_power = mod_type(0, 1, 1)
     s = edit(s, lambda d: (place(d, 0, [0, 0, 2, 0, 0]), add_gadget(d, 0, ALIEN_TP, [-1, -1]),
                            give(d, 0, PIONEER_T, "junk"), give(d, 0, alien_power, "junk")))
-    s.apply_action(A.activate(2, 2))
-    s.apply_action(A.JUNK + PIONEER_T)
-    s.apply_action(A.JUNK + alien_power)
+    act(s, A.activate(2, 2))
+    act(s, A.JUNK + PIONEER_T)
+    act(s, A.JUNK + alien_power)
     assert s.step == "target" and s.legal_actions() == [A.GADGET + 0]
-    s.apply_action(A.GADGET + 0)
+    act(s, A.GADGET + 0)
     assert s.players[0].gadgets == [[ALIEN_TP, -1, alien_power]] and s.step == "main"
     assert s.players[0].junk_size() == 0 and s.players[0].used == [0, 0, 0]
 
@@ -752,10 +755,10 @@ def test_recycler_level_2_delivery_feat_returns_to_the_action_phase():
     s = edit(s, lambda d: (clear_feats(d), give_feat(d, 0, F_DOUBLE), place(d, 0, [2, 0, 0, 0, 0]),
                            add_gadget(d, 0, ALIEN_T, [-1])))
     base = s.players[0].score
-    s.apply_action(A.activate(0, 2))
-    s.apply_action(A.GADGET + 0)
+    act(s, A.activate(0, 2))
+    act(s, A.GADGET + 0)
     assert s.step == "dfeat"
-    s.apply_action(A.FEAT + F_DOUBLE)
+    act(s, A.FEAT + F_DOUBLE)
     assert s.step == "main" and s.players[0].score == base + 2 + 2
 
 
@@ -765,9 +768,9 @@ def test_to_the_right_four_discards_the_whole_hand():
               events=PLAIN_EVENTS)
     s.apply_action(3)
     assert s.actor == 0 and s.players[0].todo == [5, 7]
-    s.apply_action(A.LOCATION + 0)
+    act(s, A.LOCATION + 0)
     hand = s.players[0].hand[:]
     discard = s.discard[:]
-    s.apply_action(A.YES)
+    act(s, A.YES)
     assert s.players[0].hand_size() == 0
     assert [d - c for d, c in zip(s.discard, discard)] == hand

@@ -150,3 +150,29 @@ def test_worlds_give_the_alien_role_by_the_public_record(backend):
     # Seat 1 (the Alien) knows its own role: one world.
     assert all(state.determinize(1, rng).to_reference().roles[1] == ALIEN if backend == "native"
                else state.determinize(1, rng).roles[1] == ALIEN for _ in range(20))
+
+
+@pytest.mark.parametrize("backend", ["reference", "native"])
+def test_text_picture_counts_the_deck_as_the_view_does_during_the_deal(backend):
+    """Issue 37: seat 1's text picture said "deck 62" in one game and "deck 61" in a game it cannot
+    tell apart (the Alien elsewhere), while ``view(1)["deck_size"]`` was the same in both: the
+    Alien's set-up Recovery cards come from outside the deck (spec "Set-up"), so the true deck
+    count told where the Alien sits. The picture now counts them with the deck, as the view does."""
+    import aiplay
+    from aiplay.registry import has_native
+    from aiplay.views.text import render_state
+
+    if backend == "native" and not has_native("groom_lake"):
+        pytest.skip("the kernel is not built")
+    game = aiplay.load("groom_lake", backend=backend, players=4)
+    pictures = []
+    for alien, first_card in ((0, "deal Recovery to player 0"), (2, "deal Water to player 0")):
+        state = game.new_initial_state()
+        state.apply_action(state.string_to_action(f"Alien is player {alien}"))
+        state.apply_action(state.string_to_action(first_card))
+        state.apply_action(state.string_to_action("deal Water to player 1"))
+        pictures.append((state.information_state_key(1), state.view(1), render_state(state, 1)))
+    (key_a, view_a, text_a), (key_b, view_b, text_b) = pictures
+    assert key_a == key_b and view_a == view_b
+    assert f"deck {view_a['deck_size']}," in text_a
+    assert text_a == text_b
