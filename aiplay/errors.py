@@ -21,12 +21,14 @@ class IllegalActionError(AiplayError, ValueError):
     ``legal_actions`` the legal ones at that point.
     """
 
-    def __init__(self, action: object, legal_actions: Iterable[int], detail: str = ""):
+    def __init__(self, action: object, legal_actions: Iterable[int], detail: str = "", *, hidden: bool = False):
+        """``hidden``: the legal set is not the reader's to see (another seat's hidden options):
+        the message and ``legal_actions`` leave it out, and ``detail`` says whose decision it was."""
         self.action = action
-        self.legal_actions = list(legal_actions)
+        self.legal_actions = [] if hidden else list(legal_actions)
         shown = self.legal_actions if len(self.legal_actions) <= 40 else (
             self.legal_actions[:40] + ["..."])
-        message = f"illegal action {action!r}; legal actions are {shown}"
+        message = f"illegal action {action!r}" if hidden else f"illegal action {action!r}; legal actions are {shown}"
         if detail:
             message = f"{message} ({detail})"
         super().__init__(message)

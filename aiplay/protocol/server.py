@@ -34,7 +34,7 @@ from dataclasses import asdict
 from typing import Any, Callable, Dict, FrozenSet, List, Mapping, Optional, Tuple
 
 import aiplay
-from aiplay.errors import AiplayError, InvalidOptionError, NotDecisionNodeError
+from aiplay.errors import AiplayError, IllegalActionError, InvalidOptionError, NotDecisionNodeError
 from aiplay.game import CHANCE, TERMINAL, Game, State, seen_action
 from aiplay.match import Match, Move
 from aiplay.protocol.wire import (
@@ -65,6 +65,25 @@ TABLE_KEEP_SECONDS = 600.0
 def _move(move: Move, viewer: Optional[int] = None) -> Dict[str, Any]:
     """A move object as ``viewer`` saw it (None: as played)."""
     return move.as_seen_by(viewer).to_dict()
+
+
+def _apply_as_seen_by(match: Match, action: Any, viewer: Optional[int]) -> Move:
+    """``match.apply(action)``, with its error told as ``viewer`` may read it.
+
+    A trusted client may act for seats it does not see as (a referee feeding every seat's
+    moves to a client that shows one seat). An illegal move at such a decision (another
+    seat's, or chance) is refused without the engine's list of legal moves or names: that
+    list is the other seat's hidden hand, or the cards left in the deck.
+    """
+    mover = match.state.current_player()
+    try:
+        return match.apply(action)
+    except AiplayError as error:
+        if viewer is None or mover == viewer:
+            raise
+        whose = "a chance node" if mover == CHANCE else f"player {mover}'s decision"
+        raise IllegalActionError(action, [], f"at {whose}, whose moves are hidden from player {viewer}",
+                                 hidden=True) from None
 
 
 def _parse_viewer(value: Any, game: Game) -> Optional[int]:
@@ -807,12 +826,12 @@ class Server:
         table = session.table
         if table is None:
             self._check_turn(session)
-            move = session.match.apply(action)
+            move = _apply_as_seen_by(session.match, action, viewer)
             played = self._after_move(session, viewer)
             return self._with_status(session, {"move": _move(move, viewer), "chance_moves": played})
         with table.lock:
             self._check_turn(session)
-            move = table.match.apply(action)
+            move = _apply_as_seen_by(table.match, action, viewer)
             chance = table.match.advance_chance()
             table.broadcast([move] + chance, skip=session)
             data = self._with_status(session, {"move": _move(move, viewer),
