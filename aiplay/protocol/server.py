@@ -31,8 +31,9 @@ from aiplay.game import CHANCE, TERMINAL, Game, State, seen_action
 from aiplay.match import Match, Move
 from aiplay.protocol.wire import (
     DEFAULT_HANDSHAKE_TIMEOUT, DEFAULT_IDLE_TIMEOUT, DEFAULT_INFO_SECONDS, DEFAULT_MAX_CONNECTIONS, DEFAULT_MAX_GAMES,
-    DEFAULT_MAX_HANDSHAKES, DEFAULT_MAX_SEARCHES, DEFAULT_SOLVE_SECONDS, ENGINE_NAME, MAX_CAP, MAX_TIMEOUT, MAX_SOLVE_SECONDS, OPENING, PROTOCOL_VERSION, RESERVED, SEARCHING, SLICED_BOTS,
-    Emit, ProtocolError, _field, _option_field, _short, parse_request,
+    DEFAULT_MAX_HANDSHAKES, DEFAULT_MAX_SEARCHES, DEFAULT_SOLVE_SECONDS, ENGINE_NAME, MAX_CAP, MAX_SOLVE_SECONDS,
+    MAX_TIMEOUT, OPENING, PROTOCOL_VERSION, RESERVED, SEARCHING, SLICED_BOTS, Emit, ProtocolError, _field,
+    _option_field, _short, parse_request,
 )
 from aiplay.registry import BACKENDS, game_entries, game_entry, load
 from aiplay.search import BOTS, make_bot
