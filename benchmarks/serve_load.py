@@ -9,7 +9,8 @@ starts the next one. Reported:
 * the reply latency (p50/p95/p99) of the person's moves (``apply``) and of the bot's turns
   (``go`` with ``"level": k, "play": true``, from the request to its ``bestmove``, including any
   wait for a search slot: what the person waits for), per level and over all;
-* throughput: final replies per second, bot turns per second;
+* throughput: final replies per second (refusals for want of a search slot left out: they are
+  counted as ``slot_waits``), bot turns per second;
 * the server's memory (RSS, sampled every second) over the whole run;
 * the ramp: the table count is raised step by step; the largest count whose bot-turn p95 stays
   under 1 s is "tables served";
@@ -79,6 +80,7 @@ class Stats:
         self.moves: List[float] = []
         self.bots: Dict[int, List[float]] = {k: [] for k in LEVELS}
         self.replies = 0
+        self.slot_waits = 0  # go refused with "too many searches" and asked again (not counted as replies)
         self.errors: Dict[str, int] = {}
         self.games = 0
         self.started = time.monotonic()
@@ -99,7 +101,7 @@ class Stats:
                 "bot_by_level": {str(k): lat(v) for k, v in self.bots.items()},
                 "replies_per_s": self.replies / seconds if seconds else None,
                 "bot_turns_per_s": len(bots) / seconds if seconds else None,
-                "games_finished": self.games, "errors": dict(self.errors)}
+                "slot_waits": self.slot_waits, "games_finished": self.games, "errors": dict(self.errors)}
 
 
 async def request(ws: Any, stats: Stats, rid: int, msg: Dict[str, Any]) -> Dict[str, Any]:
@@ -166,6 +168,8 @@ async def table(url: str, index: int, seed: int, game: str, options: Dict[str, A
                                                                          "level": level, "play": True})
                         if reply["ok"] or "too many searches" not in reply.get("error", ""):
                             break
+                        holder["stats"].replies -= 1  # a refusal: the throughput counts served requests
+                        holder["stats"].slot_waits += 1
                         await asyncio.sleep(0.02)
                     if not reply["ok"]:
                         holder["stats"].error("go: " + reply["error"])
