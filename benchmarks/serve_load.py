@@ -61,6 +61,10 @@ PROFILES: Dict[str, Dict[str, Any]] = {
 }
 #: The bot-turn p95 a table count must keep to count as served, in seconds.
 TARGET_P95 = 1.0
+#: Seconds between two tries of a bot turn refused for want of a search slot, and the longest wait
+#: before the turn is given up (an error): the run stays bounded even on an overloaded server.
+SLOT_RETRY = 0.1
+SLOT_WAIT_LIMIT = 60.0
 #: Hostile clients of the "with" phase.
 HOSTILE = {"idle": 4, "half_open": 16, "oversized": 1, "reconnect": 2}
 
@@ -170,7 +174,9 @@ async def table(url: str, index: int, seed: int, game: str, options: Dict[str, A
                             break
                         holder["stats"].replies -= 1  # a refusal: the throughput counts served requests
                         holder["stats"].slot_waits += 1
-                        await asyncio.sleep(0.02)
+                        if time.monotonic() - began > SLOT_WAIT_LIMIT:
+                            break
+                        await asyncio.sleep(SLOT_RETRY)
                     if not reply["ok"]:
                         holder["stats"].error("go: " + reply["error"])
                         break

@@ -208,14 +208,16 @@ def serve_websocket(port: int, host: str = "127.0.0.1", static_dir: Optional[str
         server = Server(emit, shared)
         try:
             while True:
-                # Idle: no request, no reply and no search running for idle_timeout seconds.
-                idle = server.idle_seconds()
-                if idle >= shared.idle_timeout:
-                    connection.close(1001, f"idle for {shared.idle_timeout:g} seconds (--idle-timeout)")
-                    break
                 try:
-                    message = connection.recv(timeout=min(1.0, shared.idle_timeout - idle))
+                    # A message already received is always read first: a server too busy to read
+                    # for a while must not take its clients' waiting requests for idleness.
+                    message = connection.recv(timeout=max(0.0, min(1.0, shared.idle_timeout
+                                                                   - server.idle_seconds())))
                 except TimeoutError:
+                    # Idle: no request, no reply and no search running for idle_timeout seconds.
+                    if server.idle_seconds() >= shared.idle_timeout:
+                        connection.close(1001, f"idle for {shared.idle_timeout:g} seconds (--idle-timeout)")
+                        break
                     continue
                 if isinstance(message, bytes):
                     message = message.decode("utf-8", errors="replace")
