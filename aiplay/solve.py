@@ -298,7 +298,25 @@ class _Pass:
 
 
 class _Aborted(Exception):
-    """The reference search ran out of budget."""
+    """The reference search ran out of budget (or was asked to stop)."""
+
+
+class _StopFlag:
+    """The reference solver's stop flag: the native ``Cancellation``'s interface, in Python.
+
+    ``request_stop()`` (from any thread) ends the running solve within 256 nodes, and every later
+    one at once: a cancelled solve (a closed game, a client gone) frees its memory promptly.
+    """
+
+    def __init__(self) -> None:
+        self.stop_requested = False
+
+    def request_stop(self) -> None:
+        self.stop_requested = True
+
+    @property
+    def stopping(self) -> bool:
+        return self.stop_requested
 
 
 class ReferenceSolver:
@@ -321,6 +339,8 @@ class ReferenceSolver:
         self._deadline: Optional[float] = None
         self._hit_limit = False
         self._capped = False
+        #: ``cancel.request_stop()`` ends the search (like the native solver's ``Cancellation``).
+        self.cancel = _StopFlag()
 
     def clear_table(self) -> None:
         self.memo.clear()
@@ -354,7 +374,8 @@ class ReferenceSolver:
         self.nodes += 1
         if self._limit is not None and self.nodes > self._limit:
             raise _Aborted
-        if self._deadline is not None and (self.nodes & 255) == 0 and time.perf_counter() >= self._deadline:
+        if (self.nodes & 255) == 0 and (self.cancel.stop_requested or (
+                self._deadline is not None and time.perf_counter() >= self._deadline)):
             raise _Aborted
         player = state.current_player()
         if player == TERMINAL:
@@ -621,7 +642,7 @@ def solve(state: State, *, seconds: Optional[float] = None, nodes: Optional[int]
     if observer is not None:
         observer = check_player(observer, game.num_players)
         return _solve_observed(state, observer, seed, determinizations, budget, backend, pruning, ordering,
-                               tt_bits, max_plies, lo, hi, bounds)
+                               tt_bits, max_plies, lo, hi, bounds, on_engine)
     engine, state = _engine(state, backend, pruning, ordering, tt_bits, max_plies, bounds)
     if on_engine is not None:
         on_engine(engine)
@@ -704,17 +725,27 @@ def _check_tuning(seed: Any, backend: Any, pruning: Any, ordering: Any, tt_bits:
 
 def _solve_observed(state: State, observer: int, seed: int, count: int, budget: _Budget, backend: str,
                     pruning: str, ordering: str, tt_bits: int, max_plies: int, lo: float, hi: float,
-                    bounds: bool = True) -> Solution:
-    """Average exact solves of ``count`` determinizations for ``observer``."""
+                    bounds: bool = True, on_engine: Optional[Callable[[Any], None]] = None) -> Solution:
+    """Average exact solves of ``count`` determinizations for ``observer``.
+
+    A stop through the engine's cancel flag (``on_engine`` receives the engine) ends it after the
+    worlds solved so far.
+    """
     game = state.game
     rng = make_rng(seed)
     engine, _ = _engine(state, backend, pruning, ordering, tt_bits, max_plies, bounds)
+    if on_engine is not None:
+        on_engine(engine)
     player = state.current_player()
     samples: List[Values] = []
     per_action: Dict[int, List[float]] = {}
     nodes = hits = 0
     all_exact = True
+    stopped = False
     for k in range(count):
+        if _stop_requested(engine):
+            stopped = True
+            break
         world = state.determinize(observer, rng)
         if engine.name == "reference" and _NativeState is not None and isinstance(world, _NativeState):
             world = getattr(world.game, "reference").state_from_dict(world.to_dict())
@@ -727,8 +758,9 @@ def _solve_observed(state: State, observer: int, seed: int, count: int, budget: 
             budget.nodes_left -= result.nodes
         nodes += result.nodes
         hits += result.tt_hits
-        if not result.complete:
+        if not result.complete or _stop_requested(engine):
             all_exact = False
+            stopped = stopped or _stop_requested(engine)
             break
         all_exact = all_exact and result.exact
         samples.append(result.values)
@@ -744,6 +776,8 @@ def _solve_observed(state: State, observer: int, seed: int, count: int, budget: 
     n = len(samples)
     notes = [f"estimate over {n} determinizations for player {observer} (seed {seed}); each world solved "
              + ("exactly" if all_exact else "within the budget, not all exactly")]
+    if n == 0 and stopped:
+        raise InvalidOptionError("stopped before one determinization was solved: no estimate to report")
     if n == 0:
         raise InvalidOptionError("the budget ran out before one determinization was solved; give more time")
     means = tuple(statistics.fmean(s[i] for s in samples) for i in range(game.num_players))
@@ -764,7 +798,8 @@ def _solve_observed(state: State, observer: int, seed: int, count: int, budget: 
         bounds=[(max(lo, m - 3 * e), min(hi, m + 3 * e)) for m, e in zip(means, errors)],
         nodes=nodes, seconds=time.perf_counter() - budget.start, tt_hits=hits, engine=engine.name,
         perfect_information_assumed=False, observer=observer, standard_error=errors, determinizations=n,
-        notes=notes)
+        notes=notes + (["stopped: the estimate of the worlds solved so far"] if stopped else []),
+        interrupted=stopped)
 
 
 # ---------------------------------------------------------------------------

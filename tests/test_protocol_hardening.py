@@ -128,15 +128,19 @@ def test_connections_past_the_cap_get_503_and_a_freed_slot_is_reused():
         url = f"ws://127.0.0.1:{port}/"
         first = connect(url, open_timeout=10).__enter__()  # entered: closed below
         second = connect(url, open_timeout=10).__enter__()
-        response = refused(url, None)
-        assert response.status_code == 503 and b"too many connections" in response.body
+        # The slots are taken at the handshake: a third client opened right after the first two is
+        # refused there, every time (when they were taken by the handlers' threads, later, it could
+        # slip past the cap and be closed with 1013 instead: this test failed under load).
+        for _ in range(3):
+            response = refused(url, None)
+            assert response.status_code == 503 and b"too many connections" in response.body
         first.close()
         deadline = time.monotonic() + 10
         while True:  # the server counts the closed connection out once its handler ends
             try:
                 assert hello_over(url)["ok"]
                 break
-            except (InvalidStatus, ConnectionClosed):  # 503 at the handshake, or 1013 when the count raced it
+            except InvalidStatus:  # 503 until the closed connection's handler has ended
                 assert time.monotonic() < deadline, "the freed connection slot was never reused"
                 time.sleep(0.05)
         second.close()

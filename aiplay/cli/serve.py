@@ -10,7 +10,10 @@ from aiplay.protocol.origin import _check_origin
 from aiplay.protocol.server import ServerLimits
 from aiplay.protocol.stdio import serve_stdio
 from aiplay.protocol.websocket import serve_websocket
-from aiplay.protocol.wire import DEFAULT_MAX_CONNECTIONS, DEFAULT_MAX_GAMES, DEFAULT_MAX_SEARCHES
+from aiplay.protocol.wire import (
+    DEFAULT_HANDSHAKE_TIMEOUT, DEFAULT_IDLE_TIMEOUT, DEFAULT_MAX_CONNECTIONS, DEFAULT_MAX_GAMES,
+    DEFAULT_MAX_HANDSHAKES, DEFAULT_MAX_SEARCHES,
+)
 
 
 def add_serve_command(sub: Any) -> None:
@@ -34,6 +37,15 @@ def add_serve_command(sub: Any) -> None:
                        help="WebSocket clients may open games with viewer \"all\" (every hand shown) and act "
                             "for any seat, as a stdio client may; by default each WebSocket client sees and "
                             "acts only as its seat in games with hidden information")
+    serve.add_argument("--max-handshakes", type=int, default=DEFAULT_MAX_HANDSHAKES, metavar="N",
+                       help=f"TCP connections still in their WebSocket handshake (or a plain HTTP request) at "
+                            f"once; one past it is closed at once (default {DEFAULT_MAX_HANDSHAKES})")
+    serve.add_argument("--handshake-timeout", type=float, default=DEFAULT_HANDSHAKE_TIMEOUT, metavar="SECONDS",
+                       help=f"close a connection that has not finished its WebSocket handshake within this "
+                            f"time (default {DEFAULT_HANDSHAKE_TIMEOUT:g})")
+    serve.add_argument("--idle-timeout", type=float, default=DEFAULT_IDLE_TIMEOUT, metavar="SECONDS",
+                       help=f"close a WebSocket client that sent no request, got no reply and ran no search for "
+                            f"this long; its games end (default {DEFAULT_IDLE_TIMEOUT:g})")
     serve.set_defaults(func=cmd_serve)
 
 
@@ -47,7 +59,8 @@ def add_origin_argument(parser: Any) -> None:
 
 def cmd_serve(args: Any) -> int:
     """``aiplay serve``: stdio, or WebSocket with ``--websocket PORT``."""
-    limits = ServerLimits(args.max_games, args.max_searches, args.max_connections)
+    limits = ServerLimits(args.max_games, args.max_searches, args.max_connections, args.max_handshakes,
+                          idle_timeout=args.idle_timeout, handshake_timeout=args.handshake_timeout)
     origins = [_check_origin(o) for o in args.allow_origin]
     if args.websocket is None:
         if origins:

@@ -38,9 +38,10 @@ from aiplay.errors import AiplayError, IllegalActionError, InvalidOptionError, N
 from aiplay.game import CHANCE, TERMINAL, Game, State, seen_action
 from aiplay.match import Match, Move
 from aiplay.protocol.wire import (
-    DEFAULT_INFO_SECONDS, DEFAULT_MAX_CONNECTIONS, DEFAULT_MAX_GAMES, DEFAULT_MAX_SEARCHES, DEFAULT_SOLVE_SECONDS,
-    ENGINE_NAME, MAX_CAP, MAX_SOLVE_SECONDS, OPENING, PROTOCOL_VERSION, RESERVED, SEARCHING, SLICED_BOTS,
-    SOLVE_QUIT_WAIT, Emit, ProtocolError, _field, _option_field, _short, parse_request,
+    DEFAULT_HANDSHAKE_TIMEOUT, DEFAULT_IDLE_TIMEOUT, DEFAULT_INFO_SECONDS, DEFAULT_MAX_CONNECTIONS, DEFAULT_MAX_GAMES,
+    DEFAULT_MAX_HANDSHAKES, DEFAULT_MAX_SEARCHES, DEFAULT_SOLVE_SECONDS, ENGINE_NAME, MAX_CAP, MAX_SOLVE_SECONDS,
+    MAX_TIMEOUT, OPENING, PROTOCOL_VERSION, RESERVED, SEARCHING, SLICED_BOTS, Emit, ProtocolError, _field,
+    _option_field, _short, parse_request,
 )
 from aiplay.registry import BACKENDS, game_entries, game_entry, load
 from aiplay.search import BOTS, make_bot
@@ -135,22 +136,40 @@ class ServerLimits:
     (``go``, ``analyse``, ``solve``) and ``max_connections`` WebSocket clients,
     counted over all the clients together: one client, or many, cannot exhaust
     the machine. A request past a cap gets an error reply naming the cap.
+
+    The WebSocket transport also counts the TCP connections that have not
+    finished their handshake (``max_handshakes``; one past it is closed at
+    once), closes one whose handshake takes over ``handshake_timeout`` seconds,
+    and a client idle for ``idle_timeout`` seconds (no request, no reply, no
+    search running). docs/protocol.md sums up the memory these caps bound.
     """
 
     def __init__(self, max_games: int = DEFAULT_MAX_GAMES, max_searches: int = DEFAULT_MAX_SEARCHES,
-                 max_connections: int = DEFAULT_MAX_CONNECTIONS):
+                 max_connections: int = DEFAULT_MAX_CONNECTIONS, max_handshakes: int = DEFAULT_MAX_HANDSHAKES,
+                 idle_timeout: float = DEFAULT_IDLE_TIMEOUT, handshake_timeout: float = DEFAULT_HANDSHAKE_TIMEOUT):
         for name, value in (("max_games", max_games), ("max_searches", max_searches),
-                            ("max_connections", max_connections)):
+                            ("max_connections", max_connections), ("max_handshakes", max_handshakes)):
             if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= MAX_CAP:
                 raise InvalidOptionError(f"option {name}={value!r} is invalid; it accepts an integer from 1 to {MAX_CAP}")
+        for name, seconds in (("idle_timeout", idle_timeout), ("handshake_timeout", handshake_timeout)):
+            if (isinstance(seconds, bool) or not isinstance(seconds, (int, float)) or not math.isfinite(seconds)
+                    or not 0 < seconds <= MAX_TIMEOUT):
+                raise InvalidOptionError(f"option {name}={seconds!r} is invalid; it accepts a number of seconds "
+                                         f"above 0 and at most {MAX_TIMEOUT:g}")
         self.max_games = max_games
         self.max_searches = max_searches
         self.max_connections = max_connections
+        self.max_handshakes = max_handshakes
+        self.idle_timeout = float(idle_timeout)
+        self.handshake_timeout = float(handshake_timeout)
         self.lock = threading.Lock()  # held while a game is opened or a search started: the check and the act are one
         self._servers: List["Server"] = []
         self.connections = 0
         #: The tables (games several connections share) of this server.
         self.tables = Tables()
+        #: Searches still running on games that are gone (closed, or their client disconnected):
+        #: cancelled, and counted against ``max_searches`` until their thread has ended.
+        self._orphans: List["Session"] = []
 
     def attach(self, server: "Server") -> None:
         """Count ``server``'s games and searches from now on."""
@@ -158,10 +177,19 @@ class ServerLimits:
             self._servers.append(server)
 
     def detach(self, server: "Server") -> None:
-        """Stop counting ``server`` (its client is gone)."""
+        """Stop counting ``server`` (its client is gone); searches of its still running stay counted."""
         with self.lock:
             if server in self._servers:
                 self._servers.remove(server)
+            for session in list(server.sessions.values()):
+                if session.busy:
+                    self._orphans.append(session)
+
+    def orphan(self, session: "Session") -> None:
+        """Keep counting ``session``'s search after its game was closed, until it has ended."""
+        with self.lock:
+            if session.busy:
+                self._orphans.append(session)
 
     def open_games(self) -> int:
         """Games open over every client."""
@@ -169,8 +197,9 @@ class ServerLimits:
 
     def running_searches(self) -> int:
         """Searches running over every client."""
-        return sum(1 for server in list(self._servers) for session in list(server.sessions.values())
-                   if session.busy)
+        self._orphans = [session for session in self._orphans if session.busy]
+        return (sum(1 for server in list(self._servers) for session in list(server.sessions.values())
+                    if session.busy) + len(self._orphans))
 
     def check(self, cmd: str) -> None:
         """Raise :class:`ProtocolError` when ``cmd`` would pass a cap (call with :attr:`lock` held)."""
@@ -231,6 +260,8 @@ class Session:
         self.solve_deadline: Optional[float] = None
         #: The running solve's engine (its solver has the cancel flag that ``stop`` sets), if any.
         self.solve_engine: Any = None
+        #: Set for good once the game is closed or its client gone: its search or solve is cancelled.
+        self.cancelled = False
 
     @property
     def match(self) -> Match:
@@ -255,6 +286,24 @@ class Session:
         bot = self.bot
         if bot is not None:
             bot.stop()
+
+    def stop_solve(self) -> bool:
+        """Ask the running solve to end (its solver's cancel flag); False when it has no engine yet."""
+        cancel = getattr(getattr(self.solve_engine, "solver", None), "cancel", None)
+        if cancel is None:
+            return False
+        cancel.request_stop()
+        return True
+
+    def cancel(self) -> None:
+        """End the running search or solve for good (the game is closed, or its client gone).
+
+        A solve whose engine is not built yet is stopped as soon as it is (see ``Server._solve``),
+        so its table is freed within milliseconds either way.
+        """
+        self.cancelled = True
+        self.stop()
+        self.stop_solve()
 
     def status(self) -> Dict[str, Any]:
         """The game's summary, carried by every reply about it (as ``status``)."""
@@ -445,6 +494,8 @@ class Server:
         self._after_reply: List[Callable[[], None]] = []
         self._next_id = 1
         self.closed = False
+        #: When this client last sent a request or was sent a reply (time.monotonic()).
+        self.last_activity = time.monotonic()
         self._commands: Dict[str, Callable[[Dict[str, Any]], Optional[Dict[str, Any]]]] = {
             "hello": self._hello, "new": self._new, "close": self._close, "games": self._games,
             "status": self._status, "position": self._position, "legal": self._legal, "apply": self._apply,
@@ -458,7 +509,15 @@ class Server:
     def send(self, obj: Dict[str, Any]) -> None:
         """Emit one reply object (thread-safe)."""
         with self._emit_lock:
+            self.last_activity = time.monotonic()
             self._emit(obj)
+
+    def idle_seconds(self) -> float:
+        """Seconds since the last request or reply; 0 while a search runs on one of this client's games."""
+        with self._lock:
+            if any(session.busy for session in self.sessions.values()):
+                return 0.0
+        return time.monotonic() - self.last_activity
 
     def reply(self, request_id: Any, cmd: Any, data: Optional[Dict[str, Any]] = None,
               kind: str = "reply") -> None:
@@ -483,6 +542,7 @@ class Server:
         request_id: Any = None
         cmd: Any = None
         self._after_reply = []
+        self.last_activity = time.monotonic()
         try:
             request = parse_request(line)
             request_id = request.get("id")
@@ -768,11 +828,12 @@ class Server:
 
     def _close(self, request: Dict[str, Any]) -> Dict[str, Any]:
         session = self._session(request)
-        session.stop()
+        session.cancel()  # a running search or solve ends now, and frees its memory
         with self._lock:
             self.sessions.pop(session.game_id, None)
         if session.table is not None:
             session.table.leave(session)
+        self.limits.orphan(session)  # still counted against max_searches until its thread has ended
         return {"game_id": session.game_id, "closed": True}
 
     def _games(self, request: Dict[str, Any]) -> Dict[str, Any]:
@@ -1218,9 +1279,7 @@ class Server:
             elif session.busy and session.solving:
                 # The solver's cancel flag: the solve ends and replies with its best answer so far
                 # (its result says "interrupted": true and "exact": false).
-                cancel = getattr(getattr(getattr(session, "solve_engine", None), "solver", None), "cancel", None)
-                if cancel is not None:
-                    cancel.request_stop()
+                if session.stop_solve():
                     stopped.append(session.game_id)
         return {"stopped": stopped}
 
@@ -1235,7 +1294,8 @@ class Server:
         if not callable(solve):
             raise ProtocolError("solver not available: aiplay.solve has no solve()")
         options = dict(_field(request, "options", (dict,), {}))
-        accepted = _keyword_names(solve)
+        # The solver's callbacks are the server's to set, not a client's.
+        accepted = [name for name in _keyword_names(solve) if name not in ("progress", "on_engine")]
         for key in options:
             if key not in accepted:
                 raise InvalidOptionError(f"unknown solve option {_short(key)}; its options are: {', '.join(accepted)}")
@@ -1272,14 +1332,22 @@ class Server:
         if options.get("observer") is None:
             # Deepening even without a budget, so that `stop` has a best answer so far to reply with.
             options.setdefault("stoppable", True)
-            options["on_engine"] = lambda engine: setattr(session, "solve_engine", engine)
+
+        def on_engine(engine: Any) -> None:
+            session.solve_engine = engine
+            if session.cancelled:  # closed (or its client gone) before the engine was built
+                session.stop_solve()
+
+        options["on_engine"] = on_engine
 
         def work() -> None:
             try:
                 result = _jsonable(solve(state, **options))
+                session.solve_engine = None  # its table is freed now, not when the game is
                 session.active = False
                 self.reply(request_id, "solve", self._with_status(session, {"result": result}))
             except Exception as exc:
+                session.solve_engine = None
                 session.active = False
                 self.fail(request_id, "solve", exc)
 
@@ -1296,31 +1364,27 @@ class Server:
         with self._lock:
             sessions = list(self.sessions.values())
         for session in sessions:
-            session.stop()
+            session.cancel()  # a solve too: it replies with its best answer so far
         return {"bye": True}
 
     def shutdown(self, timeout: float = 2.0) -> None:
-        """Stop every search and wait for its final reply.
+        """Cancel every search and solve (the client quit, or is gone) and wait for its final reply.
 
-        A search stops within milliseconds; ``timeout`` seconds each is plenty.
-        A solve cannot be stopped, and its request is still owed its one final
-        reply: it is waited for until its time budget ends (plus ``timeout``),
-        or :data:`SOLVE_QUIT_WAIT` seconds when it has a node budget only.
+        A search or solve stops within milliseconds (a solve's native table is
+        polled every thousand nodes); ``timeout`` seconds each is plenty. One
+        that outlives it (a solver without a cancel flag) stays counted against
+        ``max_searches`` until it ends (:meth:`ServerLimits.detach`).
         """
         self.closed = True
         with self._lock:
             sessions = list(self.sessions.values())
         for session in sessions:
-            session.stop()
+            session.cancel()
+        deadline = time.monotonic() + timeout
         for session in sessions:
             thread = session.thread
-            if thread is None:
-                continue
-            wait = timeout
-            if session.solving and session.active:
-                deadline = session.solve_deadline
-                wait = timeout + (SOLVE_QUIT_WAIT if deadline is None else max(0.0, deadline - time.monotonic()))
-            thread.join(wait)
+            if thread is not None:
+                thread.join(max(0.0, deadline - time.monotonic()))
         for session in sessions:
             if session.table is not None:
                 session.table.leave(session)

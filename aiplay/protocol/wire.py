@@ -37,6 +37,18 @@ RESERVED = ("id", "type", "cmd", "ok")
 DEFAULT_MAX_GAMES = 64
 DEFAULT_MAX_SEARCHES = 4
 DEFAULT_MAX_CONNECTIONS = 16
+#: TCP connections still in their opening handshake (or a plain HTTP request) at once
+#: (``--max-handshakes``); one past it is closed at once.
+DEFAULT_MAX_HANDSHAKES = 16
+#: Seconds a connection may take to finish its WebSocket handshake (``--handshake-timeout``).
+DEFAULT_HANDSHAKE_TIMEOUT = 10.0
+#: Seconds a WebSocket client may stay idle, no request, no reply and no search running,
+#: before the server closes it (``--idle-timeout``).
+DEFAULT_IDLE_TIMEOUT = 600.0
+#: The longest timeout either option accepts, in seconds (a day).
+MAX_TIMEOUT = 86_400.0
+#: Incoming WebSocket messages buffered per connection (frames read ahead of the server: flow control).
+WEBSOCKET_QUEUE = 4
 #: The largest value a cap accepts.
 MAX_CAP = 100_000
 #: Commands that open a game, and commands that start a search (each checked against a cap).
@@ -123,7 +135,8 @@ def _short(value: Any, limit: int = 80) -> str:
     return text if len(text) <= limit else text[:limit] + "..."
 
 
-__all__ = ["DEFAULT_INFO_SECONDS", "DEFAULT_MAX_CONNECTIONS", "DEFAULT_MAX_GAMES", "DEFAULT_MAX_SEARCHES",
+__all__ = ["DEFAULT_HANDSHAKE_TIMEOUT", "DEFAULT_IDLE_TIMEOUT", "DEFAULT_INFO_SECONDS", "DEFAULT_MAX_CONNECTIONS",
+           "DEFAULT_MAX_GAMES", "DEFAULT_MAX_HANDSHAKES", "DEFAULT_MAX_SEARCHES", "MAX_TIMEOUT", "WEBSOCKET_QUEUE",
            "DEFAULT_SOLVE_SECONDS", "ENGINE_NAME", "MAX_CAP", "MAX_LINE", "MAX_SOLVE_SECONDS", "OPENING",
            "PROTOCOL_VERSION", "ProtocolError", "RESERVED", "SEARCHING", "SLICED_BOTS", "SOLVE_QUIT_WAIT",
            "Emit", "encode_reply", "parse_request"]
