@@ -58,8 +58,6 @@ NOT_YET_CONVERTED: Tuple[str, ...] = (
     "tests/test_cli_human.py",
     "tests/test_demo_browser.py",
     "tests/test_differential.py",
-    "tests/test_levels.py",
-    "tests/test_loader_consistency.py",
     "tests/test_native_search.py",
     
     "tests/test_svg.py",
