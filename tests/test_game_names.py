@@ -83,7 +83,7 @@ def find_name_hits(root: Path, games: Sequence[Tuple[Sequence[str], str]],
     """``path:line: name`` for every occurrence of a game's names outside its folder.
 
     ``games`` holds, per game, its names (registry name, folder name) and its
-    folder relative to ``root`` (``games/pig``). A path match is reported as
+    folder relative to ``root`` (``games/mygame``). A path match is reported as
     ``path: name (in the path)``.
     """
     files = sorted(_tracked_files(root) if files is None else files)
@@ -156,9 +156,9 @@ def test_the_check_catches_a_planted_name(tmp_path):
 
 
 @pytest.mark.parametrize("word,line,hit", [
-    ("pig", "aiplay.load('pig')", True), ("pig", "pigs and piglet", False), ("pig", "games/pig/x", True),
+    ("dice", "aiplay.load('dice')", True), ("dice", "dices and dicey", False), ("dice", "games/dice/x", True),
     ("template", "a template string", False), ("template", 'load("template")', True),
-    ("_template", "games/_template/rules.py", True), ("kuhn_poker", "kuhn_poker_3p", False),
+    ("_template", "games/_template/rules.py", True), ("card_game", "card_game_3p", False),
 ])
 def test_word_boundaries(word, line, hit):
     assert bool(_pattern(word).search(line)) is hit
