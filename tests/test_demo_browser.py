@@ -39,8 +39,17 @@ import pytest
 
 import aiplay
 from aiplay.match import Match
-from aiplay.testing.choose import pick_variant
+from aiplay.search.level import LEVELS, levels_for
+from aiplay.testing.choose import games_with, pick_options, pick_variant
 from aiplay.views.svg import legal_moves_on_svg
+
+#: Chosen by property: the perfect-information board game (BOARD, with its own level table) and the
+#: hidden-information board games (HIDDEN: (game, players, seat) at each one's first option set's seat
+#: count; LEVELLED: the first with the library's level table).
+BOARD = [g for g in games_with(perfect_information=True, board=True, listed=True) if levels_for(aiplay.load(g)) != LEVELS][0]
+HIDDEN = [(g, pick_options(g)["players"], (i + 1) % 2)
+          for i, g in enumerate(games_with(perfect_information=False, board=True, listed=True))]
+LEVELLED = [g for g, _, _ in HIDDEN if levels_for(aiplay.load(g)) == LEVELS][0]
 
 CHROMIUM = next((p for p in (shutil.which("chromium"), shutil.which("chromium-browser"),
                              shutil.which("google-chrome")) if p), None)
@@ -231,8 +240,8 @@ def check_snapshot(snap, game):
     assert touched <= set(snap["drawn"]), touched - set(snap["drawn"])
     assert set(snap["clickable"]) == touched
     assert snap["highlights"] == len(snap["clickable"])
-    if game == "sunken_city":
-        assert snap["svg"], "Sunken City is drawn as an SVG"
+    if game == BOARD:
+        assert snap["svg"], "the board game is drawn as an SVG"
     return targets
 
 
@@ -354,7 +363,7 @@ def play_whole_game(browser, demo_url, tmp_path, game, players, seat, bot, secon
             break
         targets = check_snapshot(snap, game)
         counts["checked"] += 1
-        if game == "sunken_city":  # the highlights are the library's mapping of this very position
+        if game == BOARD:  # the highlights are the library's mapping of this very position
             logged = browser.js("[...document.querySelectorAll('#log li')].map(li => Number(li.dataset.action))")
             state = replay(logged, game, players).state
             expected = {a: ids for a, ids in legal_moves_on_svg(state, seat).items() if ids}
@@ -425,18 +434,18 @@ def play_whole_game(browser, demo_url, tmp_path, game, players, seat, bot, secon
 def test_a_person_plays_a_whole_sunken_city_game_by_clicking_the_board(demo_url, browser, tmp_path):
     # The heuristic bot: a tree search on a 0.05 s budget fails under load (its first slice can
     # start after the budget ended: 'go' then replies an AssertionError; reported, not this file's).
-    counts, _ = play_whole_game(browser, demo_url, tmp_path, "sunken_city", 2, 0, "heuristic", 0.05, 3,
+    counts, _ = play_whole_game(browser, demo_url, tmp_path, BOARD, 2, 0, "heuristic", 0.05, 3,
                                 hint_and_undo=True)
     assert counts["board"] > 10 and counts["menu"] > 0 and counts["narrowed"] > 0, counts
     # The final scores the page shows are those of a replay of its log in the library.
     shown = [float(x) for x in browser.js("[...document.querySelectorAll('#result td.score')].map(td => td.textContent)")]
     actions = browser.js("[...document.querySelectorAll('#log li')].map(li => Number(li.dataset.action))")
-    final = replay(actions, "sunken_city", 2)
+    final = replay(actions, BOARD, 2)
     assert final.is_terminal() and shown == [float(s) for s in final.state.scores()]
     assert counts["idle_clicks"] == 1, counts
 
 
-@pytest.mark.parametrize("game,players,seat", [("area51", 3, 1), ("area1851", 2, 0), ("groom_lake", 4, 0)])
+@pytest.mark.parametrize("game,players,seat", HIDDEN)
 def test_a_person_plays_a_whole_hidden_information_game(demo_url, browser, tmp_path, game, players, seat):
     counts, page_log = play_whole_game(browser, demo_url, tmp_path, game, players, seat, "heuristic", 0.05, 4)
     assert counts["board"] + counts["buttons"] > 5, counts
@@ -454,7 +463,7 @@ def test_a_person_plays_a_whole_hidden_information_game(demo_url, browser, tmp_p
 
 
 def test_the_bot_choices_come_from_hello_and_a_level_replaces_the_bot(demo_url, browser):
-    browser.call("Page.navigate", url=demo_url + "?game=area51")
+    browser.call("Page.navigate", url=demo_url + f"?game={LEVELLED}")
     browser.wait_for("document.getElementById('connection').textContent === 'engine connected'")
     hello = browser.js("window.aiplayDemo.hello")
     offered = browser.js("[...document.getElementById('bot').options].map(o => o.value)")
@@ -470,14 +479,14 @@ def test_the_bot_choices_come_from_hello_and_a_level_replaces_the_bot(demo_url, 
     assert browser.js("document.getElementById('level-label').hidden") is False
     assert browser.js("[...document.getElementById('level').options].map(o => o.textContent)") == [
         "(the bot above)", "level 1 (100 iterations)", "level 2 (400 iterations)"]
-    assert browser.js("JSON.stringify(botFields('area51', 0.5))") == '{"bot":"level","level":2}'
+    assert browser.js(f"JSON.stringify(botFields('{LEVELLED}', 0.5))") == '{"bot":"level","level":2}'
     browser.js("document.getElementById('level').value = ''")
-    assert browser.js("JSON.stringify(botFields('area51', 0.5))") == '{"bot":"ismcts","seconds":0.5}'
+    assert browser.js(f"JSON.stringify(botFields('{LEVELLED}', 0.5))") == '{"bot":"ismcts","seconds":0.5}'
     browser.js("document.getElementById('level').value = '2'")
-    assert browser.js("JSON.stringify(botFields('area51', 0.5))") == '{"bot":"level","level":2}'
-    # A game with its own level table (Sunken City) shows its own settings once chosen; the level stays.
-    browser.js("const g = document.getElementById('game'); g.value = 'sunken_city'; g.dispatchEvent(new Event('change'))")
-    own = {g["name"]: g["levels"] for g in hello["games"]}["sunken_city"]
+    assert browser.js(f"JSON.stringify(botFields('{LEVELLED}', 0.5))") == '{"bot":"level","level":2}'
+    # A game with its own level table shows its own settings once chosen; the level stays.
+    browser.js(f"const g = document.getElementById('game'); g.value = '{BOARD}'; g.dispatchEvent(new Event('change'))")
+    own = {g["name"]: g["levels"] for g in hello["games"]}[BOARD]
     assert own != hello["levels"]
     assert browser.js("[...document.getElementById('level').options].map(o => o.textContent)") == [
         "(the bot above)"] + [f"level {d['level']} ({d['iterations']} iterations)" for d in own]
@@ -486,12 +495,12 @@ def test_the_bot_choices_come_from_hello_and_a_level_replaces_the_bot(demo_url, 
 
 
 def test_a_bot_asked_for_in_the_address_is_not_replaced_by_the_top_level(demo_url, browser):
-    browser.call("Page.navigate", url=demo_url + "?game=area51&bot=heuristic")
+    browser.call("Page.navigate", url=demo_url + f"?game={LEVELLED}&bot=heuristic")
     browser.wait_for("document.getElementById('connection').textContent === 'engine connected'")
     assert browser.js("document.getElementById('bot').value") == "heuristic"
     assert browser.js("document.getElementById('level').value") == ""
-    assert browser.js("JSON.stringify(botFields('area51', 0.5))") == '{"bot":"heuristic","seconds":0.5}'
-    browser.call("Page.navigate", url=demo_url + "?game=area51&level=3")
+    assert browser.js(f"JSON.stringify(botFields('{LEVELLED}', 0.5))") == '{"bot":"heuristic","seconds":0.5}'
+    browser.call("Page.navigate", url=demo_url + f"?game={LEVELLED}&level=3")
     browser.wait_for("document.getElementById('connection').textContent === 'engine connected'")
     assert browser.js("document.getElementById('level').value") == "3"
     assert not browser.console_errors, browser.console_errors

@@ -48,26 +48,6 @@ ALLOWED_FILES: Tuple[str, ...] = (
 #: ordinary words and are checked in full.
 COMMON_WORDS = frozenset({"template"})
 
-#: Test files that still name games: the part of issue 36's point 4 that branch ``names`` did
-#: not finish. Each must either move into ``games/<game>/tests/`` (a test of one game's
-#: behaviour) or choose its games with :mod:`aiplay.testing.choose` (a test of generic
-#: machinery). Remove an entry once its file is converted (test_pending_entries_are_still_needed
-#: fails while a converted file is still listed). This list must only shrink.
-NOT_YET_CONVERTED: Tuple[str, ...] = (
-    "tests/test_adapters.py",
-    "tests/test_arena.py",
-    "tests/test_cli_human.py",
-    "tests/test_demo_browser.py",
-    "tests/test_differential.py",
-    "tests/test_levels.py",
-    "tests/test_loader_consistency.py",
-    "tests/test_native_search.py",
-    
-    "tests/test_svg.py",
-    "tests/test_tensors.py",
-)
-
-
 def _tracked_files(root: Path) -> List[str]:
     """The repository's tracked files (``git ls-files``), or a directory walk when git is not there."""
     try:
@@ -103,7 +83,7 @@ def find_name_hits(root: Path, games: Sequence[Tuple[Sequence[str], str]],
     """``path:line: name`` for every occurrence of a game's names outside its folder.
 
     ``games`` holds, per game, its names (registry name, folder name) and its
-    folder relative to ``root`` (``games/pig``). A path match is reported as
+    folder relative to ``root`` (``games/mygame``). A path match is reported as
     ``path: name (in the path)``.
     """
     files = sorted(_tracked_files(root) if files is None else files)
@@ -142,18 +122,10 @@ def _registered_games() -> List[Tuple[List[str], str]]:
 
 
 def test_no_game_is_named_outside_its_folder():
-    hits = find_name_hits(ROOT, _registered_games(), pending=NOT_YET_CONVERTED)
+    hits = find_name_hits(ROOT, _registered_games())
     assert not hits, ("games named outside their folders (choose games by property with "
                       "aiplay.testing.choose, or move the test into games/<game>/tests/):\n  "
                       + "\n  ".join(hits))
-
-
-def test_pending_entries_are_still_needed():
-    """A NOT_YET_CONVERTED file that no longer names a game leaves the list (so the lists only shrink)."""
-    games = _registered_games()
-    stale = [p for p in NOT_YET_CONVERTED
-             if (ROOT / p).exists() and not find_name_hits(ROOT, games, files=[p])]
-    assert not stale, f"these listed files name no game any more; remove them from the list: {stale}"
 
 
 def test_the_check_catches_a_planted_name(tmp_path):
@@ -184,9 +156,9 @@ def test_the_check_catches_a_planted_name(tmp_path):
 
 
 @pytest.mark.parametrize("word,line,hit", [
-    ("pig", "aiplay.load('pig')", True), ("pig", "pigs and piglet", False), ("pig", "games/pig/x", True),
+    ("dice", "aiplay.load('dice')", True), ("dice", "dices and dicey", False), ("dice", "games/dice/x", True),
     ("template", "a template string", False), ("template", 'load("template")', True),
-    ("_template", "games/_template/rules.py", True), ("kuhn_poker", "kuhn_poker_3p", False),
+    ("_template", "games/_template/rules.py", True), ("card_game", "card_game_3p", False),
 ])
 def test_word_boundaries(word, line, hit):
     assert bool(_pattern(word).search(line)) is hit

@@ -11,7 +11,18 @@ import aiplay
 from aiplay.errors import InvalidOptionError
 from aiplay.search import NUM_LEVELS, make_bot
 from aiplay.search.base import ActionStats
-from aiplay.search.level import LEVELS, choose_among, levels_for, levels_info, order_ties, search_kind, tied_best
+from aiplay.search.level import (LEVELS, choose_among, format_levels, levels_for, levels_info, order_ties, search_kind,
+                                 tied_best)
+from aiplay.testing.choose import cli_options, games_with, pick_variant
+
+#: Chosen by property: the listed games with their own level table (OWN) and with the library's
+#: (DEFAULT, also seating two), the long hidden-information board games (HIDDEN, where a level searches
+#: with ISMCTS) and a short perfect-information game for two (SHORT, for the CLI).
+OWN = [g for g in aiplay.games_available() if levels_for(aiplay.load(g)) != LEVELS][0]
+DEFAULT = [g for g in games_with(listed=True, accepts_players=2) if levels_for(aiplay.load(g)) == LEVELS][0]
+HIDDEN = [g for g in games_with(listed=True, perfect_information=False, board=True, short=False)
+          if levels_for(aiplay.load(g)) == LEVELS]
+SHORT, SHORT_OPTIONS = pick_variant(listed=True, perfect_information=True, players=2, short=True)
 
 
 def _position(game, seed=2, skip=6):
@@ -36,11 +47,11 @@ def test_every_level_table_grows_and_ends_with_the_best_bot(table):
 
 
 def test_a_game_may_bring_its_own_table_and_a_malformed_one_is_refused():
-    sunken = aiplay.load("sunken_city")
-    assert levels_for(sunken) != LEVELS and levels_for(aiplay.load("area51")) == LEVELS
+    sunken = aiplay.load(OWN)
+    assert levels_for(sunken) != LEVELS and levels_for(aiplay.load(DEFAULT)) == LEVELS
     assert levels_info(sunken)[0]["iterations"] == levels_for(sunken)[0].iterations
     bot = make_bot("level", game=sunken, level=1, seed=1)
-    analysis = bot.analyse(sunken.new_initial_state())
+    analysis = bot.analyse(aiplay.skip_chance(sunken.new_initial_state(), random.Random(0)))
     assert analysis.counters["iterations"] == levels_for(sunken)[0].iterations
     assert analysis.counters["mistake_rate"] == levels_for(sunken)[0].mistake_rate
 
@@ -83,7 +94,7 @@ def test_every_level_plays_a_legal_move_on_every_listed_game(name):
 
 
 def test_a_level_chooses_among_the_near_best_moves_only():
-    game = aiplay.load("area51")
+    game = aiplay.load(HIDDEN[0])
     state = _position(game)
     level = 1
     spec = LEVELS[level - 1]
@@ -118,7 +129,7 @@ def test_the_choice_slips_at_its_rate_to_the_other_near_best_moves():
 
 
 def test_the_top_level_is_the_best_bot_and_deterministic_for_a_seed():
-    game = aiplay.load("groom_lake")
+    game = aiplay.load(HIDDEN[-1])
     state = _position(game)
     top = [make_bot("level", game=game, level=NUM_LEVELS, seed=5).analyse(state) for _ in range(2)]
     assert top[0].action == top[1].action and top[0].stats == top[1].stats
@@ -128,7 +139,7 @@ def test_the_top_level_is_the_best_bot_and_deterministic_for_a_seed():
 
 
 def test_same_seed_same_moves_at_a_weak_level():
-    game = aiplay.load("area1851")
+    game = aiplay.load(HIDDEN[1 % len(HIDDEN)])
     state = _position(game)
     runs = [make_bot("level", game=game, level=2, seed=8).analyse(state) for _ in range(2)]
     assert runs[0].action == runs[1].action and runs[0].stats == runs[1].stats
@@ -171,9 +182,9 @@ def test_protocol_go_with_a_level_and_hello_lists_the_levels():
     hello = _final(lines, 1)
     assert [d["level"] for d in hello["levels"]] == list(range(1, NUM_LEVELS + 1))
     by_game = {g["name"]: g["levels"] for g in hello["games"]}
-    assert by_game["sunken_city"] == levels_info(aiplay.load("sunken_city")) != hello["levels"]
-    assert by_game["area51"] == hello["levels"]
-    server.handle_line(json.dumps({"id": 2, "cmd": "new", "game": "area51", "players": 2, "seed": 1,
+    assert by_game[OWN] == levels_info(aiplay.load(OWN)) != hello["levels"]
+    assert by_game[DEFAULT] == hello["levels"]
+    server.handle_line(json.dumps({"id": 2, "cmd": "new", "game": DEFAULT, "players": 2, "seed": 1,
                                    "auto_chance": True, "viewer": "all"}))
     game_id = _final(lines, 2)["game_id"]
     server.handle_line(json.dumps({"id": 3, "cmd": "go", "game_id": game_id, "level": 2, "seed": 4}))
@@ -190,11 +201,11 @@ def test_protocol_go_with_a_level_and_hello_lists_the_levels():
 def test_cli_plays_levels_and_prints_them(capsys):
     from aiplay.cli import main
 
-    assert main(["play", "pig", "--bots", "level,random", "--level", "1", "--quiet"]) == 0
+    assert main(["play", SHORT, *cli_options(SHORT_OPTIONS), "--bots", "level,random", "--level", "1", "--quiet"]) == 0
     assert "won" in capsys.readouterr().out
-    assert main(["play", "pig", "--bots", "mcts", "--level", "1", "--quiet"]) == 2
+    assert main(["play", SHORT, "--bots", "mcts", "--level", "1", "--quiet"]) == 2
     assert "--level" in capsys.readouterr().err
-    assert main(["levels", "area51"]) == 0
+    assert main(["levels", DEFAULT]) == 0
     out = capsys.readouterr().out
     assert f"{NUM_LEVELS:>5}" in out and "mistakes" in out
 
@@ -222,31 +233,6 @@ def test_order_ties_puts_the_preferred_move_first_among_the_tied_best_only():
     assert tied_best(clear) == [clear[1]]
 
 
-def test_sunken_city_levels_follow_the_heuristic_in_a_tie():
-    for backend in ("reference", "native"):
-        sunken = aiplay.load("sunken_city", backend=backend)
-        table = levels_for(sunken)
-        assert [lv.ties for lv in table] == ["heuristic"] * NUM_LEVELS
-        assert [info["ties"] for info in levels_info(sunken)] == [lv.ties for lv in table]
-    # The rule is the level's own Python, the same on both engines; the reference search at 4,000
-    # iterations takes minutes, so the moves are played on the native one.
-    sunken = aiplay.load("sunken_city", backend="native")
-    state = sunken.new_initial_state()
-    while not any(sunken_name.startswith("street") for sunken_name in map(state.action_to_string,
-                                                                          state.legal_actions())):
-        state.apply_action(state.legal_actions()[0])  # the first card, then "raise": ~350 moves
-    analysis = make_bot("level", game=sunken, level=2, seed=3).analyse(state)
-    assert analysis.counters["ties"] == "heuristic" and analysis.counters["tied"] > 1
-    assert analysis.action in state.legal_actions()
-    top = make_bot("level", game=sunken, level=NUM_LEVELS, seed=3).analyse(state)
-    assert top.counters["ties"] == "heuristic" and top.action in {s.action for s in tied_best(top.stats)}
-    assert all(lv.ties == "order" for name in ("area51", "area1851", "groom_lake")
-               for lv in levels_for(aiplay.load(name)))
-    from aiplay.search.level import format_levels
-    assert "plays the game's heuristic move if that is one of them" in format_levels("sunken_city")
-    assert "heuristic move" not in format_levels("area51")
-
-
 def test_a_heuristic_tie_rule_needs_perfect_information_and_a_known_rule():
     class Hidden:
         name = "hidden"
@@ -262,22 +248,20 @@ def test_a_heuristic_tie_rule_needs_perfect_information_and_a_known_rule():
         levels_for(Hidden())
 
 
-def test_a_level_plays_the_heuristic_move_when_its_search_ties(monkeypatch):
-    sunken = aiplay.load("sunken_city", backend="native")
-    # A top level of 200 iterations: no slips, and on a raise (~350 moves) its best moves tie.
-    monkeypatch.setattr(sunken, "difficulty_levels", tuple((200, 0.1, 2) for _ in range(NUM_LEVELS - 1))
-                        + ((200, 0.0, 1),))
-    state = sunken.new_initial_state()
-    while not any(name.startswith("street") for name in map(state.action_to_string, state.legal_actions())):
-        state.apply_action(state.legal_actions()[0])
-    first = make_bot("level", game=sunken, level=NUM_LEVELS, seed=4).analyse(state)
-    tied = [s.action for s in tied_best(first.stats)]
-    assert len(tied) > 2 and first.counters["tied"] == len(tied)
-    wanted = max(tied)  # the last of the tie in legal order: never what legal order would pick
-    monkeypatch.setattr(sunken, "heuristic_policy", lambda s, rng: wanted)
-    again = make_bot("level", game=sunken, level=NUM_LEVELS, seed=4).analyse(state)
-    assert [s.visits for s in again.stats] == [s.visits for s in first.stats]  # the same search
-    assert again.action == wanted
-    monkeypatch.setattr(sunken, "heuristic_policy", lambda s, rng: -1)  # outside the tie: a seeded draw
-    draws = {make_bot("level", game=sunken, level=NUM_LEVELS, seed=4).analyse(state).action for _ in range(2)}
-    assert len(draws) == 1 and draws <= set(tied)  # the same seed, the same draw
+@pytest.mark.parametrize("name", aiplay.games_available())
+def test_every_level_breaks_ties_by_its_games_rule_and_says_so(name):
+    """A game's levels break ties by its ``level_ties`` (legal order unless it says otherwise), and
+    ``aiplay levels`` mentions the heuristic move exactly when that is the rule."""
+    game = aiplay.load(name)
+    rule = getattr(game, "level_ties", "order")
+    assert [lv.ties for lv in levels_for(game)] == [rule] * NUM_LEVELS
+    text = format_levels(name)
+    if rule == "heuristic":
+        assert "plays the game's heuristic move if that is one of them" in text
+    else:
+        assert "heuristic move" not in text
+
+
+def test_both_tie_rules_are_played_by_some_listed_game():
+    rules = {getattr(aiplay.load(name), "level_ties", "order") for name in aiplay.games_available()}
+    assert rules == {"order", "heuristic"}

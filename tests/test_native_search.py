@@ -18,6 +18,15 @@ import pytest
 import aiplay
 from aiplay import InvalidOptionError
 from aiplay.search import ExpectimaxBot, ISMCTSBot, MCTSBot
+from aiplay.testing.choose import games_with, pick_variant, variants_with
+
+#: Chosen by property: a short perfect-information game with chance and a kernel, for two (PERFECT) and
+#: for three (PERFECT3), and the short hidden-information listed games with a kernel (HIDDEN_GAMES; HIDDEN
+#: is the largest of them).
+PERFECT, PERFECT_OPTIONS = pick_variant(perfect_information=True, chance=True, native=True, short=True, players=2)
+PERFECT3, PERFECT3_OPTIONS = pick_variant(perfect_information=True, chance=True, native=True, short=True, players=3)
+HIDDEN_GAMES = games_with(perfect_information=False, native=True, short=True, listed=True)
+HIDDEN = games_with(perfect_information=False, native=True, short=True, listed=True, prefer="large")[0]
 
 #: Allowed difference in an action's mean share of root visits between paths,
 #: on top of three standard errors of the measured seed-to-seed spread.
@@ -61,8 +70,8 @@ def assert_same_visit_distribution(make_bot, ref, native, seeds=range(12)):
 
 @pytest.mark.parametrize("pruning", ["none", "star1", "star2"])
 @pytest.mark.parametrize("depth", [1, 3, 5])
-def test_expectimax_paths_give_equal_values_on_pig(pruning, depth):
-    for ref, native in positions("pig", 12, seed=depth, winscore=20):
+def test_expectimax_paths_give_equal_values(pruning, depth):
+    for ref, native in positions(PERFECT, 12, seed=depth, **PERFECT_OPTIONS):
         expected = ExpectimaxBot(depth=depth).analyse(ref)
         got = ExpectimaxBot(depth=depth, pruning=pruning).analyse(native)
         assert got.action == expected.action
@@ -74,7 +83,7 @@ def test_expectimax_paths_give_equal_values_on_pig(pruning, depth):
 
 
 def test_expectimax_paths_agree_on_three_player_maxn_and_paranoid():
-    for ref, native in positions("pig", 8, seed=5, players=3, winscore=12, diceoutcomes=4):
+    for ref, native in positions(PERFECT3, 8, seed=5, **PERFECT3_OPTIONS):
         for paranoid in (False, True):
             expected = ExpectimaxBot(depth=3, paranoid=paranoid).analyse(ref)
             got = ExpectimaxBot(depth=3, paranoid=paranoid).analyse(native)
@@ -83,7 +92,7 @@ def test_expectimax_paths_agree_on_three_player_maxn_and_paranoid():
 
 
 def test_expectimax_pruning_saves_nodes_without_changing_values():
-    ref, native = positions("pig", 3, seed=11, winscore=30)[2]
+    ref, native = positions(PERFECT, 3, seed=11, **PERFECT_OPTIONS)[2]
     plain = ExpectimaxBot(depth=6, pruning="none", use_tt=False).analyse(native)
     star2 = ExpectimaxBot(depth=6, pruning="star2").analyse(native)
     assert star2.value == pytest.approx(plain.value, abs=1e-12)
@@ -91,25 +100,25 @@ def test_expectimax_pruning_saves_nodes_without_changing_values():
 
 
 def test_expectimax_native_budget_keeps_depth_one():
-    _, native = positions("pig", 1, seed=2)[0]
+    _, native = positions(PERFECT, 1, seed=2, **PERFECT_OPTIONS)[0]
     analysis = ExpectimaxBot(depth=30, nodes=5).analyse(native)
     assert analysis.counters["completed_depth"] >= 1
     assert analysis.action in native.legal_actions()
 
 
-def test_mcts_paths_agree_in_distribution_on_pig():
-    for ref, native in positions("pig", 4, seed=3, winscore=15):
+def test_mcts_paths_agree_in_distribution():
+    for ref, native in positions(PERFECT, 4, seed=3, **PERFECT_OPTIONS):
         assert_same_visit_distribution(lambda seed: MCTSBot(iterations=1000, seed=seed), ref, native)
 
 
-@pytest.mark.parametrize("name", ["kuhn_poker", "leduc_poker"])
+@pytest.mark.parametrize("name", HIDDEN_GAMES)
 def test_ismcts_paths_agree_in_distribution(name):
     for ref, native in positions(name, 5, seed=8):
         assert_same_visit_distribution(lambda seed: ISMCTSBot(iterations=1000, seed=seed), ref, native)
 
 
 def test_native_analysis_has_the_reference_structure():
-    ref, native = positions("leduc_poker", 1, seed=1)[0]
+    ref, native = positions(HIDDEN, 1, seed=1)[0]
     for bot_class in (ISMCTSBot,):
         a = bot_class(iterations=300, seed=1).analyse(ref)
         b = bot_class(iterations=300, seed=1).analyse(native)
@@ -122,7 +131,7 @@ def test_native_analysis_has_the_reference_structure():
 
 @pytest.mark.parametrize("bot_class", [MCTSBot, ISMCTSBot])
 def test_native_same_seed_same_analysis(bot_class):
-    _, native = positions("pig", 3, seed=4, winscore=20)[2]
+    _, native = positions(PERFECT, 3, seed=4, **PERFECT_OPTIONS)[2]
     first = bot_class(iterations=800, seed=9).analyse(native).to_dict()
     second = bot_class(iterations=800, seed=9).analyse(native).to_dict()
     for d in (first, second):
@@ -130,24 +139,14 @@ def test_native_same_seed_same_analysis(bot_class):
     assert first == second
 
 
-@pytest.mark.parametrize("variant", ["so", "mo"])
-def test_native_ismcts_calls_with_the_king(variant):
-    game = aiplay.load("kuhn_poker")
-    for seed in range(3):
-        state = game.new_initial_state()
-        for action in (2, 0, 0, 1):  # K to player 0, J to player 1, pass, bet
-            state.apply_action(action)
-        assert ISMCTSBot(iterations=3000, seed=seed, variant=variant).choose(state) == 1
-
-
 def test_backend_native_rejects_a_reference_state():
-    state = aiplay.load("pig", backend="reference").new_initial_state()
+    state = aiplay.load(PERFECT, backend="reference").new_initial_state()
     with pytest.raises(InvalidOptionError, match="backend='native'"):
         MCTSBot(iterations=10, backend="native").analyse(state)
 
 
 def test_workers_merge_root_statistics():
-    _, native = positions("leduc_poker", 2, seed=6)[1]
+    _, native = positions(HIDDEN, 2, seed=6)[1]
     analysis = ISMCTSBot(iterations=2001, seed=1, workers=2).analyse(native)
     assert analysis.counters["workers"] == 2
     assert analysis.counters["iterations"] == 2001
@@ -155,60 +154,32 @@ def test_workers_merge_root_statistics():
 
 
 def test_memory_cap_bounds_the_tree_and_iterations_go_on():
-    _, native = positions("pig", 1, seed=1)[0]
+    _, native = positions(PERFECT, 1, seed=1, **PERFECT_OPTIONS)[0]
     analysis = MCTSBot(iterations=5000, max_nodes=200, seed=1).analyse(native)
     assert analysis.counters["tree_nodes"] <= 200
     assert analysis.counters["iterations"] == 5000
 
 
 def test_nodes_budget_stops_the_native_search():
-    _, native = positions("pig", 1, seed=1)[0]
+    _, native = positions(PERFECT, 1, seed=1, **PERFECT_OPTIONS)[0]
     analysis = MCTSBot(nodes=3000, seed=1).analyse(native)
     assert 3000 <= analysis.counters["nodes"] < 3000 + 2000  # one iteration may overshoot
     assert analysis.counters["iterations"] < 3000
 
 
-def test_ismcts_tree_is_reused_after_the_opponents_move():
-    game = aiplay.load("leduc_poker")
-    state = game.new_initial_state()
-    for action in (0, 3):  # the deal
-        state.apply_action(action)
-    bot = ISMCTSBot(iterations=4000, seed=2)
-    first = bot.analyse(state)
-    assert not first.counters["reused_tree"]
-    state.apply_action(1)  # player 0 checks
-    state.apply_action(2)  # player 1 raises: player 0 to act again
-    second = bot.analyse(state)
-    assert second.counters["reused_tree"]
-    assert second.counters["reused_visits"] > 0
-    no_reuse = ISMCTSBot(iterations=4000, seed=2, reuse_tree=False)
-    no_reuse.analyse(state)
-    assert not no_reuse.analyse(state).counters["reused_tree"]
+def _so(**kw):
+    return ISMCTSBot(**kw)
 
 
-@pytest.mark.parametrize("depth", [1, 2, 3])
-def test_expectimax_prunes_two_player_constant_sum_without_changing_values(depth):
-    # Sunken City's returns (and heuristic values) add up to 1: the native path
-    # searches it as paranoid with Star2 pruning, the reference path as max^n.
-    pairs = [(r, n) for r, n in positions("sunken_city", 400, seed=11, players=2)
-             if len(r.legal_actions()) <= 12][::25][:5]
-    assert len(pairs) == 5
-    assert aiplay.load("sunken_city", players=2).constant_sum
-    for ref, native in pairs:
-        expected = ExpectimaxBot(depth=depth, backend="reference").analyse(ref)
-        pruned = ExpectimaxBot(depth=depth, pruning="star2").analyse(native)
-        plain = ExpectimaxBot(depth=depth, pruning="none").analyse(native)
-        assert pruned.value == pytest.approx(expected.value, abs=1e-12)
-        assert plain.value == pytest.approx(expected.value, abs=1e-12)
-        assert pruned.counters["nodes"] <= plain.counters["nodes"]
+def _mo(**kw):
+    return ISMCTSBot(variant="mo", **kw)
 
 
-@pytest.mark.parametrize("name,make", [
-    ("leduc_poker", lambda **kw: ISMCTSBot(**kw)),
-    ("leduc_poker", lambda **kw: ISMCTSBot(variant="mo", **kw)),
-    ("kuhn_poker", lambda **kw: ISMCTSBot(**kw)),
-    ("pig", lambda **kw: MCTSBot(**kw)),
-])
+def _mcts(**kw):
+    return MCTSBot(**kw)
+
+
+@pytest.mark.parametrize("name,make", [(HIDDEN, _mo)] + [(name, _so) for name in HIDDEN_GAMES] + [(PERFECT, _mcts)])
 @pytest.mark.parametrize("reuse", [False, True])
 def test_choose_plays_what_analyse_reports(name, make, reuse):
     """choose() takes the native searches' own pick (no report built): the same move as the

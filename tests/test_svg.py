@@ -13,92 +13,30 @@ import pytest
 import aiplay
 from aiplay.views import svg as S
 from aiplay.errors import InvalidOptionError, InvalidPlayerError
-from aiplay.testing.simulate import random_action, random_walk
+from aiplay.testing.choose import games_with, pick_game, pick_options, pick_variant, variants_with
+from aiplay.testing.pictures import check_every_picture, check_twins_look_alike, targets as _targets
+from aiplay.testing.simulate import random_action
 
-#: (game, options, seeds): whole seeded random games (Area 51's turn cap keeps its games short).
-CASES = [
-    ("template", {"players": 3, "goal": 8}, (1, 2)),
-    ("sunken_city", {"players": 3}, (1,)),
-    ("sunken_city", {"players": 2}, (2,)),
-    ("area51", {"players": 3, "max_turns": 30}, (1,)),
-    ("area51", {"players": 2, "max_turns": 24}, (2,)),
-    ("area1851", {"players": 2, "block": 1}, (1,)),
-    ("area1851", {"players": 3, "block": 1}, (2,)),
-    ("groom_lake", {"players": 3}, (1,)),
-    ("groom_lake", {"players": 5, "half_win": True}, (2,)),
-]
-IDS = [f"{name}-{'-'.join(f'{k}{v}' for k, v in opts.items())}" for name, opts, _ in CASES]
+#: Chosen by property: the short games that draw pictures (whole games are checked here; each board game's
+#: own tests run the checks on option sets that keep its games short), and per game that draws pictures
+#: its first option set.
+SHORT = variants_with(svg=True, short=True)
+SHORT_IDS = [f"{name}-{'-'.join(f'{k}{v}' for k, v in opts.items())}" for name, opts in SHORT]
+PICTURED = [(name, pick_options(name, svg=True)) for name in games_with(svg=True)]
+LISTED = [(name, options) for name, options in PICTURED if name in games_with(svg=True, listed=True)]
 
 
-def _targets(document: str) -> Set[str]:
-    """The ``data-target`` ids of a picture, read by an XML parser (which also proves it well-formed)."""
-    root = ET.fromstring(document)
-    assert root.tag == "{http://www.w3.org/2000/svg}svg"
-    found = [el for el in root.iter() if el.get("data-target") is not None]
-    for el in found:  # no target inside another: a click means one element
-        inner = [sub.get("data-target") for sub in el.iter() if sub is not el and sub.get("data-target") is not None]
-        assert not inner, (el.get("data-target"), inner)
-    return {el.get("data-target") for el in found}  # type: ignore[misc]
+@pytest.mark.parametrize("name,options", SHORT, ids=SHORT_IDS)
+def test_every_state_and_viewer_parses_and_the_move_map_names_drawn_elements(name, options):
+    check_every_picture(name, options, (1, 2))
 
 
-def _reference(state: Any) -> Any:
-    return state.to_reference() if hasattr(state, "to_reference") else state
+@pytest.mark.parametrize("name,options", [v for v in SHORT if not aiplay.load(v[0], **v[1]).perfect_information],
+                         ids=[i for v, i in zip(SHORT, SHORT_IDS) if not aiplay.load(v[0], **v[1]).perfect_information])
+def test_twins_the_viewer_cannot_tell_apart_give_the_same_picture(name, options):
+    check_twins_look_alike(name, options, (1, 2))
 
-
-@pytest.mark.parametrize("name,options,seeds", CASES, ids=IDS)
-def test_every_state_and_viewer_parses_and_the_move_map_names_drawn_elements(name, options, seeds):
-    game = aiplay.load(name, **options)
-    module = S.svg_module(game.new_initial_state())
-    assert module is not None
-    seats = list(range(game.num_players))
-    decisions = placed = 0
-    for seed in seeds:
-        for state in random_walk(game.new_initial_state(), random.Random(seed)):
-            drawn: Dict[Optional[int], Set[str]] = {v: _targets(S.svg(state, v)) for v in [None] + seats}
-            if state.is_terminal() or state.is_chance_node():
-                assert S.legal_moves_on_svg(state) == {}
-                continue
-            decisions += 1
-            player = state.current_player()
-            raw = module.move_targets(_reference(state))
-            assert sorted(raw) == sorted(state.legal_actions())
-            for action, ids in raw.items():
-                # The acting seat's picture and the omniscient one draw every element its moves touch.
-                missing = [t for t in ids if t not in drawn[None] or t not in drawn[player]]
-                assert not missing, (f"{name}: action {state.action_to_string(action)} names {missing}, "
-                                     f"not drawn for seat {player}")
-            mapping = S.legal_moves_on_svg(state, player)
-            assert mapping == raw
-            placed += any(mapping.values())
-            # Another seat has nothing to click (and must not learn the acting seat's options).
-            assert S.legal_moves_on_svg(state, (player + 1) % game.num_players) == {}
-    # Most decisions of these games have a place on the board.
-    assert decisions and placed >= decisions // 2, (placed, decisions)
-
-
-@pytest.mark.parametrize("name,options,seeds", [c for c in CASES if c[0] != "sunken_city"],
-                         ids=[i for i, c in zip(IDS, CASES) if c[0] != "sunken_city"])
-def test_twins_the_viewer_cannot_tell_apart_give_the_same_picture(name, options, seeds):
-    game = aiplay.load(name, **options)
-    rng = random.Random(11)
-    compared = differed = 0
-    for seed in seeds:
-        for step, state in enumerate(random_walk(game.new_initial_state(), random.Random(seed))):
-            if step % 4:
-                continue
-            for viewer in range(game.num_players):
-                twin = state.determinize(viewer, rng)
-                assert S.svg(twin, viewer) == S.svg(state, viewer), f"{name} step {step}: seat {viewer} sees a difference"
-                compared += 1
-                differed += S.svg(twin, None) != S.svg(state, None)
-    # The twins really hid something: the omniscient pictures of some pairs differ.
-    assert compared and differed, (compared, differed)
-
-
-@pytest.mark.parametrize("name,options", [("area51", {"players": 3, "max_turns": 30}),
-                                          ("area1851", {"players": 2, "block": 1}),
-                                          ("groom_lake", {"players": 3}), ("sunken_city", {"players": 2}),
-                                          ("template", {})])
+@pytest.mark.parametrize("name,options", [(n, o) for n, o in PICTURED if n in games_with(svg=True, native=True)])
 def test_both_engines_draw_the_same_picture(name, options):
     native = aiplay.load(name, backend="native", **options)
     reference = aiplay.load(name, backend="reference", **options)
@@ -117,28 +55,15 @@ def test_both_engines_draw_the_same_picture(name, options):
         b.apply_action(action)
 
 
-def test_hidden_cards_are_not_in_another_seats_picture():
-    """Area 51: a seat's hand shows by name to itself and as backs to the others."""
-    game = aiplay.load("area51", players=3)
-    state = game.new_initial_state()
-    rng = random.Random(3)
-    while state.is_chance_node():
-        state.apply_action(aiplay.game.sample_chance_outcome(state, rng))
-    ref = _reference(state)
-    own = _targets(S.svg(state, 0))
-    other = _targets(S.svg(state, 1))
-    hand = [f"p0-hand-t{t}" for t, c in enumerate(ref.hands[0]) if c]
-    assert hand and set(hand) <= own and not set(hand) & other
-
-
 def test_bad_input_is_refused():
-    state = aiplay.load("groom_lake", players=3).new_initial_state()
+    name, options = pick_variant(svg=True, perfect_information=False, players=3)
+    state = aiplay.load(name, **options).new_initial_state()
     for viewer in (3, -1, True, "0", 1.0):
         with pytest.raises(InvalidPlayerError):
             S.svg(state, viewer)
         with pytest.raises(InvalidPlayerError):
             S.legal_moves_on_svg(state, viewer)
-    poker = aiplay.load("kuhn_poker").new_initial_state()
+    poker = aiplay.load(pick_game(svg=False)).new_initial_state()
     assert S.svg_module(poker) is None
     with pytest.raises(InvalidOptionError, match="no SVG"):
         S.svg(poker)
@@ -164,15 +89,20 @@ def _mid_game(name: str, options: Dict[str, Any], steps: int, seed: int = 4) -> 
     return state
 
 
+#: A listed game for three that draws pictures, for ``aiplay render``.
+RENDERED = pick_variant(svg=True, listed=True, players=3)
+
+
 def test_render_command_writes_the_picture_and_the_move_map(tmp_path, capsys):
     from aiplay.cli import main
 
-    state = _mid_game("area51", {"players": 3}, 120)
+    name, options = RENDERED
+    state = _mid_game(name, options, 120)
     position = tmp_path / "position.json"
     position.write_text(state.to_json())
     out, moves = tmp_path / "board.svg", tmp_path / "moves.json"
     seat = state.current_player()
-    code = main(["render", "area51", str(position), "--viewer", str(seat), "--out", str(out),
+    code = main(["render", name, str(position), "--viewer", str(seat), "--out", str(out),
                  "--targets", str(moves)])
     assert code == 0 and "wrote" in capsys.readouterr().out
     assert out.read_text().strip() == S.svg(state, seat)
@@ -182,17 +112,17 @@ def test_render_command_writes_the_picture_and_the_move_map(tmp_path, capsys):
     for action, entry in mapping.items():
         assert entry["name"] == state.action_to_string(int(action)) and set(entry["targets"]) <= drawn
     # To standard output, omniscient.
-    assert main(["render", "area51", str(position)]) == 0
+    assert main(["render", name, str(position)]) == 0
     assert capsys.readouterr().out.strip() == S.svg(state, None)
     # Bad input: another game's name, a viewer that is no seat, a missing file.
-    for argv in (["render", "groom_lake", str(position)], ["render", "area51", str(position), "--viewer", "x"],
-                 ["render", "area51", str(position), "--viewer", "7"], ["render", "area51", str(tmp_path / "no.json")]):
+    other = [n for n, _ in LISTED if n != name][0]
+    for argv in (["render", other, str(position)], ["render", name, str(position), "--viewer", "x"],
+                 ["render", name, str(position), "--viewer", "7"], ["render", name, str(tmp_path / "no.json")]):
         assert main(argv) == 2
         assert "aiplay: error:" in capsys.readouterr().err
 
 
-@pytest.mark.parametrize("name,options", [("area51", {"players": 3}), ("area1851", {"players": 3}),
-                                          ("groom_lake", {"players": 4}), ("sunken_city", {"players": 2})])
+@pytest.mark.parametrize("name,options", LISTED)
 def test_protocol_view_renders_the_svg_for_the_seat(name, options):
     from aiplay.protocol import Server
 
@@ -211,21 +141,3 @@ def test_protocol_view_renders_the_svg_for_the_seat(name, options):
         expected = {str(a): ids for a, ids in S.legal_moves_on_svg(state, seat).items()}
         assert replies[-1]["targets"] == expected
         assert bool(expected) == (state.current_player() == seat)
-
-
-def test_roles_and_feats_show_only_to_their_owner():
-    """Groom Lake: a role is drawn for its seat only; Area 1851: face-down feats by name for their owner only."""
-    state = _mid_game("groom_lake", {"players": 3}, 40)
-    ref = _reference(state)
-    alien = ref.roles.index(1)
-    human = (alien + 1) % 3
-    assert f"Player {alien} (you): Alien" in S.svg(state, alien)
-    assert f"Player {alien}: Alien" not in S.svg(state, human) and f"Player {alien}: role ?" in S.svg(state, human)
-    assert f"Player {alien}: Alien" in S.svg(state, None)
-
-    state = _mid_game("area1851", {"players": 3}, 60)
-    ref = _reference(state)
-    owner = next(p for p in range(3) if any(ref.players[p].down))
-    ids = {f"p{owner}-feat-f{f}" for f, c in enumerate(ref.players[owner].down) if c}
-    assert ids <= _targets(S.svg(state, owner)) and ids <= _targets(S.svg(state, None))
-    assert not ids & _targets(S.svg(state, (owner + 1) % 3))

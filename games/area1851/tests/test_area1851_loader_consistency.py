@@ -1,6 +1,6 @@
-"""Loaders check consistency, not only ranges (issue 27): every accepted position's successors load again.
+"""Area 1851: loaders check consistency, not only ranges (issue 27): every accepted position's successors load again.
 
-Each test is a finding of the issue or of the fuzzers (benchmarks/fuzz_long.py, tests/test_roundtrip.py):
+Each test is a finding of the issue or of the fuzzers (the long fuzz run, the round-trip tests):
 a document that every range check passed, but whose records contradicted the cards they describe.
 Both engines must refuse it, naming the field.
 """
@@ -14,67 +14,7 @@ import pytest
 
 import aiplay
 from aiplay import InvalidStateError
-from aiplay.game import sample_chance_outcome
-from aiplay.registry import has_native
-
-
-def backends(name):
-    return ["reference"] + (["native"] if has_native(name) else [])
-
-
-def reached(name, options, seed, until, limit=3000):
-    """The first state of a seeded random game (reference engine) for which ``until(dict)`` holds."""
-    game = aiplay.load(name, backend="reference", **options)
-    rng = random.Random(seed)
-    state = game.new_initial_state()
-    for _ in range(limit):
-        data = state.to_dict()
-        if until(data):
-            return data
-        if state.is_terminal():
-            break
-        state.apply_action(sample_chance_outcome(state, rng) if state.is_chance_node()
-                           else rng.choice(state.legal_actions()))
-    raise AssertionError(f"no such state in {name} seed {seed}")
-
-
-def refused(name, options, data, field):
-    for backend in backends(name):
-        game = aiplay.load(name, backend=backend, **options)
-        with pytest.raises(InvalidStateError) as info:
-            game.state_from_dict(data)
-        assert info.value.field.startswith(field), (backend, info.value)
-
-
-def accepted(name, options, data):
-    for backend in backends(name):
-        aiplay.load(name, backend=backend, **options).state_from_dict(data)
-
-
-def test_groom_lake_a_known_card_raised_during_the_deal_is_refused():
-    """Issue 27: accepted, and 38 moves later the position no longer loaded (native view/names raised)."""
-    options = {"players": 4}
-    data = reached("groom_lake", options, 1, lambda d: d["step"] == "deal" and any(any(h) for h in d["hands"]))
-    accepted("groom_lake", options, data)
-    seat = next(p for p, h in enumerate(data["hands"]) if any(h))
-    card = next(t for t, c in enumerate(data["hands"][seat]) if c)
-    bad = copy.deepcopy(data)
-    bad["known"][seat][card] += 1  # within the hand: the range check passed it
-    refused("groom_lake", options, bad, f"state.known[{seat}]")
-
-
-def test_groom_lake_nobody_is_dead_during_the_set_up():
-    """Found by the successor-reload property: life 0 while the roles are dealt; three moves on, a dead
-    player held cards and the position did not load."""
-    options = {"players": 5, "half_win": True}
-    data = reached("groom_lake", options, 2, lambda d: d["step"] == "roles")
-    bad = copy.deepcopy(data)
-    bad["life"][1] = 0
-    refused("groom_lake", options, bad, "state.life[1]")
-    bad = copy.deepcopy(data)
-    bad["deck_known"][3][1] = 4
-    refused("groom_lake", options, bad, "state.deck_known[3]")
-
+from aiplay.testing.consistency import accepted, backends, reached, refused
 
 def area1851_sim_state(seed, players=3, actor_at_least=0):
     return reached("area1851", {"players": players}, seed,
@@ -131,42 +71,6 @@ def test_area1851_direction_must_be_an_integer_on_both_engines():
         bad = copy.deepcopy(data)
         bad["direction"] = value
         refused("area1851", {"players": 2}, bad, "state.direction")
-
-
-def test_area51_worlds_exist_for_zeroed_known_records_with_soft_ones_left():
-    """The Area 51 finding of issue 27 (tests/test_roundtrip.py's knowledge check): a document whose
-    ``known`` records are all zeroed while ``soft`` ones remain passes every record -- the cards it holds
-    are one world that fits them -- yet the sampler found no world: it filled the hands' start slots
-    from the free cards only, and late in a game (reshuffled deck within its bound) those could not fill
-    both the start slots and the deck. A soft card of a start type may stand in a start slot.
-    Every such accepted position must give every seat a world, on both engines."""
-    from aiplay.testing.fuzzing import check_knowledge
-    options = {"players": 3}
-    games = [aiplay.load("area51", backend=b, **options) for b in backends("area51")]
-    rng = random.Random(0)
-    state = games[0].new_initial_state()
-    checked = moves = 0
-    while not state.is_terminal():
-        state.apply_action(sample_chance_outcome(state, rng) if state.is_chance_node()
-                           else rng.choice(state.legal_actions()))
-        moves += 1
-        data = state.to_dict()
-        if moves % 10 or not any(any(s) for s in data["soft"]) or not any(any(k) for k in data["known"]):
-            continue
-        data["known"] = [[0] * len(k) for k in data["known"]]
-        loaded = []
-        for g in games:
-            try:
-                loaded.append(g.state_from_dict(data))
-            except InvalidStateError:
-                pass  # more unseen cards beyond anyc than start copies left: refused
-        assert len(loaded) in (0, len(games)), "the engines disagree on the document"
-        if not loaded:
-            continue
-        for s in loaded:
-            check_knowledge(s, random.Random(moves), f"{s.game.backend} after {moves} moves: ")
-        checked += 1
-    assert checked > 0
 
 
 def test_area1851_kept_cards_outside_the_rotation_phase_are_refused():

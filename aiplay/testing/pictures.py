@@ -1,0 +1,80 @@
+"""Checks of a game's SVG pictures (issue 23) over whole seeded random games, shared by the generic
+tests (tests/test_svg.py) and each board game's own (games/<game>/tests/test_<game>_svg.py), which run
+them on option sets that keep its games short enough.
+"""
+
+from __future__ import annotations
+
+import random
+import xml.etree.ElementTree as ET
+from typing import Any, Dict, Iterable, Optional, Set
+
+import aiplay
+from aiplay.testing.simulate import random_walk
+from aiplay.views import svg as S
+
+__all__ = ["check_every_picture", "check_twins_look_alike", "targets"]
+
+
+def targets(document: str) -> Set[str]:
+    """The ``data-target`` ids of a picture, read by an XML parser (which also proves it well-formed)."""
+    root = ET.fromstring(document)
+    assert root.tag == "{http://www.w3.org/2000/svg}svg"
+    found = [el for el in root.iter() if el.get("data-target") is not None]
+    for el in found:  # no target inside another: a click means one element
+        inner = [sub.get("data-target") for sub in el.iter() if sub is not el and sub.get("data-target") is not None]
+        assert not inner, (el.get("data-target"), inner)
+    return {el.get("data-target") for el in found}  # type: ignore[misc]
+
+
+def _reference(state: Any) -> Any:
+    return state.to_reference() if hasattr(state, "to_reference") else state
+
+
+def check_every_picture(name: str, options: Dict[str, Any], seeds: Iterable[int]) -> None:
+    """Every state and viewer of seeded random games parses, and the move map names drawn elements."""
+    game = aiplay.load(name, **options)
+    module = S.svg_module(game.new_initial_state())
+    assert module is not None
+    seats = list(range(game.num_players))
+    decisions = placed = 0
+    for seed in seeds:
+        for state in random_walk(game.new_initial_state(), random.Random(seed)):
+            drawn: Dict[Optional[int], Set[str]] = {v: targets(S.svg(state, v)) for v in [None] + seats}
+            if state.is_terminal() or state.is_chance_node():
+                assert S.legal_moves_on_svg(state) == {}
+                continue
+            decisions += 1
+            player = state.current_player()
+            raw = module.move_targets(_reference(state))
+            assert sorted(raw) == sorted(state.legal_actions())
+            for action, ids in raw.items():
+                # The acting seat's picture and the omniscient one draw every element its moves touch.
+                missing = [t for t in ids if t not in drawn[None] or t not in drawn[player]]
+                assert not missing, (f"{name}: action {state.action_to_string(action)} names {missing}, "
+                                     f"not drawn for seat {player}")
+            mapping = S.legal_moves_on_svg(state, player)
+            assert mapping == raw
+            placed += any(mapping.values())
+            # Another seat has nothing to click (and must not learn the acting seat's options).
+            assert S.legal_moves_on_svg(state, (player + 1) % game.num_players) == {}
+    # Most decisions of these games have a place on the board.
+    assert decisions and placed >= decisions // 2, (placed, decisions)
+
+
+def check_twins_look_alike(name: str, options: Dict[str, Any], seeds: Iterable[int]) -> None:
+    """Twins a viewer cannot tell apart (``determinize``) give that viewer the same picture."""
+    game = aiplay.load(name, **options)
+    rng = random.Random(11)
+    compared = differed = 0
+    for seed in seeds:
+        for step, state in enumerate(random_walk(game.new_initial_state(), random.Random(seed))):
+            if step % 4:
+                continue
+            for viewer in range(game.num_players):
+                twin = state.determinize(viewer, rng)
+                assert S.svg(twin, viewer) == S.svg(state, viewer), f"{name} step {step}: seat {viewer} sees a difference"
+                compared += 1
+                differed += S.svg(twin, None) != S.svg(state, None)
+    # The twins really hid something: the omniscient pictures of some pairs differ.
+    assert compared and differed, (compared, differed)
