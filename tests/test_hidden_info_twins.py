@@ -148,8 +148,10 @@ def test_tree_reuse_rerooted_by_what_the_searcher_saw(name, options, backend, va
         # Find two decision states of one player, a few moves apart, in one game.
         seen: Dict[int, aiplay.State] = {}
         # Six pairs at least, more until one search reused its tree (forced moves, answered
-        # without a search, are skipped, so the pairs can lie further apart).
-        while not state.is_terminal() and not (pairs >= 6 and (reused or pairs >= 30)):
+        # without a search, are skipped, so the pairs can lie further apart). Up to 120 pairs: in a
+        # 4-player game of hidden simultaneous choices, each followed by a chance node,
+        # an MO search of 400 iterations reaches the next decision in every tree only now and then.
+        while not state.is_terminal() and not (pairs >= 6 and (reused or pairs >= 120)):
             if state.is_chance_node():
                 state.apply_action(sample_chance_outcome(state, rng))
                 continue
@@ -171,7 +173,7 @@ def test_tree_reuse_rerooted_by_what_the_searcher_saw(name, options, backend, va
             else:
                 seen[player] = state.clone()
             state.apply_action(rng.choice(state.legal_actions()))
-        if pairs >= 6 and (reused or pairs >= 30):
+        if pairs >= 6 and (reused or pairs >= 120):
             break
     assert pairs >= 6
     # Some second searches must really have reused the tree, or nothing was tested.
