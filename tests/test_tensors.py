@@ -13,7 +13,9 @@ import pytest
 import aiplay
 from aiplay.views import tensors
 from aiplay.errors import InvalidPlayerError, UnsupportedError
+from aiplay.registry import game_entries
 from aiplay.testing.choose import games_with, pick_game, pick_options, pick_variant, variants_with
+from aiplay.testing.generated import record_if_missing
 from aiplay.testing.simulate import random_action
 
 #: Chosen by property: the short hidden-information variants with tensors (card games, the example game).
@@ -134,9 +136,19 @@ def test_games_without_tensors_say_so_and_seats_are_checked(monkeypatch):
 
 
 def test_the_tensor_layouts_document_is_current():
-    # docs/tensors.md is generated from the encodings (python -m aiplay.tensors --write).
+    # docs/tensors.md is generated (python -m aiplay.tensors --write); it names no game.
     path = Path(__file__).resolve().parent.parent / "docs" / "tensors.md"
     assert path.read_text() == tensors.document(), "regenerate it: python -m aiplay.tensors --write"
+
+
+@pytest.mark.parametrize("name", [e.name for e in game_entries(include_hidden=True) if e.tensors is not None])
+def test_each_games_tensor_layouts_are_current(name):
+    # games/<game>/tensors.md is generated from the game's encoding, beside it.
+    path = tensors.game_document_path(name)
+    skip = record_if_missing(path, lambda: tensors.game_document(name), "python -m aiplay.tensors --write")
+    if skip:
+        pytest.skip(skip)
+    assert path.read_text() == tensors.game_document(name), "regenerate it: python -m aiplay.tensors --write"
 
 
 # -- the board games with hidden information: tensors encode the seat's view (aiplay.viewtensors) ----------
