@@ -229,8 +229,6 @@ def option_grid(name: str) -> List[Dict[str, Any]]:
     value of each option in turn. Sets the game refuses are left out; the order
     is fixed, and each set is given only in full (every option named).
     """
-    from aiplay.errors import InvalidOptionError as _Invalid
-
     reference = game_entry(name).reference
     spec = dict(reference.option_spec)
     defaults = {k: o.default for k, o in spec.items()}
@@ -245,7 +243,7 @@ def option_grid(name: str) -> List[Dict[str, Any]]:
                 continue
             try:
                 reference(**options)
-            except _Invalid:
+            except InvalidOptionError:
                 continue
             out.append(options)
     return out

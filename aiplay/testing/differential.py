@@ -15,6 +15,8 @@ from dataclasses import dataclass, field
 from typing import Callable, List, Optional
 
 from aiplay.game import CHANCE, TERMINAL, Game, State, sample_chance_outcome
+from aiplay.registry import load
+from aiplay.testing.simulate import random_walk
 
 
 class EngineMismatch(AssertionError):
@@ -145,10 +147,9 @@ def hides_something(state: State, player: int) -> bool:
 def check_info_keys(name: str, options: dict) -> None:
     """Native ``information_state_key`` partitions states exactly as the reference engine's
     information state strings do, for every seat, along seeded random playouts."""
-    import aiplay
     from collections import Counter, defaultdict
 
-    game = aiplay.load(name, backend="native", **options)
+    game = load(name, backend="native", **options)
     states = native_random_states(game, INFO_MAX_GAMES, until_states=INFO_STATES, min_games=INFO_MIN_GAMES)
     for player in range(game.num_players):
         keys_of = defaultdict(set)     # reference string -> native keys
@@ -170,9 +171,8 @@ def check_info_keys(name: str, options: dict) -> None:
 def check_determinize(name: str, options: dict) -> None:
     """Native ``determinize(p)`` keeps seat p's information state, gives positions both engines load,
     leaves the original alone, and varies the hidden part in most positions that hide something."""
-    import aiplay
 
-    game = aiplay.load(name, backend="native", **options)
+    game = load(name, backend="native", **options)
     states = native_random_states(game, 40, seed=1)
     states = states[::max(1, len(states) // 150)]  # long games are thinned out
     hiding = varied = 0
@@ -209,5 +209,4 @@ def check_determinize(name: str, options: dict) -> None:
 
 
 def _random_walk(state: State, rng: random.Random):
-    import aiplay
-    return aiplay.random_walk(state, rng)
+    return random_walk(state, rng)

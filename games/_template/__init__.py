@@ -7,13 +7,11 @@ registered hidden (``listed=False``): ``aiplay games`` and
 ``include_hidden=True``, ``AIPLAY_SHOW_HIDDEN_GAMES=1``), while the test suite
 covers it like every other game. A copy checks its contract in one call with
 ``aiplay.testing.check_game("my_game")`` (``tests/test_testing_kit.py`` runs
-it on this game too). ``render`` is its text picture, the hook the human seat
-and the protocol's text view call.
+it on this game too).
 """
 
 from aiplay.registry import DifferentialCase, PlaythroughSpec, register
 
-from .render import render
 from .rules import BOOST, ROLL, WALK, TemplateRaceGame, TemplateRaceState, heuristic_policy
 from .tensors import TemplateTensors
 
@@ -34,4 +32,4 @@ ENTRY = register(
     listed=False,
 )
 
-__all__ = ["BOOST", "ENTRY", "ROLL", "TemplateRaceGame", "TemplateRaceState", "WALK", "heuristic_policy", "render"]
+__all__ = ["BOOST", "ENTRY", "ROLL", "TemplateRaceGame", "TemplateRaceState", "WALK", "heuristic_policy"]
