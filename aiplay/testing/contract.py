@@ -341,7 +341,8 @@ class _Checker:
             swap = b_rng.random() < rate
             candidates = others[:_CANDIDATES - 1]
             order = (candidates + [action_a]) if swap else ([action_a] + candidates)
-            chosen, after_b = None, None
+            chosen: Optional[int] = None
+            after_b: Optional[State] = None
             for action_b in order:
                 if action_b not in legal_b:
                     continue
@@ -355,7 +356,7 @@ class _Checker:
                     continue
                 chosen, after_b = action_b, trial
                 break
-            if chosen is None:
+            if chosen is None or after_b is None:
                 break
             a, b = after_a, after_b
             out.append((ply + 1, a, b))
