@@ -46,12 +46,15 @@ def _run_positions(name, count, seed=5):
         return False
 
     found = []
-    while len(found) < count:
+    for _ in range(500):  # bounded: a game without such runs fails here instead of hanging the suite
+        if len(found) >= count:
+            break
         for state in aiplay.random_walk(game.new_initial_state(), rng):
             if (not state.is_terminal() and not state.is_chance_node() and len(state.legal_actions()) > 1
                     and starts_run(state)):
                 found.append(state.clone())
                 break
+    assert len(found) >= count, f"{name}: no decision starting a run of chance nodes in 500 random games"
     return found
 
 
