@@ -113,7 +113,10 @@ def test_area1851_a_discard_in_the_phase_start_snapshot_is_refused():
 
 @pytest.mark.parametrize("options, seed, field", [
     ({"players": 4, "block": 1}, 8256264211161781067, "state.players[1].kept"),
-    ({"players": 2, "block": 1}, 1483454375621696049, "state.snap.players[0]"),
+    # Since issue 37's rule (one chance node after every hidden choice) the 40 random steps behind this
+    # seed reach another position, and its mutated document is refused at another field; the finding
+    # itself (a snapshot block with something drawn) is pinned by the test above.
+    ({"players": 2, "block": 1}, 1483454375621696049, "state.players[0].pj"),
 ])
 def test_area1851_fuzz_long_findings_are_refused(options, seed, field):
     """The two fuzz_long documents themselves (run seed 0 at a545013), rebuilt from their case seeds."""
