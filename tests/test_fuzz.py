@@ -232,9 +232,9 @@ def test_every_numeric_bot_option(spec, option, value, kind):
     name, options = spec
     game = fuzzing.load_game(name, options, fuzzing.engines(name)[-1])
     state = fuzzing.play_random(game.new_initial_state(), random.Random(1), 2)
-    guard = {"seconds": 0.01} if option == "nodes" or kind == "level" else {"nodes": 30}
-    if kind == "level" and option == "seconds":
-        guard = {}
+    guard = {"seconds": 0.01} if option == "nodes" else {"nodes": 30}
+    if kind == "level":  # the weakest level (25 iterations), within a hundredth of a second unless that is the value
+        guard = {"level": 1} if option == "seconds" else {"level": 1, "seconds": 0.01}
 
     def build_and_choose():
         bot = aiplay.search.make_bot(kind, **{"seed": 1, **guard, option: value})
