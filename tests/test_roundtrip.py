@@ -269,8 +269,8 @@ def test_dead_turn_player_documents_load_with_every_successor_or_not_at_all(case
     """The successor-reload property for positions whose turn player is dead: every reachable state
     (a sample of seeded random and heuristic games) with that player killed as the rules leave a dead
     one is refused by both engines, naming the field, or accepted by both, and then each of its
-    successors (every legal action or chance outcome) loads again on both engines. A Groom Lake scout
-    dead at its own tile draw was accepted, and the draws that complete it were refused."""
+    successors (every legal action or chance outcome) loads again on both engines. A scout dead at its
+    own tile draw was accepted (issue 37), and the draws that complete it were refused."""
     name, options = case
     games = engines(name, options)
     n_games, _, every, _ = budget(games)

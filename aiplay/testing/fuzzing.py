@@ -360,7 +360,7 @@ def dead_turn_document(name: str, data: Mapping[str, Any]) -> Optional[Dict[str,
 
     Only for a game whose players can die: its package has an ``eliminations``
     module with ``dead_turn_player(data)``, which writes the dead player as its
-    rules leave one (Groom Lake: life 0, the hand on the Refresh stack). None for
+    rules leave one (life 0, say, and the hand where a dead player's cards go). None for
     every other game, and where that function gives None (nobody's turn yet).
     Such documents must be refused, or load with every successor loading too
     (issue 37: a scout dead at its own tile draw was accepted; two of its
