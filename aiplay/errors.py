@@ -85,3 +85,11 @@ class SetupError(AiplayError, ImportError):
 
 class UnsupportedError(AiplayError, NotImplementedError):
     """A feature that this game does not provide (e.g. tensors of a game that declares no encoding)."""
+
+
+class GameTooLongError(AiplayError, RuntimeError):
+    """A game that did not end within the moves it was allowed (an arena's ``max_moves``).
+
+    The engines end every game themselves: with the default limit this is a
+    bug detector; with a small limit given on purpose, the limit was too small.
+    """

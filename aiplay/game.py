@@ -664,10 +664,14 @@ def string_to_action(state: "State", text: str) -> int:
 
 def sample_chance_outcome(state: State, rng: random.Random) -> int:
     """Draw one chance outcome of ``state`` with its exact probability."""
+    if not isinstance(state, State):
+        raise InvalidOptionError(f"sample_chance_outcome needs an aiplay State, got {type(state).__name__}")
     outcomes = state.chance_outcomes()
     if not outcomes:
-        raise ValueError("sample_chance_outcome called on a state that is not a chance node")
-    r = rng.random()
+        raise InvalidOptionError(f"sample_chance_outcome needs a chance node; here player {state.current_player()} "
+                                 f"is to move" if state.current_player() >= 0 else
+                                 "sample_chance_outcome needs a chance node; the game is over")
+    r = check_rng(rng).random()
     acc = 0.0
     for outcome, prob in outcomes:
         acc += prob
@@ -746,7 +750,9 @@ def require_int_list(data: Mapping[str, Any], key: str, length: int, low: int, h
 
 
 def reject_unknown_fields(data: Mapping[str, Any], known: Sequence[str], prefix: str = "state") -> None:
-    """Raise for any field of ``data`` not in ``known`` (a typo must not be ignored)."""
+    """Raise for any field of ``data`` not in ``known`` (a typo must not be ignored), or for ``data`` not a mapping."""
+    if not isinstance(data, Mapping):  # every loader starts here: a list or a number is not a position
+        raise InvalidStateError(prefix, f"must be a JSON object, got {type(data).__name__}")
     for key in data:
         if key not in known:
             raise InvalidStateError(f"{prefix}.{key}", f"unknown field; expected {sorted(known)}")

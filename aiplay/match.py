@@ -47,7 +47,8 @@ from aiplay.game import (
     CHANCE, TERMINAL, Game, State, as_action, check_player, sample_chance_outcome, string_to_action,
 )
 from aiplay.registry import load
-from aiplay.rng import SeedLike, make_rng
+from aiplay.limits import check_seed
+from aiplay.rng import SeedLike
 
 #: The ``format`` field of a game record.
 RECORD_FORMAT = "aiplay-match"
@@ -128,11 +129,7 @@ class Match:
             state = game.new_initial_state()
         elif not isinstance(state, State) or state.game.name != game.name:
             raise InvalidOptionError(f"state must be a state of {game.name!r}, got {state!r}")
-        try:
-            self.rng: random.Random = make_rng(seed)
-        except TypeError:
-            raise InvalidOptionError(
-                f"seed={seed!r} is invalid; it accepts an int, a random.Random or None") from None
+        self.rng: random.Random = check_seed(seed)
         self._start: State = state.clone()
         self.state: State = state.clone()
         self._history: List[Move] = []

@@ -13,7 +13,8 @@ import random
 from typing import Any, Callable, Iterator, Optional, Sequence
 
 from aiplay.errors import InvalidOptionError
-from aiplay.game import CHANCE, TERMINAL, State, sample_chance_outcome
+from aiplay.game import CHANCE, TERMINAL, State, check_rng, sample_chance_outcome
+from aiplay.limits import MAX_COUNT, check_int, shown
 
 #: A decision rule for the seats: the state (a decision node) in, a legal action out.
 Chooser = Callable[[State], int]
@@ -32,8 +33,10 @@ def walk(state: State, rng: random.Random, *, bots: Optional[Sequence[Any]] = No
     ``max_steps`` moves (the last state yielded may then be mid-game). The same object is
     yielded each time: ``clone()`` it to keep a position.
     """
-    if max_steps is not None and max_steps < 0:
-        raise InvalidOptionError(f"max_steps must be >= 0, got {max_steps}")
+    if not isinstance(state, State):
+        raise InvalidOptionError(f"a walk needs an aiplay State, got {shown(state)}")
+    check_rng(rng)
+    check_int("max_steps", max_steps, 0, MAX_COUNT, allow_none=True)
     steps = 0
     while True:
         yield state

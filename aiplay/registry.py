@@ -27,6 +27,7 @@ from typing import Any, Callable, Dict, Iterator, List, Mapping, Optional, Seque
 
 from aiplay.errors import InvalidOptionError, SetupError, UnknownGameError
 from aiplay.game import Game
+from aiplay.limits import shown
 from aiplay.native import NativeGame
 
 #: The engines ``aiplay.load`` accepts (also the searchers' ``backend`` option).
@@ -297,6 +298,9 @@ def games_available(include_hidden: Optional[bool] = None) -> List[str]:
 def game_entry(name: str) -> GameEntry:
     """The registry entry of ``name``; raises :class:`UnknownGameError` listing the known games."""
     _ensure_loaded()
+    if not isinstance(name, str):  # a list or a dict would be unhashable: a TypeError, not a game
+        known = ", ".join(games_available())
+        raise UnknownGameError(f"a game name is a string, got {shown(name)}; available games: {known}")
     try:
         return _REGISTRY[name]
     except KeyError:

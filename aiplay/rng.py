@@ -12,6 +12,8 @@ from __future__ import annotations
 import random
 from typing import Union
 
+from aiplay.errors import InvalidOptionError
+
 SeedLike = Union[int, random.Random, None]
 
 _BRANCH_SALT = 0x9E3779B97F4A7C15
@@ -22,14 +24,15 @@ def make_rng(seed: SeedLike = None) -> random.Random:
 
     An ``int`` seeds a new generator; a :class:`random.Random` is returned as
     it is (shared, not copied); ``None`` gives a generator seeded from the
-    operating system, which is the only non-reproducible choice.
+    operating system, which is the only non-reproducible choice. Anything else
+    raises :class:`~aiplay.errors.InvalidOptionError`.
     """
     if isinstance(seed, random.Random):
         return seed
     if seed is None:
         return random.Random()
     if isinstance(seed, bool) or not isinstance(seed, int):
-        raise TypeError(f"seed must be an int, a random.Random or None, not {type(seed).__name__}")
+        raise InvalidOptionError(f"seed must be an int, a random.Random or None, not {type(seed).__name__}")
     return random.Random(seed)
 
 

@@ -70,7 +70,10 @@ from typing import Any, Callable, Deque, Dict, List, Optional, Sequence, Tuple, 
 from aiplay.errors import InvalidOptionError, InvalidStateError
 from aiplay.game import CHANCE, TERMINAL, Game, State, check_player
 from aiplay.jsonio import read_json_file
-from aiplay.limits import check_count, check_tt_bits
+from aiplay.limits import (
+    check_any_int, check_bool, check_choice, check_count, check_int, check_positive_int, check_seconds, check_tt_bits,
+    shown,
+)
 from aiplay.match import Match
 from aiplay.registry import load
 from aiplay.rng import make_rng
@@ -92,6 +95,8 @@ DEEPENING = (1, 2, 3, 4, 6, 8, 11, 16, 23, 32, 45, 64)
 PV_NODES = 400
 #: Worlds averaged with ``observer=``.
 DETERMINIZATIONS = 32
+#: The most worlds one solve averages (their values are kept: a bound on its memory).
+MAX_DETERMINIZATIONS = 1_000_000
 
 Values = Tuple[float, ...]
 
@@ -625,16 +630,17 @@ def solve(state: State, *, seconds: Optional[float] = None, nodes: Optional[int]
     """
     if not isinstance(state, State):
         raise InvalidOptionError(f"solve needs an aiplay State, got {type(state).__name__}")
-    if seconds is not None and (isinstance(seconds, bool) or not isinstance(seconds, (int, float))
-                                or not seconds > 0 or math.isinf(seconds)):
-        raise InvalidOptionError(f"option seconds={seconds!r} is invalid; it accepts a positive number or None")
-    if nodes is not None and (isinstance(nodes, bool) or not isinstance(nodes, int) or nodes < 1):
-        raise InvalidOptionError(f"option nodes={nodes!r} is invalid; it accepts an integer >= 1 or None")
-    if isinstance(determinizations, bool) or not isinstance(determinizations, int) or determinizations < 2:
-        raise InvalidOptionError(
-            f"option determinizations={determinizations!r} is invalid; it accepts an integer >= 2")
-    if isinstance(pv_nodes, bool) or not isinstance(pv_nodes, int) or pv_nodes < 1:
-        raise InvalidOptionError(f"option pv_nodes={pv_nodes!r} is invalid; it accepts an integer >= 1")
+    # The checks of aiplay.limits: a huge or non-finite number, or a wrong type, is an InvalidOptionError
+    # here, never an OverflowError in the native solver's C counters (issue 37: nodes=2**63).
+    seconds = check_seconds("seconds", seconds)
+    nodes = check_positive_int("nodes", nodes)
+    check_int("determinizations", determinizations, 2, MAX_DETERMINIZATIONS)
+    check_positive_int("pv_nodes", pv_nodes, allow_none=False)
+    for name, flag in (("move_values", move_values), ("stoppable", stoppable)):
+        check_bool(name, flag)
+    for name, hook in (("progress", progress), ("on_engine", on_engine)):
+        if hook is not None and not callable(hook):
+            raise InvalidOptionError(f"option {name}={shown(hook)} is invalid; it accepts a function or None")
     _check_tuning(seed, backend, pruning, ordering, tt_bits, max_plies, deepening, bounds)
     game = state.game
     lo, hi = float(game.min_utility), float(game.max_utility)
@@ -707,20 +713,15 @@ MAX_MAX_PLIES = 1_000_000
 def _check_tuning(seed: Any, backend: Any, pruning: Any, ordering: Any, tt_bits: Any, max_plies: Any,
                   deepening: Any, bounds: Any) -> None:
     """Raise :class:`InvalidOptionError` naming the first bad tuning option (whichever engine runs)."""
-    if isinstance(seed, bool) or not isinstance(seed, int):
-        raise InvalidOptionError(f"option seed={seed!r} is invalid; it accepts an integer")
-    if backend not in ("auto", "native", "reference"):
-        raise InvalidOptionError(f"option backend={backend!r} is invalid; it accepts 'auto', 'native' or 'reference'")
-    if pruning not in PRUNINGS:
-        raise InvalidOptionError(f"option pruning={pruning!r} is invalid; it accepts one of {list(PRUNINGS)}")
-    if ordering not in ORDERINGS:
-        raise InvalidOptionError(f"option ordering={ordering!r} is invalid; it accepts one of {list(ORDERINGS)}")
+    check_any_int("seed", seed)
+    check_choice("backend", backend, ("auto", "native", "reference"))
+    check_choice("pruning", pruning, PRUNINGS)
+    check_choice("ordering", ordering, ORDERINGS)
     # The range here; the native solver also checks the table against the machine's memory.
     check_tt_bits(tt_bits, 0)
     check_count("max_plies", max_plies, 8, MAX_MAX_PLIES)
     for name, value in (("deepening", deepening), ("bounds", bounds)):
-        if not isinstance(value, bool):
-            raise InvalidOptionError(f"option {name}={value!r} is invalid; it accepts true or false")
+        check_bool(name, value)
 
 
 def _solve_observed(state: State, observer: int, seed: int, count: int, budget: _Budget, backend: str,

@@ -60,8 +60,8 @@ def test_play_game_checks_the_bot_count_and_runaway_games():
 
 
 @pytest.mark.parametrize("kwargs, message", [
-    (dict(deals=0), "deals must be >= 1"),
-    (dict(deals=1, processes=0), "processes must be >= 1"),
+    (dict(deals=0), "deals=0 is invalid"),
+    (dict(deals=1, processes=0), "processes=0 is invalid"),
     (dict(deals=1, bot_options=[{}]), "1 bot_options for 2 bots"),
     (dict(deals=1, game_options={"players": 3}), "2 bots for players=3"),
     (dict(deals=1, bot_options=[{"depth": 2}, {}]), "unknown option 'depth'"),
@@ -239,8 +239,8 @@ def test_fewer_bots_than_the_usual_seats_play_at_one_table_and_bad_arenas_are_na
     assert result.game_options["players"] == 2 and result.games == 2
     for kwargs, message in [
         (dict(bots=["random"], games=2), "2 or more bots"),
-        (dict(bots=["random", "random"], games=0), "games must be >= 1"),
-        (dict(bots=["random", "random"], games=2, workers=0), "workers must be >= 1"),
+        (dict(bots=["random", "random"], games=0), "games=0 is invalid"),
+        (dict(bots=["random", "random"], games=2, workers=0), "workers=0 is invalid"),
         (dict(bots=["random", "random"], games=2, workers=2, scheduler="tcp://127.0.0.1:1"), "not both"),
         (dict(bots=["random", "random"], games=2, game_options={"players": 3}), "2 bots for players=3"),
         (dict(bots=["random", "mcts(depth=2)"], games=2), "unknown option 'depth'"),

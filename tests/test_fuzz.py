@@ -196,6 +196,82 @@ def test_bot_options(spec, rnd):
     assert run_noted(case) in ("accepted", "rejected")
 
 
+# -- hostile numbers at every entry point (issue 37) ----------------------------------------
+
+@settings(max_examples=examples(900))
+@given(spec=spec_strategy, rnd=rnd_strategy)
+def test_api_calls(spec, rnd):
+    """solve, bot specs, per-call budgets, load, Match, the arena and the level bot, each with one
+    huge, non-finite or ill-typed argument: a result or an AiplayError, the state untouched."""
+    case = fuzzing.generate_case(spec[0], spec[1], "api", rnd)
+    assert run_noted(case) in ("accepted", "rejected")
+
+
+#: Hypothesis' own numbers and wrong types, beside the library's list of hostile ones.
+hostile_values = st.one_of(
+    st.sampled_from(fuzzing.HOSTILE_NUMBERS), st.integers(), st.integers(min_value=2 ** 62),
+    st.floats(allow_nan=True, allow_infinity=True), st.booleans(), st.none(), st.text(max_size=4),
+    st.lists(st.integers(), max_size=2), st.dictionaries(st.text(max_size=2), st.integers(), max_size=1))
+
+
+def only_aiplay_errors(call, *args, **kwargs):
+    """Run ``call``; an AiplayError is a refusal, anything else escapes (and fails the test)."""
+    try:
+        call(*args, **kwargs)
+    except AiplayError:
+        return "rejected"
+    return "accepted"
+
+
+@settings(max_examples=examples(1500))
+@given(spec=spec_strategy, option=st.sampled_from(fuzzing.BOT_NUMBER_OPTIONS + ("level",)), value=hostile_values,
+       kind=st.sampled_from(fuzzing.BOT_KINDS + ("level",)))
+def test_every_numeric_bot_option(spec, option, value, kind):
+    """make_bot with one numeric option of any value, then a move at the start (a small node budget
+    alongside): a legal move or an AiplayError."""
+    name, options = spec
+    game = fuzzing.load_game(name, options, fuzzing.engines(name)[-1])
+    state = fuzzing.play_random(game.new_initial_state(), random.Random(1), 2)
+    guard = {"seconds": 0.01} if option == "nodes" else {"nodes": 30}
+    if kind == "level":  # the weakest level (25 iterations), within a hundredth of a second unless that is the value
+        guard = {"level": 1} if option == "seconds" else {"level": 1, "seconds": 0.01}
+
+    def build_and_choose():
+        bot = aiplay.search.make_bot(kind, **{"seed": 1, **guard, option: value})
+        if state.current_player() >= 0:
+            assert bot.choose(state) in state.legal_actions()
+    only_aiplay_errors(build_and_choose)
+
+
+@settings(max_examples=examples(1500))
+@given(spec=spec_strategy, option=st.sampled_from(fuzzing.SOLVE_OPTIONS), value=hostile_values)
+def test_every_solve_option(spec, option, value):
+    """aiplay.solve with one option of any value (a small node budget alongside): an AiplayError or a solution."""
+    name, options = spec
+    game = fuzzing.load_game(name, options, fuzzing.engines(name)[-1])
+    state = fuzzing.play_random(game.new_initial_state(), random.Random(2), 3)
+    guard = {"seconds": 0.05} if option == "nodes" else {"nodes": 100}
+    only_aiplay_errors(aiplay.solve, state, **{**guard, option: value})
+
+
+@settings(max_examples=examples(600))
+@given(spec=spec_strategy, argument=st.sampled_from(fuzzing.ARENA_ARGUMENTS + ("deals",)), value=hostile_values)
+def test_every_arena_argument(spec, argument, value):
+    """aiplay.arena.run (and run_match's deals) with one argument of any value: results or an AiplayError."""
+    from aiplay.arena import tournament
+    name, options = spec
+    players = fuzzing.load_game(name, options, "reference").num_players
+    if argument == "deals":
+        only_aiplay_errors(tournament.run_match, name, ["random"] * players, deals=value,
+                           game_options={**options, "players": players} if "players" in options else options,
+                           progress=None)
+        return
+    arguments = dict(bots=["random"] * players, games=players, seed=1, game_options=options, progress=False)
+    arguments[argument] = value
+    game_name = arguments.pop("game", name)
+    only_aiplay_errors(tournament.run, game_name, **arguments)
+
+
 # -- seats --------------------------------------------------------------------------
 
 @settings(max_examples=examples(1200))

@@ -38,8 +38,17 @@ OPTION_NAMES = ["iterations", "seconds", "nodes", "depth", "seed", "uct_c", "rol
                 "ordering", "deepening", "bounds", "pv_nodes", "determinizations", "observer", "game", "kind",
                 "state", "bogus"]
 #: Wrong (or borderline) values for them; none reserves memory: tt_bits and max_nodes stay out of range.
-WRONG_VALUES = [-1, 0, 3, 29, 40, 2 ** 31, 2 ** 63, 10 ** 30, -0.5, 1.5, 1e308, "", "x", "20", True, False, None,
-                [], [1], {}, {"a": 1}]
+WRONG_VALUES = [-1, 0, 3, 29, 40, 2 ** 31, 2 ** 63, 2 ** 64, 10 ** 30, 10 ** 400, -10 ** 400, -0.5, -0.0, 1.5, 1e308,
+                5e-324, "", "x", "20", True, False, None, [], [1], {}, {"a": 1}]
+#: Issue 37: huge and non-finite numbers, and other types, for every numeric field and option of the searches
+#: and of `new` (10**400 is a JSON number too: json.dumps writes its 401 digits).
+HOSTILE_NUMBERS = [2 ** 63, 2 ** 64, -2 ** 63 - 1, 10 ** 400, -10 ** 400, 1e308, -1e308, -0.0, 5e-324, True, "1", [],
+                   [1], {}, {"a": 1}]
+SEARCH_NUMBERS = ["seconds", "nodes", "iterations", "depth", "seed", "observer", "determinizations", "level",
+                  "info_every", "info_seconds"]
+OPTION_NUMBERS = ["iterations", "seconds", "nodes", "depth", "seed", "uct_c", "rollout_epsilon", "rollout_cutoff",
+                  "workers", "max_nodes", "leaf_playout", "chance_run", "tt_bits", "max_plies", "pv_nodes",
+                  "determinizations", "observer"]
 #: Number tokens that are not JSON numbers, or not finite ones: every reply must still be strict JSON.
 NON_FINITE = ["1e400", "-1e400", "NaN", "Infinity", "-Infinity", "1E999"]
 #: The error types a reply may name: all aiplay.AiplayError subclasses (docs/protocol.md).
@@ -115,6 +124,8 @@ class Fuzzer:
         if cmd == "solve":  # stop cannot end a solve: its own budget does
             request["seconds"] = rng.choice([0.05, 0.2])
             request.pop("nodes", None)
+            if rng.random() < 0.2:  # a node budget beyond the native solver's counters (issue 37: 2**63)
+                request["nodes"] = rng.choice([2 ** 63, 2 ** 64, 10 ** 400, -1, 0, 1.5, "9"])
         if cmd == "new" and rng.random() < 0.5:
             request["game"] = rng.choice(self.names)
             if rng.random() < 0.8:  # hidden-information games open only for a viewer
@@ -219,5 +230,53 @@ def test_fuzz_every_line_gets_a_reply_and_failures_change_nothing():
         assert engine.proc.poll() is None
         assert counts["error"] > LINES // 2 and counts["ok"] > LINES // 20, counts
         print(f"protocol fuzz: {LINES} lines, {counts}, errors by type {failures}")
+    finally:
+        engine.close()
+
+
+def test_huge_non_finite_and_ill_typed_numbers_are_refused_as_aiplay_errors():
+    """Issue 37: `go`, `analyse` and `solve` with a huge, non-finite or ill-typed number in each numeric field
+    and each numeric option, and `new` with one in seed, players and an option: every reply is `ok: false` with
+    an aiplay error type (or `ok: true` where the value is a valid one, e.g. a seed of 2**63), never an
+    OverflowError (`solve` with nodes 2**63 and seconds 10**400 were)."""
+    engine = Engine()
+    try:
+        hello = engine.ok("hello")
+        name = hello["games"][0]["name"]
+        game_id = engine.ok("new", game=name, viewer="all", seed=1, auto_chance=True)["game_id"]
+        bad = []
+
+        def check(cmd, request):
+            reply = engine.ask(cmd, **request)
+            if cmd in ("go", "analyse") and reply.get("type") == "info":  # pragma: no cover - ask skips them
+                return
+            if not reply["ok"] and reply.get("error_type") not in AIPLAY_ERRORS:
+                bad.append((cmd, request, reply.get("error_type"), reply.get("error")))
+            if reply["ok"] and cmd == "new":
+                engine.ok("close", game_id=reply["game_id"])
+
+        for cmd in ("go", "analyse", "solve"):
+            for value in HOSTILE_NUMBERS:
+                # A small budget alongside, so that a value that is valid (a huge seed) ends at once.
+                guard = {"seconds": 0.05} if cmd == "solve" else {"nodes": 50}
+                for key in SEARCH_NUMBERS:
+                    request = {"game_id": game_id, **guard, key: value}
+                    if key == "nodes" and cmd != "solve":
+                        request["seconds"] = 0.05
+                    check(cmd, request)
+                for key in OPTION_NUMBERS:
+                    request = {"game_id": game_id, **guard, "options": {key: value}}
+                    if key in ("nodes", "seconds") and cmd != "solve":
+                        request["iterations"] = 5
+                    if key == "seconds" and cmd == "solve":
+                        request.pop("seconds")
+                    check(cmd, request)
+        for value in HOSTILE_NUMBERS:
+            for key in ("seed", "players"):
+                check("new", {"game": name, "viewer": "all", key: value})
+            check("new", {"game": name, "viewer": "all", "options": {"players": value}})
+            check("new", {"game": value, "viewer": "all"})
+        assert not bad, bad[:10]
+        assert engine.ok("hello")["engine"] == "aiplay"
     finally:
         engine.close()

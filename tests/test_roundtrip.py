@@ -30,7 +30,7 @@ import pytest
 
 import aiplay
 from aiplay import InvalidStateError
-from aiplay.testing.fuzzing import check_knowledge
+from aiplay.testing.fuzzing import check_knowledge, dead_turn_document, has_dead_players
 from aiplay.game import Game, State, sample_chance_outcome
 from aiplay.registry import has_native
 
@@ -255,3 +255,52 @@ def test_mutated_documents_load_on_both_engines_or_neither(case):
     # Some edits keep a legal position (a flag that may be either way, a
     # crossover that fits), so the accepted branch is exercised too.
     assert accepted > 0
+
+
+# -- documents whose turn player is dead (issue 37) ---------------------------------------------
+
+#: Cases of the games whose players can die: their package writes such a document
+#: (aiplay.testing.fuzzing.dead_turn_document; the other games have no dead players to write).
+DEAD_TURN_CASES = [c for c in CASES if has_dead_players(c[0])]
+
+
+@pytest.mark.parametrize("case", DEAD_TURN_CASES, ids=[case_id(c) for c in DEAD_TURN_CASES])
+def test_dead_turn_player_documents_load_with_every_successor_or_not_at_all(case):
+    """The successor-reload property for positions whose turn player is dead: every reachable state
+    (a sample of seeded random and heuristic games) with that player killed as the rules leave a dead
+    one is refused by both engines, naming the field, or accepted by both, and then each of its
+    successors (every legal action or chance outcome) loads again on both engines. A scout dead at its
+    own tile draw was accepted (issue 37), and the draws that complete it were refused."""
+    name, options = case
+    games = engines(name, options)
+    n_games, _, every, _ = budget(games)
+    tried = accepted = 0
+    for seed in range(n_games):
+        for step, states in enumerate(lockstep(games[-1:], 200 + seed, heuristic=False)):
+            if step % every:
+                continue
+            data = dead_turn_document(name, states[0].to_dict())
+            if data is None:
+                continue
+            tried += 1
+            doc = json.loads(states[0].to_json())
+            doc["state"] = data
+            text = json.dumps(doc)
+            loaded = load_everywhere(games, text)
+            if loaded is None:
+                continue
+            accepted += 1
+            lead = loaded[-1]
+            moves = ([a for a, _ in lead.chance_outcomes()] if lead.is_chance_node()
+                     else [] if lead.is_terminal() else lead.legal_actions())
+            for action in moves:
+                child = lead.clone()
+                child.apply_action(action)
+                for game in games:
+                    try:
+                        game.state_from_json(child.to_json())
+                    except InvalidStateError as exc:
+                        raise AssertionError(
+                            f"{game.backend}: after {lead.action_to_string(action)!r}, the successor of an accepted "
+                            f"document with a dead turn player does not load ({exc}); the document: {text}") from exc
+    assert tried > 0

@@ -51,8 +51,11 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Dict, Iterable, Iterator, List, Mapping, Optional, Sequence, TextIO, Tuple, Union
 
 from aiplay import registry
-from aiplay.errors import InvalidOptionError
+from aiplay.errors import GameTooLongError, InvalidOptionError
 from aiplay.exits import Interrupted, sigint_ignored
+from aiplay.limits import (
+    check_any_int, check_choice, check_list, check_mapping, check_positive_int, check_text, shown,
+)
 from aiplay.jsonio import parse_json
 from aiplay.game import CHANCE, Game
 from aiplay.play import play
@@ -214,7 +217,7 @@ def play_game(game: Game, bots: Sequence[Any], rng: random.Random, max_moves: Op
     """Play one game of ``game`` with ``bots[seat]`` in each seat; chance from ``rng``.
 
     Returns ``(returns, moves)``. ``max_moves`` guards against a runaway
-    game: exceeding it raises ``RuntimeError`` (the engines end every game
+    game: exceeding it raises :class:`~aiplay.errors.GameTooLongError`, a ``RuntimeError`` (the engines end every game
     themselves, so this is a bug detector, not a rule). ``actions``, when
     given, receives every action played (chance outcomes included).
     """
@@ -225,7 +228,7 @@ def play_game(game: Game, bots: Sequence[Any], rng: random.Random, max_moves: Op
     # One move past max_moves: the game ran away (the engines end every game themselves).
     moves = play(state, rng, bots=bots, max_steps=None if max_moves is None else max_moves + 1, on_move=record)
     if max_moves is not None and moves > max_moves:
-        raise RuntimeError(f"game did not end within {max_moves} moves")
+        raise GameTooLongError(f"game did not end within {max_moves} moves (max_moves)")
     return list(state.returns()), moves
 
 
@@ -403,7 +406,10 @@ def _execute_dask(jobs: Sequence[Mapping[str, Any]], workers: int, scheduler: Op
         raise InvalidOptionError("--workers/--scheduler need Dask: pip install 'aiplay[dask]'") from None
     cluster = None
     if scheduler is not None:
-        client = Client(scheduler)
+        try:
+            client = Client(scheduler)
+        except (ValueError, OSError) as exc:  # a malformed address, or nobody there (TimeoutError is an OSError)
+            raise InvalidOptionError(f"scheduler {scheduler!r}: cannot connect: {exc}") from None
     else:
         # One single-threaded process per worker: the games are CPU-bound Python and C code.
         # silence_logs: Dask's own chatter (a worker's heartbeat racing the shutdown is logged as an
@@ -447,14 +453,11 @@ def run(game: str, bots: Sequence[Union[str, Mapping[str, Any], BotSpec]], *, ga
     (tqdm when installed, text lines otherwise), a stream for text lines,
     False/None for silence. The result's records are in schedule order.
     """
+    _check_arena(game, bots, games, seed, game_options, backend, out, workers, scheduler, processes, progress,
+                 max_moves)
     specs = [parse_bot(b) for b in bots]
     if len(specs) < 2:
         raise InvalidOptionError(f"an arena needs 2 or more bots, not {len(specs)}")
-    if games < 1:
-        raise InvalidOptionError(f"games must be >= 1, not {games}")
-    for name, value in (("workers", workers), ("processes", processes)):
-        if value < 1:
-            raise InvalidOptionError(f"{name} must be >= 1, not {value}")
     if scheduler is not None and workers > 1:
         raise InvalidOptionError("give --workers (a local cluster) or --scheduler (an existing one), not both")
     if processes > 1 and (workers > 1 or scheduler is not None):
@@ -530,6 +533,35 @@ def run(game: str, bots: Sequence[Union[str, Mapping[str, Any], BotSpec]], *, ga
     return result
 
 
+#: The most games one arena plays (its schedule is built in memory first).
+MAX_GAMES = 1_000_000
+#: The most worker processes (``workers``, ``processes``) an arena starts.
+MAX_WORKERS = 1024
+
+
+def _check_arena(game: Any, bots: Any, games: Any, seed: Any, game_options: Any, backend: Any, out: Any,
+                 workers: Any, scheduler: Any, processes: Any, progress: Any, max_moves: Any) -> None:
+    """Raise :class:`InvalidOptionError` naming the first argument of :func:`run` of a wrong type or range."""
+    check_text("game", game)
+    for i, bot in enumerate(check_list("bots", bots)):
+        if not isinstance(bot, (str, Mapping, BotSpec)):
+            raise InvalidOptionError(f"bots[{i}]={shown(bot)} is invalid; a bot is a spec string "
+                                     f"(\"mcts(iterations=100)\"), a mapping like its JSON, or a BotSpec")
+    check_positive_int("games", games, allow_none=False, maximum=MAX_GAMES)
+    check_any_int("seed", seed)
+    check_mapping("game_options", game_options)
+    check_choice("backend", backend, registry.BACKENDS)
+    if out is not None and not isinstance(out, (str, os.PathLike)):  # an int would be taken for a file descriptor
+        raise InvalidOptionError(f"option out={shown(out)} is invalid; it accepts a file name or None")
+    check_positive_int("workers", workers, allow_none=False, maximum=MAX_WORKERS)
+    check_positive_int("processes", processes, allow_none=False, maximum=MAX_WORKERS)
+    check_text("scheduler", scheduler, allow_none=True)
+    if not (progress is None or isinstance(progress, bool) or callable(getattr(progress, "write", None))):
+        raise InvalidOptionError(f"option progress={shown(progress)} is invalid; it accepts true, false, None "
+                                 f"or a text stream")
+    check_positive_int("max_moves", max_moves)
+
+
 def _difference(old: Mapping[str, Any], new: Mapping[str, Any]) -> str:
     keys = [k for k in sorted(set(old) | set(new)) if old.get(k) != new.get(k)]
     return "; ".join(f"{k}: the file does not record them (an older aiplay wrote it), now {new.get(k)!r}"
@@ -550,14 +582,17 @@ def run_match(game: str, bots: Sequence[str], *, deals: int, seed: int = 0,
     ``game_options`` says ``players``. A thin form of :func:`run`; the results
     do not depend on ``processes``.
     """
-    if deals < 1:
-        raise InvalidOptionError(f"deals must be >= 1, not {deals}")
-    if processes < 1:
-        raise InvalidOptionError(f"processes must be >= 1, not {processes}")
-    options = list(bot_options) if bot_options is not None else [{} for _ in bots]
+    check_positive_int("deals", deals, allow_none=False, maximum=MAX_GAMES)
+    check_positive_int("processes", processes, allow_none=False, maximum=MAX_WORKERS)
+    bots = check_list("bots", bots)
+    for i, kind in enumerate(bots):
+        check_text(f"bots[{i}]", kind)
+    options = check_list("bot_options", bot_options) if bot_options is not None else [{} for _ in bots]
+    for i, opts in enumerate(options):
+        check_mapping(f"bot_options[{i}]", opts, allow_none=False)
+    game_options = dict(check_mapping("game_options", game_options))
     if len(options) != len(bots):
         raise InvalidOptionError(f"{len(options)} bot_options for {len(bots)} bots")
-    game_options = dict(game_options or {})
     game_options.setdefault("players", len(bots))
     if game_options["players"] != len(bots):
         raise InvalidOptionError(f"{len(bots)} bots for players={game_options['players']}")

@@ -36,6 +36,7 @@ from typing import Any, Callable, Dict, FrozenSet, List, Mapping, Optional, Tupl
 import aiplay
 from aiplay.errors import AiplayError, IllegalActionError, InvalidOptionError, NotDecisionNodeError
 from aiplay.game import CHANCE, TERMINAL, Game, State, seen_action
+from aiplay.limits import finite_number
 from aiplay.match import Match, Move
 from aiplay.protocol.wire import (
     DEFAULT_HANDSHAKE_TIMEOUT, DEFAULT_IDLE_TIMEOUT, DEFAULT_INFO_SECONDS, DEFAULT_MAX_CONNECTIONS, DEFAULT_MAX_GAMES,
@@ -1311,8 +1312,7 @@ class Server:
         seconds = options.get("seconds")
         if seconds is None:
             options["seconds"] = DEFAULT_SOLVE_SECONDS if options.get("nodes") is None else MAX_SOLVE_SECONDS
-        elif (isinstance(seconds, bool) or not isinstance(seconds, (int, float)) or not math.isfinite(seconds)
-              or not 0 < seconds <= MAX_SOLVE_SECONDS):
+        elif finite_number(seconds) is None or not 0 < seconds <= MAX_SOLVE_SECONDS:  # 10**400: no OverflowError
             raise InvalidOptionError(f"option seconds={_short(seconds)} of solve is invalid; it accepts a number "
                                      f"above 0 and at most {MAX_SOLVE_SECONDS:g} (stop cannot end a solve)")
         viewer = self._viewer(request, session)

@@ -48,16 +48,18 @@ apart), provided its budget is made of iterations, nodes or depth; a
 from __future__ import annotations
 
 import abc
-import math
 import random
 import threading
 import time
 from dataclasses import asdict, dataclass, field
-from typing import Any, ClassVar, Dict, List, Literal, Mapping, Optional, overload
+from typing import Any, ClassVar, Dict, List, Mapping, Optional
 
 from aiplay.errors import AiplayError, BotBusyError, InvalidOptionError, NotDecisionNodeError
 from aiplay.game import CHANCE, TERMINAL, State
-from aiplay.rng import SeedLike, make_rng
+from aiplay.limits import (  # noqa: F401 - re-exported: the bots' checks, in their old home
+    MAX_C_INT, MAX_COUNT, check_bool, check_nonnegative_float, check_positive_int, check_seconds, check_seed,
+)
+from aiplay.rng import SeedLike
 
 try:  # the native searches' stop flag; absent when the extensions are not built
     from aiplay._ext.cancel import Cancellation
@@ -165,55 +167,8 @@ class Analysis:
 # -- option validation ------------------------------------------------------
 # Bots validate every option in their constructor so that a bad value fails
 # at once with a message naming the option, rather than deep inside a search.
-
-#: The largest count a budget accepts (iterations, nodes): far beyond any real
-#: search, and small enough for the native searchers' 64-bit counters.
-MAX_COUNT = 2 ** 62
-#: The largest value of an option that the native searchers hold in a C int.
-MAX_C_INT = 2 ** 31 - 1
-
-
-@overload
-def check_positive_int(name: str, value: Any, allow_none: Literal[False], maximum: int = ...) -> int: ...
-
-
-@overload
-def check_positive_int(name: str, value: Any, allow_none: bool = ..., maximum: int = ...) -> Optional[int]: ...
-
-
-def check_positive_int(name: str, value: Any, allow_none: bool = True,
-                       maximum: int = MAX_COUNT) -> Optional[int]:
-    """``value`` if it is an int from 1 to ``maximum`` (or ``None`` when allowed); else raise."""
-    if value is None and allow_none:
-        return None
-    if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= maximum:
-        accepts = f"an integer from 1 to {maximum}" + (" or None" if allow_none else "")
-        raise InvalidOptionError(f"option {name}={value!r} is invalid; it accepts {accepts}")
-    return int(value)
-
-
-def check_nonnegative_float(name: str, value: Any) -> float:
-    """``float(value)`` if it is a finite number >= 0; else raise."""
-    if (isinstance(value, bool) or not isinstance(value, (int, float))
-            or not math.isfinite(value) or value < 0):
-        raise InvalidOptionError(f"option {name}={value!r} is invalid; it accepts a finite number >= 0")
-    return float(value)
-
-
-def check_bool(name: str, value: Any) -> bool:
-    """``value`` if it is a bool; else raise (``1`` is not ``True`` here: typos must not pass)."""
-    if not isinstance(value, bool):
-        raise InvalidOptionError(f"option {name}={value!r} is invalid; it accepts true or false")
-    return value
-
-
-def check_seed(value: Any) -> random.Random:
-    """The generator for a ``seed`` option (see :func:`aiplay.rng.make_rng`)."""
-    try:
-        return make_rng(value)
-    except TypeError:
-        raise InvalidOptionError(
-            f"option seed={value!r} is invalid; it accepts an int, a random.Random or None") from None
+# The checks live in aiplay.limits (one place for every entry point); they are
+# importable from here too, where the bots have always found them.
 
 
 @dataclass(frozen=True)
@@ -248,12 +203,7 @@ class Budget:
     def __post_init__(self) -> None:
         check_positive_int("iterations", self.iterations)
         check_positive_int("nodes", self.nodes)
-        if self.seconds is not None:
-            seconds = check_nonnegative_float("seconds", self.seconds)
-            if seconds <= 0:
-                raise InvalidOptionError(
-                    f"option seconds={self.seconds!r} is invalid; it accepts a positive number or None")
-            object.__setattr__(self, "seconds", seconds)
+        object.__setattr__(self, "seconds", check_seconds("seconds", self.seconds))
 
     @property
     def unlimited(self) -> bool:

@@ -57,7 +57,7 @@ from aiplay.errors import InvalidOptionError
 from aiplay.game import State
 from aiplay.rng import SeedLike, branch
 from aiplay import registry
-from aiplay.search.base import ActionStats, Analysis, Bot, Budget, check_positive_int
+from aiplay.search.base import MAX_COUNT, ActionStats, Analysis, Bot, Budget, check_positive_int
 from aiplay.search.ismcts import ISMCTSBot
 from aiplay.search.kinds import build_bot, strongest_kind
 from aiplay.search.mcts import MCTSBot
@@ -112,10 +112,11 @@ def levels_for(game: Any) -> Tuple[Level, ...]:
         return _with_ties(game, LEVELS)
     try:
         levels = tuple(Level(int(i), float(m), int(w)) for i, m, w in table)
-    except (TypeError, ValueError) as exc:
+    except (TypeError, ValueError, OverflowError) as exc:  # int(inf), float(10**400)...
         raise InvalidOptionError(f"game {getattr(game, 'name', game)!r}: malformed difficulty_levels: {exc}") from None
     if (len(levels) != NUM_LEVELS or levels[-1].mistake_rate != 0
-            or any(not 0 <= lv.mistake_rate < 1 or lv.iterations < 1 or lv.width < 1 for lv in levels)):
+            or any(not 0 <= lv.mistake_rate < 1 or not 1 <= lv.iterations <= MAX_COUNT or lv.width < 1
+                   for lv in levels)):
         raise InvalidOptionError(f"game {getattr(game, 'name', game)!r}: difficulty_levels needs {NUM_LEVELS} "
                                  f"levels of (iterations >= 1, 0 <= mistake_rate < 1, width >= 1), the last "
                                  f"with no mistakes; got {table!r}")

@@ -22,13 +22,13 @@ guided or truncated playout is a much better value estimate per iteration.
 
 from __future__ import annotations
 
-import math
 import random
 from dataclasses import dataclass
 from typing import Any, List, Optional, Tuple
 
 from aiplay.errors import InvalidOptionError
 from aiplay.game import CHANCE, TERMINAL, State, sample_chance_outcome
+from aiplay.limits import check_fraction
 
 #: The rollout kinds.
 ROLLOUT_KINDS = ("random", "policy")
@@ -46,10 +46,7 @@ class Rollout:
         if self.kind not in ROLLOUT_KINDS:
             raise InvalidOptionError(
                 f"rollout={self.kind!r} is invalid; it accepts one of: {', '.join(ROLLOUT_KINDS)}")
-        eps = self.epsilon
-        if isinstance(eps, bool) or not isinstance(eps, (int, float)) or not math.isfinite(eps) \
-                or not 0.0 <= eps <= 1.0:
-            raise InvalidOptionError(f"rollout_epsilon={eps!r} is invalid; it accepts a number in [0, 1]")
+        check_fraction("rollout_epsilon", self.epsilon)
         cut = self.cutoff
         if cut is not None and (isinstance(cut, bool) or not isinstance(cut, int) or not 0 <= cut <= 2 ** 31 - 1):
             raise InvalidOptionError(

@@ -15,6 +15,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any, Dict, List, Mapping, Optional, Tuple, Union
 
 from aiplay.errors import InvalidOptionError
+from aiplay.limits import check_bool, check_mapping, check_text, finite_number, shown
 from aiplay.search import make_bot
 from aiplay.search.kinds import strongest_kind  # noqa: F401 - re-exported (its old home)
 from aiplay.search.level import NUM_LEVELS, levels_for, search_kind
@@ -37,6 +38,13 @@ class BotSpec:
     presets: bool = True
     name: str = ""
 
+    def __post_init__(self) -> None:
+        # The types here; the kind and the options' values when the bot is built (make_bot).
+        check_text("kind", self.kind)
+        check_mapping("options", self.options, allow_none=False)
+        check_bool("presets", self.presets)
+        check_text("name", self.name)
+
     @property
     def label(self) -> str:
         """The bot's name in tables and plots."""
@@ -51,8 +59,9 @@ class BotSpec:
         if game is not None and self.presets:
             options = {**game.bot_presets.get(self.kind, {}), **options}
         for key in BUDGET_KEYS:
-            if options.get(key) is not None:
-                return key, float(options[key])
+            value = finite_number(options.get(key))
+            if value is not None:  # a bad value is reported when the bot is built, not here
+                return key, value
         return None
 
     def to_dict(self) -> Dict[str, Any]:
@@ -87,9 +96,13 @@ class BotSpec:
         return out
 
     def make(self, game: Any, seed: int, **defaults: Any) -> Any:
-        """Build the bot for ``game`` with ``seed``; ``defaults`` are options under the spec's own."""
-        options = {**defaults, **dict(self.options)}
-        return make_bot(self.kind, game=game if self.presets else None, seed=seed, **options)
+        """Build the bot for ``game`` with ``seed``; ``defaults`` are options under the spec's own.
+
+        A ``seed`` among the spec's own options (``"mcts(seed=3)"``) wins over ``seed``, like
+        every option of the spec; :func:`make_bot` checks it.
+        """
+        options = {"seed": seed, **defaults, **dict(self.options)}
+        return make_bot(self.kind, game=game if self.presets else None, **options)
 
 
 def _literal(text: str) -> Any:
@@ -138,8 +151,11 @@ def parse_bot(spec: Union[str, Mapping[str, Any], BotSpec], *, files: bool = Tru
         if text.startswith("@"):
             if not files:  # a server must not read its own files on a client's word
                 raise InvalidOptionError(f"bot {text!r}: @file configurations are read only on the command line")
-            with open(text[1:], encoding="utf-8") as f:
-                text = f.read().strip()
+            try:
+                with open(text[1:], encoding="utf-8") as f:
+                    text = f.read().strip()
+            except (OSError, UnicodeDecodeError) as exc:
+                raise InvalidOptionError(f"bot {text!r}: cannot read {text[1:]!r}: {exc}") from None
         if text.startswith("{"):
             try:
                 spec = json.loads(text)
@@ -156,16 +172,18 @@ def parse_bot(spec: Union[str, Mapping[str, Any], BotSpec], *, files: bool = Tru
                     if not eq or not key.strip():
                         raise InvalidOptionError(f"bot {text!r}: option {item!r} must look like name=value")
                     options[key.strip()] = _literal(value.strip())
-            presets = options.pop("presets", True)
-            name = options.pop("name", "")
-            return BotSpec(kind.strip(), options, bool(presets), str(name))
+            return _spec(kind.strip(), options)
     if not isinstance(spec, Mapping) or not isinstance(spec.get("kind"), str):
-        raise InvalidOptionError(f"bot configuration {spec!r} needs a \"kind\" (random, mcts, ismcts, ...)")
+        raise InvalidOptionError(f"bot configuration {shown(spec)} needs a \"kind\" (random, mcts, ismcts, ...)")
     data = dict(spec)
-    kind = data.pop("kind")
-    presets = data.pop("presets", True)
-    name = data.pop("name", "")
-    return BotSpec(kind, data, bool(presets), str(name))
+    return _spec(data.pop("kind"), data)
+
+
+def _spec(kind: str, options: Dict[str, Any]) -> BotSpec:
+    """The spec of ``kind`` with ``options``, its own ``presets`` and ``name`` taken out (BotSpec checks them)."""
+    presets = options.pop("presets", True)
+    name = options.pop("name", "")
+    return BotSpec(kind, options, presets, name)
 
 
 def parse_bots(text: str) -> List[BotSpec]:

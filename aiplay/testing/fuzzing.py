@@ -26,6 +26,8 @@ the same generators with a shrinkable ``st.randoms()`` generator.
 from __future__ import annotations
 
 import copy
+import importlib
+import importlib.util
 import json
 import math
 import operator
@@ -37,7 +39,7 @@ from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Tuple
 import aiplay
 from aiplay.errors import AiplayError, InvalidStateError
 from aiplay.game import CHANCE, TERMINAL, Game, State, sample_chance_outcome
-from aiplay.registry import contract_options, has_native
+from aiplay.registry import contract_options, game_entry, has_native
 from aiplay.search import make_bot
 from aiplay.testing.simulate import play_out
 
@@ -49,11 +51,23 @@ except ImportError:  # pragma: no cover - numpy is installed with aiplay
 #: The kinds of case, with their weights in a long run (cheap JSON and action
 #: cases dominate; bot cases cost a search each).
 CASE_KINDS: Dict[str, int] = {"json": 40, "random_json": 8, "actions": 30, "bot": 14, "seats": 8}
+#: Kinds that :func:`generate_case` builds but :func:`pick_kind` does not draw by default (a new kind
+#: in CASE_KINDS would change the case every recorded seed replays): ``api``, calls of the public entry
+#: points with one hostile argument (``tests/test_fuzz.py``; a long run adds it with ``weights``).
+EXTRA_KINDS: Dict[str, int] = {"api": 10}
 
 #: Bot kinds :func:`random_bot_options` draws from.
 BOT_KINDS = ("random", "heuristic", "mcts", "ismcts", "expectimax")
 
 HUGE = 2 ** 70
+
+#: Values given where the API takes a number (issue 37: every one must end in a result or an AiplayError):
+#: integers past C's and float's range, floats that are not finite or barely so, and other types.
+HOSTILE_NUMBERS: Tuple[Any, ...] = (
+    2 ** 31, 2 ** 63, -2 ** 63 - 1, 2 ** 64, HUGE, 10 ** 400, -10 ** 400,
+    math.inf, -math.inf, math.nan, 1e308, -1e308, -0.0, 0.0, 5e-324, 0.5,
+    0, -1, True, False, None, "1", "x", "", [], [1], {}, {"a": 1}, (1,), b"1", 1j,
+)
 
 
 class FuzzFailure(AssertionError):
@@ -108,6 +122,11 @@ def weird_float(rng: random.Random) -> float:
     """A float that is not an integer, or not finite, or an integer written as a float."""
     return rng.choice([0.0, -0.0, 0.5, 1.0, -1.5, 2.0 ** 70, 1e308, -1e308, 5e-324,
                        math.nan, math.inf, -math.inf])
+
+
+def hostile_number(rng: random.Random) -> Any:
+    """A value passed where a number is expected: huge, not finite, or of another type (:data:`HOSTILE_NUMBERS`)."""
+    return rng.choice(HOSTILE_NUMBERS)
 
 
 def weird_text(rng: random.Random) -> str:
@@ -336,9 +355,53 @@ def random_json(rng: random.Random) -> Any:
     return dump_document(weird_value(rng))
 
 
+def dead_turn_document(name: str, data: Mapping[str, Any]) -> Optional[Dict[str, Any]]:
+    """``data`` (a state's ``to_dict()`` in game ``name``) with the player whose turn it is dead, or None.
+
+    Only for a game whose players can die: its package has an ``eliminations``
+    module with ``dead_turn_player(data)``, which writes the dead player as its
+    rules leave one (life 0, say, and the hand where a dead player's cards go). None for
+    every other game, and where that function gives None (nobody's turn yet).
+    Such documents must be refused, or load with every successor loading too
+    (issue 37: a scout dead at its own tile draw was accepted; two of its
+    successors were refused).
+    """
+    hook = _eliminations(name)
+    return None if hook is None else hook(data)
+
+
+def has_dead_players(name: str) -> bool:
+    """True when game ``name`` writes documents with a dead turn player (:func:`dead_turn_document`)."""
+    return _eliminations(name) is not None
+
+
+_ELIMINATIONS: Dict[str, Any] = {}
+
+
+def _eliminations(name: str) -> Optional[Callable[[Mapping[str, Any]], Optional[Dict[str, Any]]]]:
+    if name not in _ELIMINATIONS:
+        hook = None
+        try:
+            package = game_entry(name).package
+        except AiplayError:
+            package = ""
+        if package and importlib.util.find_spec(package + ".eliminations") is not None:
+            hook = getattr(importlib.import_module(package + ".eliminations"), "dead_turn_player", None)
+        _ELIMINATIONS[name] = hook
+    return _ELIMINATIONS[name]
+
+
 def mutated_json(base: str, rng: random.Random) -> str:
-    """A mutation of the JSON position ``base`` (mostly small edits inside ``"state"``)."""
+    """A mutation of the JSON position ``base`` (mostly small edits inside ``"state"``; in a game whose
+    players die, sometimes the turn player killed first: :func:`dead_turn_document`)."""
     doc = json.loads(base)
+    # Drawn only for a game whose players die, so that every other game's recorded seeds replay as before.
+    if isinstance(doc.get("state"), dict) and has_dead_players(str(doc.get("game"))) and rng.random() < 0.1:
+        dead = dead_turn_document(str(doc.get("game")), doc["state"])
+        if dead is not None:
+            doc["state"] = dead
+            if rng.random() < 0.6:
+                return dump_document(doc)
     if rng.random() < 0.85 and isinstance(doc.get("state"), dict):
         doc["state"] = mutate_document(doc["state"], rng, rng.choice([1, 1, 1, 2, 3, 6]))
     else:
@@ -408,13 +471,128 @@ def random_bot_options(rng: random.Random, num_players: int = 2) -> Tuple[str, D
         options["backend"] = rng.choice(["auto", "native", "reference", "reference", "gpu", None])
     if rng.random() < 0.04:
         options[rng.choice(["iterationz", "budget", "foo"])] = 1
+    hostile = None
+    if rng.random() < 0.3:
+        # Issue 37: a huge, non-finite or ill-typed value for one numeric option (seed included).
+        hostile = rng.choice(BOT_NUMBER_OPTIONS)
+        options[hostile] = hostile_number(rng)
+        bounded = (_small_count(options.get("iterations")) and kind != "expectimax") or _small_count(
+            options.get("nodes"), 300) or (options.get("depth") == 1 and kind == "expectimax")
     if not bounded:
-        # Keep the case cheap: a hard limit that every searcher honours.
-        if rng.random() < 0.5 or kind == "expectimax":
+        # Keep the case cheap: a hard limit that every searcher honours (not in place of the hostile value).
+        if hostile != "nodes" and (rng.random() < 0.5 or kind == "expectimax" or hostile == "seconds"):
             options["nodes"] = rng.choice([1, 20, 200])
         else:
             options["seconds"] = rng.choice([0.001, 0.004])
     return kind, options
+
+
+#: The numeric options of the bots (every kind's; a kind that lacks one refuses it by name).
+BOT_NUMBER_OPTIONS = ("iterations", "seconds", "nodes", "seed", "uct_c", "rollout_epsilon", "rollout_cutoff",
+                      "workers", "max_nodes", "depth", "leaf_playout", "chance_run")
+
+
+def _small_count(value: Any, limit: int = 64) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and 0 < value <= limit
+
+
+# -- entry points ------------------------------------------------------------------
+
+#: The options of ``aiplay.solve`` a case gives a hostile value (``progress``/``on_engine`` take functions).
+SOLVE_OPTIONS = ("seconds", "nodes", "observer", "seed", "determinizations", "backend", "pruning", "ordering",
+                 "pv_nodes", "tt_bits", "max_plies", "deepening", "bounds", "move_values", "stoppable")
+#: The arguments of ``aiplay.arena.run`` a case gives a hostile value (``out`` and ``scheduler`` are left
+#: out: a string there writes a file or dials a host).
+ARENA_ARGUMENTS = ("game", "bots", "games", "seed", "game_options", "backend", "workers", "processes", "progress",
+                   "max_moves")
+#: Spec texts of hostile numbers, as a person types them in ``kind(option=value)`` (read as JSON).
+HOSTILE_TEXTS = ("1e999", "-1e999", "NaN", "Infinity", "-Infinity", str(2 ** 63), str(10 ** 400), "1e308", "-0.0",
+                 "0.5", "[1]", "{}", "{\"a\": 1}", "\"x\"", "true", "null", "x", "", "()")
+API_CALLS = ("solve", "bot_spec", "budget", "load", "match", "arena", "level")
+
+
+def random_api_call(rng: random.Random, game: Game) -> Dict[str, Any]:
+    """A call of a public entry point with one hostile argument (issue 37), as data (see :func:`run_api_case`).
+
+    ``{"call": name, "option": the argument, "value": its value}``; the rest of
+    each call is fixed and cheap (a small node budget, two games of random bots).
+    """
+    call = rng.choice(API_CALLS)
+    if call == "solve":
+        option = rng.choice(SOLVE_OPTIONS)
+    elif call == "bot_spec":
+        kind = rng.choice(("random", "heuristic") + (("mcts", "expectimax") if game.perfect_information
+                                                     else ("ismcts",)))
+        option = rng.choice(BOT_NUMBER_OPTIONS + ("presets", "name"))
+        return {"call": call, "option": option, "value": rng.choice(HOSTILE_TEXTS), "kind": kind}
+    elif call == "budget":
+        option = rng.choice(("iterations", "seconds", "nodes"))
+    elif call == "load":
+        option = rng.choice(["name", "backend"] + sorted(game.option_spec))
+    elif call == "match":
+        option = rng.choice(("seed", "undo", "redo", "apply", "history_seen_by"))
+    elif call == "arena":
+        option = rng.choice(ARENA_ARGUMENTS)
+    else:
+        option = "level"
+    return {"call": call, "option": option, "value": hostile_number(rng)}
+
+
+def _api_call(case: Case, game: Game, state: State) -> Any:
+    """Run the case's call on ``state`` (a copy where it may change)."""
+    p = case.payload
+    call, option, value = p["call"], p["option"], p["value"]
+    searcher = "mcts" if game.perfect_information else "ismcts"
+    if call == "solve":
+        guard = {"seconds": 0.05} if option == "nodes" else {"nodes": 200}
+        return aiplay.solve(state, **{**guard, option: value})
+    if call == "bot_spec":
+        guard = ", seconds=0.05" if option == "nodes" else ", nodes=40"
+        text = f"{p['kind']}({option}={value}{guard})"
+        from aiplay.search.spec import parse_bot  # late: the spec module imports the searchers
+        bot = parse_bot(text, files=False).make(game, seed=1)
+        return bot.choose(state) if state.current_player() >= 0 else None
+    if call == "budget":
+        bot = make_bot(searcher, seed=1, nodes=40)
+        guard = {"seconds": 0.05} if option == "nodes" else {"nodes": 40}
+        return bot.choose(state, **{**guard, option: value}) if state.current_player() >= 0 else None
+    if call == "load":
+        if option == "name":
+            return aiplay.load(value)
+        if option == "backend":
+            return aiplay.load(game.name, backend=value, **game.options)
+        return aiplay.load(game.name, **{**game.options, option: value})
+    if call == "match":
+        match = aiplay.Match(game, seed=1 if option != "seed" else value, state=state)
+        if option != "seed":
+            getattr(match, option)(value)
+        return match
+    if call == "arena":
+        from aiplay.arena import tournament  # late: the arena is an optional part (plots, Dask)
+        arguments: Dict[str, Any] = dict(game=game.name, bots=["random"] * game.num_players,
+                                         games=game.num_players, seed=1, game_options=dict(game.options),
+                                         backend="auto", progress=False, max_moves=100_000)
+        arguments[option] = value
+        name = arguments.pop("game")
+        return tournament.run(name, **arguments)
+    level = {"level": 1, "seconds": 0.01, option: value}
+    return make_bot("level", seed=1, **level).choose(state) if state.current_player() >= 0 else None
+
+
+def run_api_case(case: Case) -> str:
+    """The call with one hostile argument on every engine: a result or an AiplayError, the state untouched."""
+    outcome = "accepted"
+    for backend in engines(case.game):
+        game = load_game(case.game, case.options, backend)
+        state = game.state_from_json(case.payload["start"])
+        before = state.to_json()
+        try:
+            _api_call(case, game, state)
+        except AiplayError:
+            outcome = "rejected"
+        if state.to_json() != before:
+            raise FuzzFailure(f"{backend}: {case.payload['call']} changed the state it was given")
+    return outcome
 
 
 # -- cases -----------------------------------------------------------------------------
@@ -432,7 +610,8 @@ class Case:
       ``parse`` (``string_to_action(value)``), ``name`` (``action_to_string(value)``),
       ``roundtrip`` (name of the ``value % n``-th legal action parsed back);
     * ``bot``: ``{"start": json, "kind": str, "options": dict, "presets": bool}``;
-    * ``seats``: ``{"start": json, "calls": [(method, seat), ...]}``.
+    * ``seats``: ``{"start": json, "calls": [(method, seat), ...]}``;
+    * ``api``: ``{"start": json, "call": ..., "option": ..., "value": ...}`` (:func:`random_api_call`).
     """
 
     game: str
@@ -517,6 +696,8 @@ def generate_case(name: str, options: Mapping[str, Any], kind: str, rng: random.
                    "determinize_rng", "returns", "knowledge_violations"]
         case.payload = {"start": rng.choice(pool),
                         "calls": [(rng.choice(methods), rng.choice(seats)) for _ in range(rng.randrange(1, 8))]}
+    elif kind == "api":
+        case.payload = {"start": rng.choice(pool), **random_api_call(rng, game)}
     else:
         raise ValueError(f"unknown case kind {kind!r}")
     return case
@@ -608,6 +789,19 @@ def check_reloads(state: State, label: str = "") -> None:
         raise FuzzFailure(f"{label}an accepted position's successor does not load again: {exc}") from exc
 
 
+def check_successors(state: State, label: str = "", limit: int = 32) -> None:
+    """Every successor of ``state`` (each legal action, or each chance outcome; the first ``limit``)
+    loads again on its own engine: random play follows one line, and a hole may be on another
+    (issue 37: a dead scout's tile draw, accepted; the two draws that complete it, refused)."""
+    if state.is_terminal():
+        return
+    moves = [a for a, _ in state.chance_outcomes()] if state.is_chance_node() else state.legal_actions()
+    for action in moves[:limit]:
+        child = state.clone()
+        child.apply_action(action)
+        check_reloads(child, f"{label}after {state.action_to_string(action)!r}: ")
+
+
 def check_knowledge(state: State, rng: random.Random, label: str = "") -> None:
     """Every seat's knowledge fits the position: no violation, a world can be sampled, and it looks the same.
 
@@ -673,6 +867,7 @@ def run_json_case(case: Case) -> str:
     for b, s in results.items():
         check_state(s, f"{b}: ")
         check_knowledge(s, random.Random(case.play_seed), f"{b}: ")
+        check_successors(s, f"{b}: ")
     play_on(results, random.Random(case.play_seed), case.max_steps, check_every=max(1, case.max_steps // 4),
             reload_every=1)
     return "accepted"
@@ -840,7 +1035,7 @@ def run_seats_case(case: Case) -> str:
 
 RUNNERS: Dict[str, Callable[[Case], str]] = {
     "json": run_json_case, "random_json": run_json_case, "actions": run_actions_case,
-    "bot": run_bot_case, "seats": run_seats_case,
+    "bot": run_bot_case, "seats": run_seats_case, "api": run_api_case,
 }
 
 

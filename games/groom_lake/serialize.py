@@ -27,7 +27,7 @@ from .components import (
     SCOUT_DRAW, SECOND_DEAL, TILES, TYPE_COUNTS, has_hunter,
 )
 from .knowledge import knowledge_violations
-from .rules import ACTIONS_PER_TURN, NO_RESULT, S_OVER, S_ROLES, STEPS, TEAM_ESCAPES, RulesState
+from .rules import ACTIONS_PER_TURN, NO_RESULT, S_OVER, S_ROLES, S_ROW, S_SHARE, STEPS, TEAM_ESCAPES, RulesState
 
 FIELDS = ("alien_card", "ap", "ballots", "count", "cur", "dealt", "deck", "deck_known", "discard", "half_agreed",
           "half_called", "hands", "handout", "held", "inv_cards", "known", "kept", "life", "map", "pool",
@@ -286,9 +286,17 @@ def _check_context(s: RulesState, game: Game) -> None:
     setup_steps = ("roles", "deal", "keep")
     if (step in setup_steps) != (s.turn < 0 and step != "row") and not (step == "row" and s.turn < 0):
         raise _err("turn", "the set-up has no turn; play always has one")
-    if s.turn >= 0 and step not in ("over", "row", "share", "roll", "give_draw", "tile_draw",
-                                    "investigate_draw") and s.life[s.turn] == 0 and step != "action":
-        raise _err("turn", "a dead player's procedure cannot go on")
+    # Issue 37: the turn player dies only where its turn then ends: the Hunter's strike on a Human
+    # kills the Hunter too (their cards are shared out: "share"), and the life every player loses when
+    # the Discard Stack runs out ends the turn anyway (a new row is dealt: "row"); a scout who loses
+    # the last life token placing a tile, or a dead player at "action", hands the turn on at once
+    # (not settled). Every other step is a procedure of a living turn player: a scout's tile draw
+    # leads to its choice of tile, a handout's draw to its next gift, an investigation's draw to the
+    # keeping. Such a document was accepted at its chance steps, and its successors were refused.
+    if s.turn >= 0 and s.life[s.turn] == 0 and step not in (S_ROW, S_SHARE):
+        raise _err("turn", f"the turn player {s.turn} is dead (life 0): a dead player's turn ends at once, so no "
+                           f"procedure of its turn ({step!r}) is under way; only the Hunter's strike ('share') "
+                           f"and a new Discard Stack ('row') follow a turn player's death")
     first, full = FIRST_DEAL * n, (FIRST_DEAL + SECOND_DEAL) * n
     if step in ("roles", "deal", "keep") or s.turn < 0:
         if step == "roles" and s.dealt:
