@@ -25,6 +25,7 @@ cycle within a run):
     python benchmarks/serve_load.py --quick      # < 60 s: ramp 2, 4 tables; hostile phases at 4 (CI)
     python benchmarks/serve_load.py --medium     # a few minutes: ramp 3..18, hostile at 6, 2-min soak
     python benchmarks/serve_load.py              # the full profile: ramp up to 48, 30-min soak
+    python benchmarks/serve_load.py --soak-only 1800 --tables 6   # only the soak: 30 min at 6 tables
     python benchmarks/serve_load.py --game NAME --options '{"players": 2}'
 
 No timing is asserted: the figures are printed (``--json FILE`` writes them too).
@@ -348,7 +349,10 @@ def compare(without: Dict[str, Any], with_: Dict[str, Any]) -> Dict[str, Optiona
 
 async def run(args: argparse.Namespace) -> Dict[str, Any]:
     profile = PROFILES[args.profile]
-    biggest = max(profile["ramp"])
+    if args.soak_only:
+        # Only the soak: no ramp and no side-by-side phases, the given table count from the start.
+        profile = {"ramp": [], "step": 0.0, "hostile_at": args.tables, "hostile": 0.0, "soak": args.soak_only}
+    biggest = max(profile["ramp"] or [profile["hostile_at"]])
     proc, port, command = start_server(args, biggest)
     url = f"ws://127.0.0.1:{port}/"
     print("server:", " ".join(command[1:]), flush=True)
@@ -367,11 +371,12 @@ async def run(args: argparse.Namespace) -> Dict[str, Any]:
             if result["bot"]["p95"] is not None and result["bot"]["p95"] < TARGET_P95:
                 served = tables
         report["tables_served"] = served
-        print(f"tables served with the bot-turn p95 under {TARGET_P95:g} s: {served} "
+        if profile["ramp"]:
+            print(f"tables served with the bot-turn p95 under {TARGET_P95:g} s: {served} "
               f"(of the ramp {profile['ramp']})", flush=True)
         at = profile["hostile_at"] or min(served or profile["ramp"][0], profile.get("hostile_cap", biggest))
         rounds = []
-        for r in range(args.rounds):  # without, with, alternating: drift of the machine falls on both
+        for r in range(args.rounds if profile["hostile"] else 0):  # without, with, alternating: drift of the machine falls on both
             without = await phase(url, port, at, profile["hostile"], args, False, f"without hostile #{r + 1}")
             print(line(without), flush=True)
             with_ = await phase(url, port, at, profile["hostile"], args, True, f"with hostile #{r + 1}")
@@ -391,6 +396,12 @@ async def run(args: argparse.Namespace) -> Dict[str, Any]:
             if soak:
                 report["soak_rss_mib"] = {"first": soak[0], "max": max(soak), "last": soak[-1]}
                 print(f"soak RSS MiB: first {soak[0]:.0f}, max {max(soak):.0f}, last {soak[-1]:.0f}", flush=True)
+                # The memory over time, one figure per tenth of the soak: a leak shows as a steady climb.
+                timed = samples[soak_start:]
+                tenths = [timed[min(len(timed) - 1, i * len(timed) // 10)] for i in range(10)] + [timed[-1]]
+                report["soak_rss_over_time"] = [[round(t - timed[0][0]), round(v, 1)] for t, v in tenths]
+                print("soak RSS MiB over time (s, MiB):",
+                      ", ".join(f"{t}: {v:.0f}" for t, v in report["soak_rss_over_time"]), flush=True)
     finally:
         stop.set()
         await sampler
@@ -431,8 +442,13 @@ def main(argv: Optional[List[str]] = None) -> int:
     parser.add_argument("--idle-timeout", type=float, default=5.0, help="the server's --idle-timeout (default 5)")
     parser.add_argument("--handshake-timeout", type=float, default=2.0,
                         help="the server's --handshake-timeout (default 2)")
+    parser.add_argument("--soak-only", type=float, default=None, metavar="SECONDS",
+                        help="run only a soak of this many seconds (with hostile clients), at --tables tables")
+    parser.add_argument("--tables", type=int, default=6, help="the table count of --soak-only (default 6)")
     parser.add_argument("--json", default=None, help="also write the figures to this file")
     args = parser.parse_args(argv)
+    if args.soak_only is not None and not (0 < args.soak_only <= 24 * 3600 and 1 <= args.tables <= 256):
+        parser.error("--soak-only takes 0 < SECONDS <= 86400 and --tables 1..256")
     args.game_options = json.loads(args.options) if args.options else (
         default_options if args.game == default_game else {})
     report = asyncio.run(run(args))
