@@ -361,3 +361,33 @@ def test_a_table_refuses_taking_back_another_persons_move_unless_it_allows_it():
             assert not reply["ok"] and "does not allow" in reply["error"], reply
         alice.close()
         bob.close()
+
+
+def test_a_tables_bot_takes_a_search_slot_and_waits_for_one():
+    """``--max-searches`` bounds the tables' bots too: a bot to move waits while every slot is taken, and holds one
+    while it searches (a client's ``go`` is then refused), so that memory and CPU stay within the server's options."""
+    limits = ServerLimits(max_searches=1)
+    referee, person = Client(limits), Client(limits, trusted=False)
+    busy = referee.ok("new", game=OPEN_GAME, options=OPEN_OPTIONS)["game_id"]
+    referee.server.handle_line(json.dumps({"id": "long", "cmd": "go", "game_id": busy, "bot": "mcts",
+                                           "seconds": 60}))
+    _wait(lambda: limits.running_searches() == 1)
+    players = aiplay.load(TABLE_GAME, **TABLE_OPTIONS).num_players
+    seats = {str(seat): {"level": 1} for seat in range(players)}
+    seats["0"] = "human"
+    new = person.ok("new", game=TABLE_GAME, options=TABLE_OPTIONS, seats=seats, viewer=0)
+    gid = new["game_id"]
+    rng = random.Random(1)
+    while new["status"]["to_move"] == 0:  # play until a bot seat is to move
+        legal = person.ok("legal", game_id=gid)["actions"]
+        new = person.ok("apply", game_id=gid, action=rng.choice(legal)["id"])
+    ply = len(person.ok("history", game_id=gid)["moves"])
+    time.sleep(0.5)
+    # The only slot is the referee's: the bot has not moved.
+    assert len(person.ok("history", game_id=gid)["moves"]) == ply
+    assert limits.running_searches() == 1
+    referee.ok("stop", game_id=busy)
+    _wait(lambda: len(person.ok("history", game_id=gid)["moves"]) > ply)
+    referee.close()
+    person.close()
+    _wait(lambda: limits.running_searches() == 0)

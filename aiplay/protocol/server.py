@@ -31,7 +31,7 @@ import secrets
 import threading
 import time
 from dataclasses import asdict
-from typing import Any, Callable, Dict, FrozenSet, List, Mapping, Optional, Tuple
+from typing import Any, Callable, Dict, FrozenSet, List, Mapping, Optional, Set, Tuple
 
 import aiplay
 from aiplay.errors import AiplayError, IllegalActionError, InvalidOptionError, NotDecisionNodeError
@@ -62,6 +62,8 @@ OMNISCIENT_BOTS = ("mcts", "expectimax")
 BUDGET_FIELDS = ("iterations", "seconds", "nodes", "depth")
 #: How long a table with nobody connected is kept for its people to rejoin, in seconds.
 TABLE_KEEP_SECONDS = 600.0
+#: How often a table whose bot is to move looks for a free search slot (``max_searches``), in seconds.
+SLOT_POLL_SECONDS = 0.02
 
 
 def _move(move: Move, viewer: Optional[int] = None) -> Dict[str, Any]:
@@ -167,7 +169,9 @@ class ServerLimits:
         self._servers: List["Server"] = []
         self.connections = 0
         #: The tables (games several connections share) of this server.
-        self.tables = Tables()
+        self.tables = Tables(self)
+        #: Tables whose bot seat is searching now: each counts against ``max_searches`` like a client's search.
+        self._table_searches: Set["Table"] = set()
         #: Searches still running on games that are gone (closed, or their client disconnected):
         #: cancelled, and counted against ``max_searches`` until their thread has ended.
         self._orphans: List["Session"] = []
@@ -200,7 +204,24 @@ class ServerLimits:
         """Searches running over every client."""
         self._orphans = [session for session in self._orphans if session.busy]
         return (sum(1 for server in list(self._servers) for session in list(server.sessions.values())
-                    if session.busy) + len(self._orphans))
+                    if session.busy) + len(self._orphans) + len(self._table_searches))
+
+    def start_table_search(self, table: "Table") -> bool:
+        """Take a search slot for ``table``'s bot seat; False (nothing taken) while every slot is in use.
+
+        A bot at a table is never refused, unlike a client's ``go``: its table waits for a slot
+        (:meth:`Table._play_bots` polls), so that the tables' bots, too, keep within ``max_searches``.
+        """
+        with self.lock:
+            if self.running_searches() >= self.max_searches:
+                return False
+            self._table_searches.add(table)
+            return True
+
+    def end_table_search(self, table: "Table") -> None:
+        """Give back the slot :meth:`start_table_search` took for ``table``."""
+        with self.lock:
+            self._table_searches.discard(table)
 
     def check(self, cmd: str) -> None:
         """Raise :class:`ProtocolError` when ``cmd`` would pass a cap (call with :attr:`lock` held)."""
@@ -339,8 +360,9 @@ class Table:
     """
 
     def __init__(self, table_id: str, match: Match, seating: Dict[int, Optional[int]], allow_undo: bool,
-                 seed: int):
+                 seed: int, limits: Optional[ServerLimits] = None):
         self.table_id = table_id
+        self.limits = limits
         self.match = match
         self.seating = seating
         self.allow_undo = allow_undo
@@ -396,6 +418,16 @@ class Table:
             self.thinking = True
         threading.Thread(target=self._play_bots, name=f"aiplay-table-{self.table_id}", daemon=True).start()
 
+    def _wait_for_slot(self) -> bool:
+        """Wait for a search slot of the server's ``max_searches``; False when the table closed meanwhile."""
+        if self.limits is None:
+            return True
+        while not self.limits.start_table_search(self):
+            if self.closed:
+                return False
+            time.sleep(SLOT_POLL_SECONDS)
+        return True
+
     def _bot_to_move(self) -> bool:
         player = self.match.state.current_player()
         return player >= 0 and self.seating.get(player) is not None
@@ -412,7 +444,13 @@ class Table:
                     level = self.seating[state.current_player()]
                     bot = make_bot("level", game=self.match.game, level=level, seed=self.seed * 1000 + ply)
                     self.bot = bot
-                analysis = bot.analyse(state)
+                if not self._wait_for_slot():
+                    continue  # closed while waiting: the loop's check ends the thread
+                try:
+                    analysis = bot.analyse(state)
+                finally:
+                    if self.limits is not None:
+                        self.limits.end_table_search(self)
                 with self.lock:
                     self.bot = None
                     if self.closed or self.match.ply != ply:
@@ -437,7 +475,8 @@ class Table:
 class Tables:
     """The tables of one server (shared by its connections), found by id or by a seat's token."""
 
-    def __init__(self) -> None:
+    def __init__(self, limits: Optional[ServerLimits] = None) -> None:
+        self.limits = limits
         self.lock = threading.Lock()
         self.tables: Dict[str, Table] = {}
         self._next = 1
@@ -455,7 +494,7 @@ class Tables:
             self._expire()
             if len(self.tables) >= cap:
                 raise ProtocolError(f"too many tables: this server keeps {cap} at once (aiplay serve --max-games)")
-            table = Table(f"t{self._next}", match, seating, allow_undo, seed)
+            table = Table(f"t{self._next}", match, seating, allow_undo, seed, self.limits)
             self._next += 1
             self.tables[table.table_id] = table
             return table
