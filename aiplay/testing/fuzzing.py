@@ -40,7 +40,9 @@ import aiplay
 from aiplay.errors import AiplayError, InvalidStateError
 from aiplay.game import CHANCE, TERMINAL, Game, State, sample_chance_outcome
 from aiplay.registry import contract_options, game_entry, has_native
+from aiplay.arena import tournament
 from aiplay.search import make_bot
+from aiplay.search.spec import parse_bot
 from aiplay.testing.simulate import play_out
 
 try:  # numpy is a dependency of aiplay, but keep the generators usable without it
@@ -549,7 +551,6 @@ def _api_call(case: Case, game: Game, state: State) -> Any:
     if call == "bot_spec":
         guard = ", seconds=0.05" if option == "nodes" else ", nodes=40"
         text = f"{p['kind']}({option}={value}{guard})"
-        from aiplay.search.spec import parse_bot  # late: the spec module imports the searchers
         bot = parse_bot(text, files=False).make(game, seed=1)
         return bot.choose(state) if state.current_player() >= 0 else None
     if call == "budget":
@@ -568,7 +569,6 @@ def _api_call(case: Case, game: Game, state: State) -> Any:
             getattr(match, option)(value)
         return match
     if call == "arena":
-        from aiplay.arena import tournament  # late: the arena is an optional part (plots, Dask)
         arguments: Dict[str, Any] = dict(game=game.name, bots=["random"] * game.num_players,
                                          games=game.num_players, seed=1, game_options=dict(game.options),
                                          backend="auto", progress=False, max_moves=100_000)
