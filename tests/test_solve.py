@@ -77,13 +77,57 @@ def tree_size(state: State, cap: int) -> int:
 
 
 # ---------------------------------------------------------------------------
-# Pig against the table
+# Whole games small enough for brute force, from the root (open hands)
 # ---------------------------------------------------------------------------
 
+ROOT_TREE_CAP = 20_000  # nodes of a whole game's tree for the brute-force comparison from its root
 
-# ---------------------------------------------------------------------------
-# Poker, open hands, against brute force
-# ---------------------------------------------------------------------------
+
+def _small_whole_games():
+    """Every (game, option set) of the contract options whose whole tree is small, as test parameters."""
+    found = []
+    for entry in game_entries(include_hidden=True):
+        for options in entry.contract_options:
+            if tree_size(aiplay.load(entry.name, **options).new_initial_state(), ROOT_TREE_CAP) <= ROOT_TREE_CAP:
+                found.append(pytest.param(entry.name, dict(options), id=f"{entry.name}{dict(options) or ''}"))
+    return found
+
+
+SMALL_WHOLE_GAMES = _small_whole_games()
+
+
+def test_some_registered_game_is_small_enough_to_solve_whole():
+    assert SMALL_WHOLE_GAMES, "no registered game has a whole tree this test can brute-force"
+
+
+@pytest.mark.parametrize("name, options", SMALL_WHOLE_GAMES)
+def test_a_whole_small_game_solves_to_brute_force_from_the_root_and_after_each_deal(name, options):
+    """The solver on a whole game (hidden cards played open: perfect information assumed), against brute force.
+
+    From the root (a chance node: values only) and from the first decision after each first chance outcome,
+    value for value and the best move, ties to the lowest id as in :func:`plain_expectimax`.
+    """
+    game = aiplay.load(name, **options)
+    root = game.new_initial_state()
+    expected, _ = plain_expectimax(root)
+    solution = solve(root)
+    assert solution.exact and solution.perfect_information_assumed == (not game.perfect_information)
+    if root.is_chance_node():
+        assert solution.player == CHANCE and solution.best_action is None
+    assert solution.values == pytest.approx(expected, abs=1e-9)
+    outcomes = root.chance_outcomes() if root.is_chance_node() else [(None, 1.0)]
+    for outcome, _ in outcomes:
+        state = root.clone()
+        if outcome is not None:
+            state.apply_action(outcome)
+        while state.is_chance_node():
+            state.apply_action(state.chance_outcomes()[-1][0])
+        if state.is_terminal():
+            continue
+        want_values, want_action = plain_expectimax(state)
+        got = solve(state)
+        assert got.best_action == want_action
+        assert got.values == pytest.approx(want_values, abs=1e-9)
 
 
 # ---------------------------------------------------------------------------
