@@ -26,8 +26,8 @@ BID_OBJ = Obj("bid", (
 
 SEAT_OBJ = Obj("seat", (
     Field("seat", Int(minimum=0, maximum=_MAX_SEAT), "The seat number (0 bids first)."),
-    Field("dice", Opt(Arr(Opt(Int(minimum=1, maximum=_MAX_SIDES), "not rolled yet"), "one per die of the seat"),
-                      "another seat's dice"),
+    Field("dice", Opt(Arr(Int(minimum=1, maximum=_MAX_SIDES), "one per die rolled", size=(1, _MAX_DICE)),
+                      "another seat's dice, or none rolled yet"),
           "The seat's faces: in roll order while dice are rolled, sorted once every die is rolled.", SEAT),
     Field("rolled", Int(minimum=0, maximum=_MAX_DICE, unit="dice"), "How many of the seat's dice are rolled."),
 ), "One entry per seat, in seat order.")
@@ -67,6 +67,6 @@ def build(state: Any, player: int) -> Dict[str, Any]:
                  for i, (q, f) in enumerate(game.unrank_bid(b) for b in bids)],
         "liar_called_by": len(bids) % n if called else None,
         "seats": [{"seat": p,
-                   "dice": [d if d > 0 else None for d in state.dice[p]] if p == player else None,
+                   "dice": [d for d in state.dice[p] if d > 0] or None if p == player else None,
                    "rolled": min(k, max(0, state.rolled - p * k))} for p in range(n)],
     }
