@@ -14,7 +14,8 @@ For every registered game (the board games with the options of their
   on hidden-information games it searches the true state, as a speed figure
   only);
 * with OpenSpiel installed (the ``compare`` extra), for every game that
-  names its OpenSpiel twin (the game class's ``openspiel_game`` attribute):
+  names its OpenSpiel twin (the game class's ``openspiel_game`` attribute)
+  and that OpenSpiel's own search can play (:func:`openspiel_can_search`):
   ISMCTS simulations/s against ``pyspiel.ISMCTSBot`` on hidden-information
   games and MCTS iterations/s against ``pyspiel.MCTSBot`` on perfect-
   information ones, same UCT constant and budget, over the same decision states.

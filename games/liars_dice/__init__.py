@@ -1,10 +1,11 @@
 """Liar's Dice, as OpenSpiel defines it: a validation game for imperfect-information search."""
 
 from .heuristic import probability_policy
+from .render import render
 from .rules import LiarsDiceGame, LiarsDiceState
 from .tensors import LiarsDiceTensors
 
-__all__ = ["LiarsDiceGame", "LiarsDiceState", "probability_policy"]
+__all__ = ["LiarsDiceGame", "LiarsDiceState", "probability_policy", "render"]
 
 
 from aiplay.registry import DifferentialCase as _Case, PlaythroughSpec as _Playthrough, register as _register

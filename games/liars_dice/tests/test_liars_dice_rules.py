@@ -126,3 +126,16 @@ def test_the_heuristic_calls_an_impossible_bid_and_makes_a_sure_one(backend):
     first = play(backend, roll(4, 2))
     choices = {probability_policy(first, random.Random(seed)) for seed in range(20)}
     assert choices == {3}  # "1-4": the only bid it is sure of
+
+
+@pytest.mark.parametrize("backend", ENGINES)
+def test_the_text_picture_hides_the_other_dice_even_after_the_call(backend):
+    from aiplay.games.liars_dice import render
+    from aiplay.views.text import render_state
+
+    state = play(backend, roll(5, 2) + [8, 12])  # "2-3" called: seat 0 held a 5, seat 1 a 2
+    seen_by_1 = render_state(state, 1)
+    assert "player 1 (you): 2" in seen_by_1 and "player 0: ?" in seen_by_1 and "5" not in seen_by_1
+    assert "player 1 called Liar on 2-3" in seen_by_1 and "winner" not in seen_by_1
+    everything = render(state.to_reference() if backend == "native" else state)
+    assert "player 0: 5" in everything and "winner: player 1, loser: player 0" in everything
