@@ -310,6 +310,29 @@ cdef class LiarsDiceKernel(Kernel):
             self.apply(state.data, bid)
 
 
+    def fill_tensor(self, NativeState state, int player, bint information_state, float[::1] out):
+        """Write ``player``'s tensor (the layout of ``games/liars_dice/tensors.py``) into the zeroed ``out``.
+
+        The native path of ``aiplay.tensors``, read straight from the C state (the game's
+        tests compare it with OpenSpiel's and the dict path's).
+        """
+        cdef LiarsC* st = <LiarsC*>state.data
+        cdef int base = self.players + self.numdice * self.sides
+        cdef int d, v, b, shown = 0
+        out[player] = 1
+        for d in range(self.numdice):
+            v = st.dice[player * self.numdice + d]
+            if v > 0:
+                out[self.players + d * self.sides + v - 1] = 1
+        # Bids only go up: the last `players` bids (the observation) are the highest set bits.
+        b = self.liar
+        while b >= 0 and (information_state or shown < self.players):
+            if (st.bids[b >> 6] >> (b & 63)) & 1:
+                out[base + b] = 1
+                shown += 1
+            b -= 1
+
+
 def make_kernel(reference_game):
     """The kernel for a reference ``LiarsDiceGame`` (same options)."""
     opts = reference_game.options
