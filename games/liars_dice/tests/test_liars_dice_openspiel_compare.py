@@ -4,8 +4,8 @@ The engines claim to define the game exactly as OpenSpiel's ``liars_dice`` does.
 Random action sequences are played in both side by side (reference engine): at every
 step the player to act, the legal actions, the chance outcomes and their probabilities,
 terminality and every player's information state string must agree; at the end, so must
-the returns. Then both engines' tensors, ``str`` (OpenSpiel's ``ToString``) and action
-names are compared too. OpenSpiel 2.0.2 accepts two players only, so three and four
+the returns. Then both engines (the kernel too) are played beside OpenSpiel again,
+comparing also the tensors, ``str`` (OpenSpiel's ``ToString``) and the action names. OpenSpiel 2.0.2 accepts two players only, so three and four
 players are checked against the reference engine alone (the differential tests).
 """
 
@@ -69,7 +69,7 @@ def test_openspiel_refuses_three_players_so_only_two_are_compared() -> None:
 @pytest.mark.parametrize("params", [{}, {"numdice": 3, "dice_sides": 4},
                                     {"numdice": 2, "bidding_rule": "reset-quantity"}],
                          ids=["defaults", "3x4", "reset-quantity"])
-def test_tensors_text_and_names_equal_openspiel_s(params: Dict[str, Any], backend: str) -> None:
+def test_both_engines_equal_openspiel_s_states_tensors_text_and_names(params: Dict[str, Any], backend: str) -> None:
     game = aiplay.load("liars_dice", backend=backend, **params)
     spiel = pyspiel.load_game("liars_dice", params)
     assert game.information_state_tensor_shape() == tuple(spiel.information_state_tensor_shape())
@@ -79,12 +79,16 @@ def test_tensors_text_and_names_equal_openspiel_s(params: Dict[str, Any], backen
     for _ in range(120):
         ours, theirs = game.new_initial_state(), spiel.new_initial_state()
         while True:
+            assert ours.current_player() == theirs.current_player()
+            assert ours.legal_actions() == list(theirs.legal_actions())
             for p in range(2):
+                assert ours.information_state_string(p) == theirs.information_state_string(p)
                 assert ours.information_state_tensor(p).tolist() == theirs.information_state_tensor(p), (theirs, p)
                 assert ours.observation_tensor(p).tolist() == theirs.observation_tensor(p), (theirs, p)
                 checked += 1
             assert str(ours.to_reference() if backend == "native" else ours) == str(theirs)
             if ours.is_terminal():
+                assert ours.returns() == list(theirs.returns())
                 break
             action = random_action(ours, rng)
             assert ours.action_to_string(action) == theirs.action_to_string(theirs.current_player(), action)
