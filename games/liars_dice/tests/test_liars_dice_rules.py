@@ -8,6 +8,7 @@ import random
 import pytest
 
 import aiplay
+from aiplay.testing.tensor_checks import check_kernel_tensors_match_encoding
 from aiplay.errors import AiplayError, InvalidOptionError, InvalidStateError
 from aiplay.games.liars_dice.heuristic import bid_chance, probability_policy
 
@@ -139,3 +140,8 @@ def test_the_text_picture_hides_the_other_dice_even_after_the_call(backend):
     assert "player 1 called Liar on 2-3" in seen_by_1 and "winner" not in seen_by_1
     everything = render(state.to_reference() if backend == "native" else state)
     assert "player 0: 5" in everything and "winner: player 1, loser: player 0" in everything
+
+
+@pytest.mark.parametrize("options", [{}, {"players": 3, "numdice": 2}, {"numdice": 3, "dice_sides": 4}])
+def test_the_kernel_writes_the_same_tensors_as_the_encoding(options):
+    check_kernel_tensors_match_encoding("liars_dice", options, games=30)
