@@ -8,9 +8,9 @@ import random
 import pytest
 
 import aiplay
-from aiplay.testing.tensor_checks import check_kernel_tensors_match_encoding
 from aiplay.errors import AiplayError, InvalidOptionError, InvalidStateError
 from aiplay.games.liars_dice.heuristic import bid_chance, probability_policy
+from aiplay.testing.tensor_checks import check_kernel_tensors_match_encoding
 
 ENGINES = ["reference", "native"]
 
