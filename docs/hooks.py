@@ -409,3 +409,16 @@ def on_files(files: Any, config: Any) -> Any:
     for path, content in _PAGES.items():
         files.append(File.generated(config, path, content=content))
     return files
+
+
+#: A Sphinx role as the docstrings write it, once Markdown has made its target a code span.
+_ROLE = re.compile(r":(?:class|func|meth|mod|data|attr|exc|obj):<code>(~?)([\w.]+)(\(\))?</code>")
+
+
+def on_page_content(html: str, page: Any, config: Any, files: Any) -> str:
+    """Docstrings cite names with Sphinx roles (``:class:`~aiplay.Match```); show them as code.
+
+    ``~`` keeps the last component only, as Sphinx does.
+    """
+    return _ROLE.sub(lambda m: f"<code>{m.group(2).rsplit('.', 1)[-1] if m.group(1) else m.group(2)}"
+                               f"{m.group(3) or ''}</code>", html)
