@@ -65,6 +65,19 @@ def test_python_blocks_of_the_page_run(page, tmp_path):
     assert result.returncode == 0, f"{page.name}:\n{result.stdout[-2000:]}\n{result.stderr[-3000:]}"
 
 
+@pytest.mark.parametrize("page", [p for p in TUTORIALS if blocks(p, "bash")], ids=lambda p: p.stem)
+def test_shell_blocks_of_the_page_run(page):
+    """The commands as a reader types them in the repository root (the venv's ``aiplay`` first on PATH)."""
+    for block in blocks(page, "bash"):
+        if block.lstrip().startswith(("pip ", "python3 -m venv", "git clone")):
+            continue  # the set-up itself: what this very test environment already did
+        env = dict(os.environ, PATH=f"{BIN}{os.pathsep}{os.environ.get('PATH', '')}")
+        result = subprocess.run(["bash", "-eo", "pipefail", "-c", block], cwd=ROOT, capture_output=True,
+                                text=True, timeout=600, env=env)
+        assert result.returncode == 0, f"{page.name}: {block}\n{result.stdout[-2000:]}\n{result.stderr[-3000:]}"
+        assert result.stdout.strip(), f"{page.name}: {block} printed nothing"
+
+
 def _free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
