@@ -391,6 +391,7 @@ _PAGES: Dict[str, str] = {}
 
 def on_config(config: Any) -> Any:
     """Make the generated pages and put their sections into the nav."""
+    config["mdx_configs"].setdefault("pymdownx.snippets", {})["base_path"] = [str(ROOT)]
     pages, sections = generated_pages()
     _PAGES.clear()
     _PAGES.update(pages)
