@@ -22,12 +22,10 @@ from __future__ import annotations
 import argparse
 import importlib
 import inspect
-import io
 import json
 import re
 import threading
 import time
-from contextlib import redirect_stdout
 from pathlib import Path
 from typing import Any, Dict, List, Optional, Tuple
 
@@ -303,6 +301,112 @@ def bot_options_page() -> str:
     return "\n".join(text)
 
 
+# -- errors ---------------------------------------------------------------------------------------
+
+#: Where each error typically comes from (the class docstrings say what it means).
+RAISED_BY = {
+    "AiplayError": "never itself: catch it to catch every error below",
+    "IllegalActionError": "`state.apply_action`, `Match.apply`, the protocol's `apply`, a move typed at the terminal",
+    "InvalidStateError": "`game.state_from_dict` / `state_from_json`, `aiplay.solve.load_position`, "
+                         "`Match.from_json`, the protocol's `position` and `load`",
+    "InvalidOptionError": "`aiplay.load(name, **options)`, every bot constructor and `make_bot`, `aiplay.solve`, "
+                          "`aiplay.arena.run`, command-line options, the protocol's `new`, `go`, `solve`",
+    "UnknownGameError": "`aiplay.load`, `Match(name)`, the command line, the protocol's `new`",
+    "InvalidPlayerError": "any call that takes a seat (`information_state_string(p)`, `view(p)`, "
+                          "`determinize(p, rng)`, tensors), the protocol's `viewer`",
+    "NotDecisionNodeError": "`bot.choose` / `bot.analyse` at a chance node or at the end of the game",
+    "BotBusyError": "a bot asked to search from a second thread while it searches",
+    "DeterminizationError": "`state.determinize` (and so ISMCTS) on a hand-made position that contradicts itself",
+    "SetupError": "`import aiplay` / `aiplay.load` from a checkout without the editable install",
+    "UnsupportedError": "a feature a game does not provide (tensors without an encoding, a picture without svg.py)",
+    "GameTooLongError": "`aiplay.arena` when a game passes its `max_moves`",
+    "ProtocolError": "the protocol only: a malformed request, a missing or mistyped field, a refused right or cap",
+}
+
+
+def errors_page() -> str:
+    """Every error type: what it also is (for ``except ValueError``), what it means, what raises it."""
+    import aiplay
+    import aiplay.errors
+    from aiplay.protocol.wire import ProtocolError
+
+    classes = [c for c in vars(aiplay.errors).values()
+               if inspect.isclass(c) and issubclass(c, aiplay.errors.AiplayError)] + [ProtocolError]
+    text = ["# Errors", "",
+            "Every error that bad input causes (a malformed position, an unknown option, a seat that does not",
+            "exist, an illegal move, a bot asked to move at a chance node) is an `aiplay.AiplayError`, raised",
+            "with a message that names the problem, and leaves the state as it was. A frontend catches them",
+            "all with one `except aiplay.AiplayError`. Each is also the built-in exception generic code",
+            "expects (`ValueError` for bad values), so `except ValueError` keeps working.", "",
+            "Over the protocol, the reply's `error_type` is the class name and `error` its message.", "",
+            "| error | also a | what it means | raised by |", "| --- | --- | --- | --- |"]
+    for cls in classes:
+        bases = ", ".join(f"`{b.__name__}`" for b in cls.__bases__ if b.__name__ not in ("AiplayError",))
+        doc = " ".join((inspect.getdoc(cls) or "").split())
+        doc = re.sub(r":(?:class|meth|func|data):`~?([\w.]+)`", r"`\1`", doc).replace("``", "`")
+        public = cls.__name__ in getattr(aiplay, "__all__", ())
+        name = f"[`{cls.__name__}`](../api/aiplay.md#aiplay.{cls.__name__})" if public else f"`{cls.__name__}`"
+        where = f"`{cls.__module__}`"
+        text.append(f"| {name} | {bases or '-'} | {doc.replace('|', '/')} | "
+                    f"{RAISED_BY.get(cls.__name__, '-')} (defined in {where}) |")
+    text += ["", "## On the command line", "",
+             "Every `aiplay` command prints an `AiplayError` as one line on standard error (`aiplay: error: ...`) and",
+             "exits with status 2; Ctrl-C prints one line and exits with 130, after keeping what can be kept",
+             "(an arena's results file, a solve's best answer so far); `--debug` shows full tracebacks.", ""]
+    return "\n".join(text)
+
+
+# -- what each seat may see -----------------------------------------------------------------------
+
+def _private_fields(node: Any, path: str, out: List[Tuple[str, str, str]]) -> None:
+    """Collect ``(path, who sees it, meaning)`` for every view field not shown to everyone."""
+    from aiplay.views.schema import PUBLIC, Arr, Obj, Opt
+
+    if isinstance(node, Obj):
+        for f in node.fields:
+            here = f"{path}.{f.name}" if path else f.name
+            if f.visible != PUBLIC:
+                out.append((here, f.visible, " ".join(f.doc.split())))
+            _private_fields(f.node, here, out)
+    elif isinstance(node, Arr):
+        _private_fields(node.item, path + "[]", out)
+    elif isinstance(node, Opt):
+        _private_fields(node.node, path, out)
+
+
+def seats_table() -> str:
+    """Per game: whether it hides information, and each view field that not every seat sees."""
+    import aiplay
+    from aiplay.views.docs import schema_of
+
+    lines: List[str] = []
+    for name in aiplay.games_available():
+        game = aiplay.load(name)
+        hidden = not game.perfect_information
+        lines += [f"### {game.title}", "",
+                  f"`{name}`: " + ("**hidden information**: a client must open it for a seat (`viewer`)."
+                                   if hidden else "perfect information: every seat sees the whole position."), ""]
+        private: List[Tuple[str, str, str]] = []
+        try:
+            _private_fields(schema_of(name).root, "", private)
+        except Exception as exc:  # a game without a schema: say so rather than hide it
+            lines += [f"(No view schema: {exc}.)", ""]
+            continue
+        if private:
+            lines += ["| view field | who sees it | what it is |", "| --- | --- | --- |"]
+            lines += [f"| `{p}` | {who} | {doc.replace('|', '/')} |" for p, who, doc in private]
+            lines.append("")
+        lines += [f"Every field: [{game.title.split(' (')[0]}: view](../games/{name}/view.md).", ""]
+    return "\n".join(lines)
+
+
+def on_page_markdown(markdown: str, page: Any, config: Any, files: Any) -> str:
+    """Fill the generated parts of hand-written pages (a marker comment each)."""
+    if "<!-- generated: seats -->" in markdown:
+        markdown = markdown.replace("<!-- generated: seats -->", seats_table())
+    return markdown
+
+
 # -- games ----------------------------------------------------------------------------------------
 
 def _game_folder(name: str) -> Path:
@@ -373,6 +477,7 @@ def generated_pages() -> Tuple[Dict[str, str], Dict[str, List[Any]]]:
     pages.update(protocol_pages())
     pages["cli.md"] = cli_page()
     pages["reference/bot_options.md"] = bot_options_page()
+    pages["reference/errors.md"] = errors_page()
     games, games_nav = game_pages()
     pages.update(games)
     protocol_nav: List[Any] = [{"Specification": "protocol/index.md"}]
