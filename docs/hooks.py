@@ -261,14 +261,53 @@ COSTS = {
 }
 
 
-def _option_doc(factory: Any, name: str) -> str:
-    """The sentence of the constructor's docstring that names ``name`` (first found), one line."""
-    doc = inspect.getdoc(factory.__init__) or ""
-    doc = " ".join(doc.split())
-    for sentence in re.split(r"(?<=[.;])\s+", doc):
+#: The options every bot shares, which the constructors' docstrings leave to the class docstring.
+SHARED_DOCS = {
+    "iterations": "budget: search iterations (playouts) per move",
+    "seconds": "budget: seconds per move",
+    "nodes": "budget: states stepped into per move",
+    "depth": "budget: plies searched (chance nodes not counted), deepened iteratively",
+    "seed": "an int, a `random.Random` (shared) or none (not reproducible)",
+}
+
+
+#: Options whose meaning differs for one kind (a bot that does not search, a level).
+KIND_DOCS = {
+    ("random", "iterations"): "accepted and ignored: it does not search",
+    ("random", "seconds"): "accepted and ignored: it does not search",
+    ("random", "nodes"): "accepted and ignored: it does not search",
+    ("heuristic", "iterations"): "accepted and ignored: it does not search",
+    ("heuristic", "seconds"): "accepted and ignored: it does not search",
+    ("heuristic", "nodes"): "accepted and ignored: it does not search",
+    ("level", "seconds"): "refused with an InvalidOptionError: a level is its own budget",
+    ("expectimax", "iterations"): "refused with an InvalidOptionError (expectimax has no iterations: "
+                                  "give depth, nodes or seconds)",
+}
+
+
+def _clean(text: str) -> str:
+    text = " ".join(text.split())
+    text = re.sub(r":(?:class|meth|func|data|mod|attr):`~?([\w.]+)`", r"`\1`", text)
+    return text.replace("``", "`").replace("|", "\\|")
+
+
+def _option_doc(kind: str, factory: Any, name: str) -> str:
+    """What option ``name`` does, from the bot's docstrings.
+
+    First a definition in the class docstring (a line of ````name```` names, then an indented
+    text), then the constructor's sentence that names it, then the shared meaning.
+    """
+    if (kind, name) in KIND_DOCS:
+        return KIND_DOCS[(kind, name)]
+    class_doc = inspect.getdoc(factory) or ""
+    for match in re.finditer(r"^((?:``\w+``(?:, )?)+)\n((?:    .*\n?)+)", class_doc, flags=re.M):
+        if f"``{name}``" in match.group(1):
+            return _clean(match.group(2))
+    doc = " ".join((inspect.getdoc(factory.__init__) or "").split())
+    for sentence in re.split(r"(?<=[.;])\s+(?=[`A-Z])", doc):
         if f"``{name}``" in sentence:
-            return sentence.replace("|", "\\|").replace(":class:", "").replace(":data:", "")
-    return ""
+            return _clean(sentence)
+    return SHARED_DOCS.get(name, "")
 
 
 def bot_options_page() -> str:
@@ -292,8 +331,10 @@ def bot_options_page() -> str:
             presets = [f"{g}: `{game.bot_presets[kind][p.name]!r}`" for g, game in games.items()
                        if p.name in game.bot_presets.get(kind, {})]
             default = "none" if p.default is None else f"`{p.default!r}`"
+            special = KIND_DOCS.get((kind, p.name), "")
+            cost = "none" if special.startswith(("accepted", "refused")) else COSTS.get(p.name, "-")
             text.append(f"| `{p.name}` | {default} | {', '.join(presets) or '-'} | "
-                        f"{_option_doc(factory, p.name) or '-'} | {COSTS.get(p.name, '-')} |")
+                        f"{_option_doc(kind, factory, p.name) or '-'} | {cost} |")
         text.append("")
     text += ["A budget left at none takes the bot's default budget (its class docstring in the",
              "[API reference](../api/search.md) gives it). `seed` makes a bot repeat itself: the same seed,",
