@@ -315,7 +315,7 @@ def bot_options_page() -> str:
     import aiplay
     from aiplay.search import BOTS
 
-    games = {name: aiplay.load(name) for name in aiplay.games_available()}
+    games = {name: aiplay.load(name) for name in aiplay.games_available(include_hidden=False)}
     text = ["# Bot options", "",
             "Every option of every bot kind, generated from the bots' constructors when the site is built.",
             "`make_bot(kind, game=game, ...)`, the command line and the protocol's `go` start from the",
@@ -421,7 +421,7 @@ def seats_table() -> str:
     from aiplay.views.docs import schema_of
 
     lines: List[str] = []
-    for name in aiplay.games_available():
+    for name in aiplay.games_available(include_hidden=False):
         game = aiplay.load(name)
         hidden = not game.perfect_information
         lines += [f"### {game.title}", "",
@@ -451,7 +451,10 @@ def on_page_markdown(markdown: str, page: Any, config: Any, files: Any) -> str:
 # -- games ----------------------------------------------------------------------------------------
 
 def _game_folder(name: str) -> Path:
-    module = importlib.import_module(f"aiplay.games.{name}")
+    """The folder of game ``name``: its rules module's package (a folder's name may differ from the game's)."""
+    from aiplay.registry import game_entry
+
+    module = importlib.import_module(game_entry(name).reference.__module__)
     return Path(module.__file__).resolve().parent
 
 
@@ -465,7 +468,7 @@ def game_pages() -> Tuple[Dict[str, str], List[Any]]:
              "each seat and its tensors. A game you add (the [author tutorial](../tutorials/author.md)) gets",
              "its pages here too.", "", "| game | title | how to play | view | tensors |",
              "| --- | --- | --- | --- | --- |"]
-    for name in aiplay.games_available():
+    for name in aiplay.games_available(include_hidden=False):
         folder = _game_folder(name)
         title = aiplay.load(name).title
         entries = []

@@ -212,7 +212,7 @@ def test_bot_options_table_has_every_option_of_every_kind():
 def test_every_game_has_its_pages():
     hooks = _hooks()
     pages, nav = hooks.game_pages()
-    for name in aiplay.games_available():
+    for name in aiplay.games_available(include_hidden=False):
         assert f"games/{name}/how_to_play.md" in pages
         assert f"games/{name}/view.md" in pages
 
@@ -232,3 +232,21 @@ def test_the_site_builds_in_strict_mode(tmp_path):
     assert result.returncode == 0, result.stderr[-4000:]
     for page in ("index.html", "api/aiplay.html", "protocol/go.html", "cli.html", "tutorials/frontend.html"):
         assert (tmp_path / "site" / page).exists(), page
+
+
+def test_a_games_how_to_play_file_becomes_its_page(tmp_path, monkeypatch):
+    """The hook for the "how to play" texts: the game folder's how_to_play.md, else a placeholder."""
+    hooks = _hooks()
+    name = aiplay.games_available(include_hidden=False)[0]
+    real = hooks._game_folder(name)
+    pages, _ = hooks.game_pages()
+    assert "Not written yet" in pages[f"games/{name}/how_to_play.md"] or (real / "how_to_play.md").exists()
+    folder = tmp_path / name
+    shutil.copytree(real, folder, ignore=shutil.ignore_patterns("*.so", "*.c", "tests", "playthroughs"))
+    (folder / "how_to_play.md").write_text("# How to play\n\nRoll, then `hold[]` or see [SVG](../docs/svg.md).\n")
+    original = hooks._game_folder  # the other games keep their folders
+    monkeypatch.setattr(hooks, "_game_folder", lambda game: folder if game == name else original(game))
+    pages, nav = hooks.game_pages()
+    text = pages[f"games/{name}/how_to_play.md"]
+    assert text.startswith("# How to play") and "Not written yet" not in text
+    assert "`hold[]`" in text and "(../../reference/svg.md)" in text
