@@ -174,8 +174,13 @@ def protocol_examples() -> Dict[str, Dict[str, Any]]:
     return results
 
 
-def _json_block(obj: Any) -> str:
-    return "```json\n" + json.dumps(_shorten(obj), ensure_ascii=False) + "\n```"
+#: The specification's sections that the command texts refer to ("see Seats above").
+SPEC_ANCHORS = {"Seats": "seats-what-a-client-is-told", "Rights": "rights-what-a-client-may-do",
+                "Tables": "tables-people-and-bots-at-one-game", "Turns": "games-moves-and-seats"}
+
+
+def _json_block(obj: Any, indent: Optional[int] = None) -> str:
+    return "```json\n" + json.dumps(_shorten(obj), ensure_ascii=False, indent=indent) + "\n```"
 
 
 def protocol_pages() -> Dict[str, str]:
@@ -189,16 +194,20 @@ def protocol_pages() -> Dict[str, str]:
             raise RuntimeError(f"docs/protocol.md has no '### `{cmd}`' section for the command {cmd!r}")
         spec = re.sub(r"\bdocs/svg\.md\b", "[SVG pictures](../reference/svg.md)", spec)
         spec = spec.replace("`games/<game>/view.md`", "each game's view page ([Games](../games/index.md))")
+        # "see Seats above": above is another page now.
+        spec = re.sub(r"\b(Seats|Rights|Tables|Turns) above",
+                      lambda m: f"[{m.group(1)}](index.md#{SPEC_ANCHORS[m.group(1)]}) in the specification", spec)
         example = examples.get(cmd)
         text = [f"# `{cmd}`", "", "*Part of the [protocol specification](index.md); framing, seats and",
                 "rights, which every command follows, are described there.*", "", "## Request and reply", "",
                 spec, ""]
         if example:
             text += ["## Example", "",
-                     "Sent to a fresh `aiplay serve` (on a small game with chance; earlier examples'",
-                     "requests came first). The reply is the one this build of the site got, shortened",
-                     "(`\"...\"` marks what was cut).", "", "Request:", "", _json_block(example["request"]), "",
-                     "Reply:", "", _json_block(example["reply"]), ""]
+                     "One line sent to the engine (the server of `aiplay serve`, run when this site was built,",
+                     "on a small game with chance, after the examples of the commands before it), and the",
+                     "reply it really got, shortened (`\"...\"` marks what was cut).", "",
+                     "Request:", "", _json_block(example["request"]), "",
+                     "Reply:", "", _json_block(example["reply"], indent=2), ""]
         text += ["## Errors", "",
                  "A refused request gets `\"ok\": false`, an `error` text naming the problem and an",
                  "`error_type` naming an aiplay error, and changes nothing (see",
@@ -209,7 +218,7 @@ def protocol_pages() -> Dict[str, str]:
                          "search that fails once started ends with its final line and `\"ok\": false`."]
         if example and "bad" in example:
             text += ["", "For example, this request:", "", _json_block(example["bad"]), "",
-                     "is answered:", "", _json_block(example["bad_reply"])]
+                     "is answered:", "", _json_block(example["bad_reply"], indent=2)]
         pages[f"protocol/{cmd}.md"] = "\n".join(text) + "\n"
     return pages
 
