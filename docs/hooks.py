@@ -23,6 +23,7 @@ import argparse
 import importlib
 import inspect
 import json
+import os
 import re
 import threading
 import time
@@ -236,12 +237,22 @@ def cli_page() -> str:
     """Every command's ``--help``, as the installed parser prints it."""
     from aiplay.cli.main import build_parser
 
-    parser = build_parser()
+    # argparse wraps at the terminal's width ($COLUMNS): fix it, so every build prints the same page.
+    previous = os.environ.get("COLUMNS")
+    os.environ["COLUMNS"] = "100"
+    try:
+        parser = build_parser()
+        helps = [("aiplay", parser.format_help())]
+        helps += [(f"aiplay {name}", sub.format_help()) for name, sub in _subcommands(parser).items()]
+    finally:
+        if previous is None:
+            del os.environ["COLUMNS"]
+        else:
+            os.environ["COLUMNS"] = previous
     text = ["# Command line", "", "Every `aiplay` command, with its `--help` exactly as this version prints it",
-            "(generated when the site is built).", "", "## `aiplay`", "", "```text", parser.format_help().rstrip(),
-            "```", ""]
-    for name, sub in _subcommands(parser).items():
-        text += [f"## `aiplay {name}`", "", "```text", sub.format_help().rstrip(), "```", ""]
+            "(generated when the site is built).", ""]
+    for title, help_text in helps:
+        text += [f"## `{title}`", "", "```text", help_text.rstrip(), "```", ""]
     return "\n".join(text)
 
 
