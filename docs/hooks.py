@@ -586,9 +586,12 @@ _ROLE = re.compile(r":(?:class|func|meth|mod|data|attr|exc|obj):<code>(~?)([\w.]
 
 
 def on_page_content(html: str, page: Any, config: Any, files: Any) -> str:
-    """Docstrings cite names with Sphinx roles (``:class:`~aiplay.Match```); show them as code.
+    """Docstrings are written for Sphinx-like readers; show their reST habits as the site's own.
 
-    ``~`` keeps the last component only, as Sphinx does.
+    A role (``:class:`~aiplay.Match```) becomes code (``~`` keeps the last component only, as
+    Sphinx does), and a paragraph ending in ``::`` ends in one colon.
     """
-    return _ROLE.sub(lambda m: f"<code>{m.group(2).rsplit('.', 1)[-1] if m.group(1) else m.group(2)}"
+    html = _ROLE.sub(lambda m: f"<code>{m.group(2).rsplit('.', 1)[-1] if m.group(1) else m.group(2)}"
                                f"{m.group(3) or ''}</code>", html)
+    # reST's "the form::" before a literal block, which Markdown shows as a code block already.
+    return html.replace("::</p>", ":</p>")
