@@ -1,7 +1,8 @@
 """The documentation site (docs/, issue 42) stays true and complete.
 
 * Every tutorial's code runs as written: a page's ```python blocks run in order in one fresh
-  Python process (as a reader pastes them, one after another), in a temporary folder; its ```js
+  Python process (as a reader pastes them, one after another), in a temporary folder; its ```bash
+  blocks in the repository root (set-up commands excepted: this environment already ran them); its ```js
   blocks that talk to ``aiplay serve`` run under Node against a real server (skipped only when
   Node, or for WebSocket the ``websockets`` package, is absent: optional dependencies). A block
   whose first line is ``# not run: <why>`` (or ``// not run: <why>``) is shown and not run.
@@ -60,8 +61,19 @@ def test_every_tutorial_has_code_to_run():
         assert blocks(page, "python") or blocks(page, "(?:bash|sh)"), f"{page.name} has no code that runs"
 
 
+#: The optional packages a page's code needs (its extras, named on the page): without one the
+#: page's test is skipped, as for any absent optional dependency.
+NEEDS = {"researcher": ["pyspiel", "dask.distributed", "pettingzoo", "gymnasium"]}
+
+
+def _require(page: Path) -> None:
+    for module in NEEDS.get(page.stem, []):
+        pytest.importorskip(module)
+
+
 @pytest.mark.parametrize("page", [p for p in TUTORIALS if blocks(p, "python")], ids=lambda p: p.stem)
 def test_python_blocks_of_the_page_run(page, tmp_path):
+    _require(page)
     code = "\n\n".join(blocks(page, "python"))
     # The author tutorial's game folder, as its first (not run) block tells the reader to copy it.
     shutil.copytree(ROOT / "tests" / "fixtures" / "author_games" / "bluff_dice", tmp_path / "my_games" / "bluff_dice")
