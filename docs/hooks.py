@@ -261,13 +261,13 @@ def cli_page() -> str:
 #: What an option costs, in time or memory (the constructors' docstrings say what each does).
 COSTS = {
     "iterations": "time grows linearly with it (one playout each)",
-    "seconds": "wall-clock time, exactly this much per move (results then depend on the machine)",
+    "seconds": "about this much wall-clock time per move (the moves then depend on the machine)",
     "nodes": "time grows linearly with it (states stepped into)",
     "depth": "time grows exponentially with it (about the branching factor, chance included, per ply)",
-    "workers": "that many threads and trees (native path): memory times N, faster per move on N cores",
-    "max_nodes": "caps the tree's memory (native path; each node tens of bytes)",
+    "workers": "that many threads and trees (native path): memory times N, more iterations per second on N cores",
+    "max_nodes": "caps the tree's size, hence its memory (native path)",
     "reuse_tree": "keeps the tree between moves: memory held between calls, fewer iterations wasted",
-    "rollout": "`policy` playouts are several times slower than `random` but far more informed",
+    "rollout": "`policy` playouts call the game's policy at every move: slower than `random`, better informed",
     "rollout_cutoff": "shorter playouts (faster), scored by the static evaluation",
     "rollout_epsilon": "none",
     "leaf_playout": "each leaf plays up to k more policy moves: time per leaf grows linearly",
