@@ -230,7 +230,10 @@ def cmd_play(args: argparse.Namespace) -> int:
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of the ``aiplay`` command."""
     parser = argparse.ArgumentParser(
-        prog="aiplay", description="Search-based AI opponents for board games.")
+        prog="aiplay", description="Search-based AI opponents for board games.",
+        epilog="Documentation (tutorials, API, protocol, every command): the site built from docs/ in the "
+               "repository: pip install -e '.[docs]' && mkdocs build -f docs/mkdocs.yml, then open "
+               "build/site/index.html. 'aiplay COMMAND --help' tells one command.")
     parser.add_argument("--version", action="version", version=f"aiplay {aiplay.__version__}")
     parser.add_argument("--debug", action="store_true",
                         help="show the full traceback of an unexpected error or an interruption")
