@@ -857,7 +857,7 @@ class Server:
             raise ProtocolError("a table's position is set by its moves; 'position' cannot change it")
         old = session.match
         state = self._parse_state(old.game, request["state"])
-        session.match = Match(old.game, seed=old.rng, state=state)
+        session.match = Match(old.game, seed=old.chance_seed, state=state)
         played = self._after_move(session, self._viewer(request, session))
         return self._with_status(session, {"chance_moves": played})
 
