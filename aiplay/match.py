@@ -269,6 +269,17 @@ class Match:
         seed = hashlib.blake2b(str(self.chance_seed).encode() + b"|" + self._prefix[-1], digest_size=16).digest()
         return random.Random(int.from_bytes(seed, "little"))
 
+    def line_key(self, ply: Optional[int] = None) -> bytes:
+        """A digest of the first ``ply`` moves (default: all): equal keys mean the same line of play.
+
+        A frontend that told a reader the moves up to a ply keeps this key to notice
+        when those moves were taken back and others played since.
+        """
+        ply = len(self._history) if ply is None else ply
+        if isinstance(ply, bool) or not isinstance(ply, int) or not 0 <= ply <= len(self._history):
+            raise InvalidOptionError(f"ply {ply!r} is not a position of this match: 0..{len(self._history)}")
+        return self._prefix[ply]
+
     def position_before(self, ply: int) -> State:
         """A copy of the position before move ``ply`` of the history (``ply == self.ply``: the live one)."""
         if isinstance(ply, bool) or not isinstance(ply, int) or not 0 <= ply <= len(self._history):
