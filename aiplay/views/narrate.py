@@ -107,8 +107,8 @@ def past_tense(game: Any, name: str) -> str:
     hook = getattr(game_module(game, "narrate"), "past_tense", None)
     if callable(hook):
         text = hook(name)
-        if text:
-            return str(text)
+        if text is not None:
+            return str(text)  # "" leaves the move out of summaries (a block's start or end)
     return name
 
 
@@ -127,6 +127,8 @@ def turn_summary(game: Any, player: int, names: Sequence[str]) -> str:
     phrases: List[Tuple[str, int]] = []
     for name in names:
         phrase = past_tense(game, name)
+        if not phrase:
+            continue
         if phrases and phrases[-1][0] == phrase:
             phrases[-1] = (phrase, phrases[-1][1] + 1)
         else:
