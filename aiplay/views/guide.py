@@ -48,6 +48,12 @@ def how_to_play(game: Any) -> str:
             f"listed; the game ends when its rules say so, and the highest result wins.\n")
 
 
+def legend(game: Any) -> Optional[str]:
+    """What the symbols of the game's text picture mean (``LEGEND`` in its ``guide.py``), or None."""
+    text = getattr(game_module(game, "guide"), "LEGEND", None)
+    return str(text) if text else None
+
+
 def name_meaning(game: Any, name: str, view: Optional[Mapping[str, Any]] = None, chance: bool = False) -> str:
     """The one-line meaning of a move called ``name`` (as the viewer reads it), given the viewer's ``view``.
 
@@ -104,4 +110,4 @@ def legal_meanings(state: State, viewer: Optional[int] = None) -> List[str]:
     return [name_meaning(state, seen_action(state, a, viewer)[1], view, chance) for a in state.legal_actions()]
 
 
-__all__ = ["GENERIC_MEANINGS", "generic_meaning", "how_to_play", "legal_meanings", "move_meaning", "name_meaning"]
+__all__ = ["GENERIC_MEANINGS", "generic_meaning", "how_to_play", "legend", "legal_meanings", "move_meaning", "name_meaning"]

@@ -34,3 +34,8 @@ MEANINGS = (
 def move_meaning(name: str, view: Mapping[str, Any]) -> Optional[str]:
     """One line for the move called ``name`` (``view``: the reader's view, unused here)."""
     return meaning_from(MEANINGS, name)
+
+#: What the terminal board's symbols mean (shown under it).
+LEGEND = ("legend: p0 player 0 | AP action points left | dice: your dice faces | assistants Workshop 1+0: "
+          "waiting + activated there (reserve: not placed) | T P F: a gadget's Time, Power, Frame sockets | "
+          "gadget 0: your first gadget (moves name gadgets and sockets by number)")

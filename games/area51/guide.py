@@ -30,3 +30,8 @@ MEANINGS = (
 def move_meaning(name: str, view: Mapping[str, Any]) -> Optional[str]:
     """One line for the move called ``name`` (``view``: the reader's view, unused here)."""
     return meaning_from(MEANINGS, name)
+
+#: What the terminal board's symbols mean (shown under it).
+LEGEND = ("legend: ??* a face-down card | 5:orange L1 (white) space 5 holds white's orange bunker, level 1 | "
+          "green truck R2->R0 #1 re-routes green artifacts from R2 to R0 (number 1) | 2xgreen 1 two green 1 cards | "
+          "score 7 [7] total [per colour]")

@@ -10,6 +10,11 @@ from .components import COLOURS, NUM_REGIONS, ROUTES, region_name, type_name, ve
 Area51State = Any
 
 
+
+def _count(n: int, word: str) -> str:
+    """``1 card``, ``2 cards``: a count with its noun, singular for one."""
+    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+
 def _cards(counts) -> str:
     items = [f"{c}x{type_name(t)}" if c > 1 else type_name(t) for t, c in enumerate(counts) if c]
     return ", ".join(items) or "-"
@@ -41,7 +46,7 @@ def render(state: Area51State, viewer: Optional[int] = None) -> str:
             vehicles.append(f"{vehicle_name(v)} {region_name(a)}->{region_name(b)} #{sum(x for _, x in veh[1])}")
     lines.append("vehicles: " + (", ".join(vehicles) or "-"))
     lines.append(f"face-up row: {_cards(state.row)}")
-    lines.append(f"deck: {sum(state.top_pool) + sum(state.main_pool)} cards, discards: {sum(state.discards)}")
+    lines.append(f"deck: {_count(sum(state.top_pool) + sum(state.main_pool), 'card')}, discards: {sum(state.discards)}")
     if any(state.pile):
         lines.append(f"pile being loaded ({region_name(state.pile_region)}): {_cards(state.pile)}")
     seat_scores = state.seat_scores()
@@ -49,7 +54,7 @@ def render(state: Area51State, viewer: Optional[int] = None) -> str:
         owners = "/".join(names[o] for o in g.owners_of[p])
         score = " ".join(str(state.scores_[o] + state.bonus[o]) for o in g.owners_of[p])
         hand = (_cards(state.hands[p]) if viewer is None or viewer == p
-                else f"{state.hand_size(p)} cards, known: {_cards(state.known[p])}")
+                else f"{_count(state.hand_size(p), 'card')}, known: {_cards(state.known[p])}")
         lines.append(f"player {p} ({owners}): score {seat_scores[p]} [{score}], hand: {hand}")
     lines.append("(* = face down)")
     return "\n".join(lines)

@@ -31,3 +31,7 @@ MEANINGS = (
 def move_meaning(name: str, view: Mapping[str, Any]) -> Optional[str]:
     """One line for the move called ``name`` (``view``: the reader's view, unused here)."""
     return meaning_from(MEANINGS, name)
+
+#: What the terminal map's symbols mean (shown under it).
+LEGEND = ("legend: G Groom Lake | D desert | M mountain (2 points to enter) | # canyon (impassable) | "
+          "C civilization (the way out) | ! an open hazard | + a beaten hazard | * the Team")

@@ -16,6 +16,11 @@ TERRAIN_FILL = {0: "#f2d49b", MOUNTAIN: "#a58a6a", CANYON: "#7a3b1e", CIVILIZATI
 CELL = 60
 
 
+
+def _count(n: int, word: str) -> str:
+    """``1 card``, ``2 cards``: a count with its noun, singular for one."""
+    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+
 def _cards(counts: List[int]) -> str:
     items = [f"{c}x{TYPE_NAMES[t]}" if c > 1 else TYPE_NAMES[t] for t, c in enumerate(counts) if c]
     return ", ".join(items) or "-"
@@ -49,7 +54,7 @@ def render(state: Any, viewer: Optional[int] = None) -> str:
     for p in range(n):
         show = viewer is None or viewer == p or state.revealed[p] or state.step == "over"
         role = state.role_name(p) if show else "?"
-        hand = _cards(state.hands[p]) if viewer is None or viewer == p else f"{state.hand_size(p)} cards"
+        hand = _cards(state.hands[p]) if viewer is None or viewer == p else _count(state.hand_size(p), "card")
         dead = " (dead)" if state.life[p] == 0 and state.turn >= 0 else ""
         lines.append(f"player {p}{dead}: {role}, life {state.life[p]}, hand: {hand}")
     lines.append("Discard Stack (top last): " + (", ".join(TYPE_NAMES[t] for t in state.discard) or "-"))

@@ -7,7 +7,7 @@ from typing import Any, Mapping, Optional
 from aiplay.views.meanings import meaning_from
 
 MEANINGS = (
-    (r"card raise (\d+) move (\d+)", "play this card: raise {1} city pieces and walk up to {2} spaces this turn"),
+    (r"card raise (\d+) move (\d+)", "play this card: raise {1} city piece(s) and walk up to {2} space(s) this turn"),
     (r"raise", "start raising city pieces out of the lake (streets, at most one building)"),
     (r"building (\d+) at r(\d+)c(\d+)", "raise building {1} on row {2}, column {3} (its treasure is found by walking in)"),
     (r"street r(\d+)c(\d+)-r(\d+)c(\d+)", "raise a street over r{1}c{2} and r{3}c{4}"),
@@ -27,3 +27,8 @@ MEANINGS = (
 def move_meaning(name: str, view: Mapping[str, Any]) -> Optional[str]:
     """One line for the move called ``name`` (``view``: the reader's view, unused here)."""
     return meaning_from(MEANINGS, name)
+
+#: What the terminal board's symbols mean (shown under it).
+LEGEND = ("legend: V0 player 0's village (* the adventurer is home) | B9 building 9 | <= => a street lying "
+          "across two cells | ^ v a street lying down | ~ deep water (streets or buildings rise here) | "
+          ". shallow water (streets only) | N Neptune | a digit after a piece: that player's adventurer")
