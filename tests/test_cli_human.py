@@ -202,10 +202,10 @@ def test_undo_and_replay_draws_the_same_chance_in_the_terminal(name):
     """Undo cannot fish for luck at the terminal: the same moves after an undo meet the same chance."""
     game = aiplay.load(name)
     bots = [make_bot("random", seed=s) for s in range(game.num_players)]
-    first = HumanGame(game, bots, {0}, seed=5, stdin=io.StringIO("1\n" * 6), stdout=io.StringIO())
+    first = HumanGame(game, bots, {0}, seed=5, stdin=io.StringIO("1\n" * 40), stdout=io.StringIO())
     first.run()
     bots = [make_bot("random", seed=s) for s in range(game.num_players)]
-    again = HumanGame(game, bots, {0}, seed=5, stdin=io.StringIO("1\n" * 3 + "undo\n" + "1\n" * 4),
+    again = HumanGame(game, bots, {0}, seed=5, stdin=io.StringIO("1\n" * 3 + "undo\n" + "1\n" * 37),
                       stdout=io.StringIO())
     again.run()
     # Along the common line of play (the bots' random choices part once the undo re-asks them), every chance
