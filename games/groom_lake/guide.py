@@ -34,4 +34,5 @@ def move_meaning(name: str, view: Mapping[str, Any]) -> Optional[str]:
 
 #: What the terminal map's symbols mean (shown under it).
 LEGEND = ("legend: G Groom Lake | D desert | M mountain (2 points to enter) | # canyon (impassable) | "
-          "C civilization (the way out) | ! an open hazard | + a beaten hazard | * the Team")
+          "C civilization (the way out) | ! an open hazard | + a beaten hazard | * the Team | o / - around a "
+          "tile: a red dot / a blank edge (placed edges must meet dot to dot, blank to blank)")
