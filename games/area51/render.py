@@ -45,6 +45,20 @@ def render(state: Area51State, viewer: Optional[int] = None) -> str:
             a, b = ROUTES[veh[0]]
             vehicles.append(f"{vehicle_name(v)} {region_name(a)}->{region_name(b)} #{sum(x for _, x in veh[1])}")
     lines.append("vehicles: " + (", ".join(vehicles) or "-"))
+    ctx = getattr(state, "ctx", None) or {}
+    if "build" in ctx and "down" in ctx and state.step in ("play_face_up", "play_face_down"):
+        # The action being played card by card: what it builds and how many face-down cards it still needs.
+        region = region_name(ctx["region"])
+        if ctx["build"] == 0:
+            what = f"a new {COLOURS[ctx['colour']]} bunker in {region}"
+        elif ctx["build"] == 1:
+            what = f"a level on the bunker {region}/{ctx['space'] + 1}"
+        else:
+            a, b = ROUTES[ctx["route"]]
+            what = (f"{vehicle_name(ctx['vehicle'])} {region_name(a)}->{region_name(b)}"
+                    + (f" #{ctx['number']}" if "number" in ctx else ""))
+        face_up = "face-up card to play, then " if state.step == "play_face_up" else ""
+        lines.append(f"being built: {what}; {face_up}{_count(ctx['down'], 'face-down card')} still to play")
     lines.append(f"face-up row: {_cards(state.row)}")
     lines.append(f"deck: {_count(sum(state.top_pool) + sum(state.main_pool), 'card')}, discards: {sum(state.discards)}")
     if any(state.pile):
