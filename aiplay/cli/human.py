@@ -521,6 +521,7 @@ class HumanGame:
         self.say(f"loaded {path}: {loaded.ply} moves played")
 
     def finish(self) -> None:
+        self.summarise_bots()  # the bots' last turns, which no prompt of the human seat followed
         state = self.match.state
         text = render_state(state, min(self.humans), "text")
         if text:

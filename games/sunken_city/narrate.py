@@ -51,6 +51,7 @@ def events(before: Mapping[str, Any], after: Mapping[str, Any], mover: int, name
 
 def outcome_reason(view: Mapping[str, Any], returns: Sequence[float], scores: Sequence[float]) -> Optional[str]:
     seats = view.get("seats") or []
-    parts = [f"player {s.get('seat')} secured {len(s.get('secured') or [])} treasures "
-             f"(value {s.get('secured_value')})" for s in seats]
+    parts = [f"player {s.get('seat')} secured {len(s.get('secured') or [])} "
+             f"{'treasure' if len(s.get('secured') or []) == 1 else 'treasures'} (value {s.get('secured_value')})"
+             for s in seats]
     return ("Most secured treasures wins, then their value: " + "; ".join(parts) + ".") if parts else None
