@@ -216,8 +216,28 @@ def match_summaries(match: Any, since: int, viewer: Optional[int]) -> List[str]:
     for move in history:
         if move.player != CHANCE and move.turn in recent:
             turns.setdefault(move.turn, (move.player, []))[1].append(move.name)
-    return [turn_summary(match.game, player, names) for _, (player, names) in sorted(turns.items())]
+    return merge_summaries([turn_summary(match.game, player, names) for _, (player, names) in sorted(turns.items())])
 
 
-__all__ = ["generic_events", "match_log", "match_summaries", "move_line", "narrate", "outcome", "past_tense",
+def merge_summaries(sentences: Sequence[str]) -> List[str]:
+    """Consecutive sentences that say the same of different players, as one:
+    "Player 1 made a hidden choice." x3 -> "Players 1, 2 and 3 each made a hidden choice."."""
+    out: List[str] = []
+    group: List[str] = []
+    rest = None
+    for sentence in list(sentences) + [""]:
+        words = sentence.split(" ", 2)
+        same = len(words) == 3 and words[0] == "Player" and words[2] == rest and words[1] not in group
+        if same:
+            group.append(words[1])
+            continue
+        if group:
+            out.append(f"Player {group[0]} {rest}" if len(group) == 1 else f"Players {_join(group)} each {rest}")
+        group, rest = ([words[1]], words[2]) if len(words) == 3 and words[0] == "Player" else ([], None)
+        if not group and sentence:
+            out.append(sentence)
+    return out
+
+
+__all__ = ["generic_events", "match_log", "match_summaries", "merge_summaries", "move_line", "narrate", "outcome", "past_tense",
            "plural", "seat_name", "turn_summary"]
