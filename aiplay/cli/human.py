@@ -500,7 +500,9 @@ class HumanGame:
         analysis = bot.analyse(state.clone())
         value = ("" if analysis.value is None else
                  f" (your chances: {chances_in_words(analysis.value, self.match.game)}; estimate {analysis.value:.2f})")
-        self.say(f"hint from {bot_label(bot)}: {state.action_to_string(analysis.action)}{value}")
+        # The top level plays no deliberate mistakes: it is the best bot, whatever the table's bots are.
+        self.say(f"hint from the best bot ({bot_label(bot)}, no deliberate mistakes): "
+                 f"{state.action_to_string(analysis.action)}{value}")
         ranked = sorted((s for s in analysis.stats if s.visits), key=lambda s: -(s.visits or 0))[:3]
         if ranked:
             self.say("  most searched: " + "; ".join(

@@ -91,8 +91,12 @@ def narrate(before: State, action: int, after: State, viewer: Optional[int]) -> 
         viewer = check_player(viewer, before.game.num_players)
     mover = before.current_player()
     _, name = seen_action(before, action, viewer)
-    lines = [move_line(mover, name)]
     view_before, view_after = _view(before, viewer), _view(after, viewer)
+    line = move_line(mover, name)
+    deck_a, deck_b = view_before.get("deck_size"), view_after.get("deck_size")
+    if mover == CHANCE and isinstance(deck_a, int) and isinstance(deck_b, int) and deck_b < deck_a:
+        line += f" ({plural(deck_b, 'card')} left in the deck)"  # a running count of the draws
+    lines = [line]
     module = game_module(before, "narrate")
     hook = getattr(module, "events", None)
     if callable(hook):
