@@ -335,10 +335,15 @@ class HumanGame:
         if not shown:
             raise InvalidOptionError(f"no legal move starts with {prefix!r}; type list to see them all")
         labels = self.describe([action for _, action, _ in shown])
-        # A short menu says what each move does; a long one leaves that to `help MOVE`.
-        meanings = self.meanings() if len(shown) <= MEANINGS_SHOWN else {}
+        # A short menu says what each move does; a longer one says it once per kind of move (its
+        # first word), on the kind's first line; `help MOVE` says it for any move.
+        meanings = self.meanings()
+        short = len(shown) <= MEANINGS_SHOWN
+        previous = None
         for (number, action, name), label in zip(shown, labels):
-            meaning = meanings.get(action)
+            kind = name.split(" ", 1)[0]
+            meaning = meanings.get(action) if short or kind != previous else None
+            previous = kind
             self.say(f"  {number:3d}. {name}" + (f"  ({label})" if label else "") + (f"  - {meaning}" if meaning else ""))
 
     def meanings(self) -> Dict[int, str]:
