@@ -53,7 +53,8 @@ from aiplay.search.spec import parse_bot
 from aiplay.views.docs import schema_of
 from aiplay.views.svg import legal_moves_on_svg, svg_module
 from aiplay.views.text import render_state
-from aiplay.protocol.texts import LogCursor, rules_reply, with_meanings
+from aiplay.protocol.texts import LogCursor, rules_reply, value_in_words, with_meanings
+from aiplay.views.panel import view_panel
 
 #: The ``viewer`` value that asks for everything (omniscient names, every hand).
 ALL_SEATS = "all"
@@ -990,6 +991,8 @@ class Server:
             raise ProtocolError(f"this client shows seat {viewer}; seat {player}'s view is not its to see")
         view = state.view(0 if player is None else player)
         data: Dict[str, Any] = {"player": player, "view": view}
+        if _field(request, "panel", (bool,), False):
+            data["panel"] = view_panel(state, 0 if player is None else player)
         if render is not None:
             data[render] = self._render(state, player, render)
             if render == "svg" and data["svg"] is not None:
@@ -1265,6 +1268,7 @@ class Server:
         data["principal_variation_names"] = analysis.principal_variation_names
         return {"action": analysis.action, "name": state.action_to_string(analysis.action),
                 "value": analysis.value, "player": analysis.player,
+                "chances": value_in_words(analysis.value, state.game),
                 "pv": [{"id": a, "name": n} for a, n in zip(analysis.principal_variation,
                                                               analysis.principal_variation_names)],
                 "analysis": data}
