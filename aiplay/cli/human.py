@@ -540,7 +540,9 @@ class HumanGame:
             for seat in told["seats"]:
                 p = seat["seat"]
                 who = "you" if p in self.humans else bot_label(self.bots[p])
-                self.say(f"  player {p} ({who}): {seat['result']}, score {seat['score']:g}")
+                # A game that keeps no score (all zero) shows the result alone, not "score 0" for all.
+                score = f", score {seat['score']:g}" if any(x["score"] for x in told["seats"]) else ""
+                self.say(f"  player {p} ({who}): {seat['result']}{score}")
         self.say(f"returns: {returns}")
         self.say(f"scores: {state.scores()}")
         best = max(returns)

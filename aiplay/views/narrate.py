@@ -125,18 +125,16 @@ def _join(parts: Sequence[str]) -> str:
 def turn_summary(game: Any, player: int, names: Sequence[str]) -> str:
     """One sentence for a turn of ``player`` made of the moves ``names`` (as the reader saw them).
 
-    Repeated moves are counted ("made 8 hidden choices"); a long turn names its
-    first moves and counts the rest.
+    Repeated moves are counted ("made 8 hidden choices", "handed a card to player 3
+    (5 times)"); a long turn names its first moves and counts the rest.
     """
-    phrases: List[Tuple[str, int]] = []
+    # Identical phrases are counted where they first came (a long hand-out of cards is one phrase).
+    counts: Dict[str, int] = {}
     for name in names:
         phrase = past_tense(game, name)
-        if not phrase:
-            continue
-        if phrases and phrases[-1][0] == phrase:
-            phrases[-1] = (phrase, phrases[-1][1] + 1)
-        else:
-            phrases.append((phrase, 1))
+        if phrase:
+            counts[phrase] = counts.get(phrase, 0) + 1
+    phrases = list(counts.items())
     parts = []
     for phrase, count in phrases:
         if count == 1:
