@@ -236,7 +236,8 @@ def human_cli_transcript(game: aiplay.Game, moves: List[int], viewer: int) -> by
                 # screen too: they come from a search of what this seat knows, so twins get the same.
                 typed.append("hint")
                 hints -= 1
-            typed.append(str(legal.index(action) + 1))
+            if len(legal) > 1:  # a seat's only legal move is played for it, with a notice: nothing typed
+                typed.append(str(legal.index(action) + 1))
         else:
             others.append(action)
         state.apply_action(action)
