@@ -525,7 +525,7 @@ class HumanGame:
         loaded.chance_seed = self.match.chance_seed
         self.match = loaded
         self._shown_turn = -1
-        self.say(f"loaded {path}: {loaded.ply} moves played")
+        self.say(f"loaded {path}: {plural(loaded.ply, 'move')} played")
 
     def finish(self) -> None:
         self.summarise_bots()  # the bots' last turns, which no prompt of the human seat followed
