@@ -53,6 +53,8 @@ from aiplay.search.spec import parse_bot
 from aiplay.views.docs import schema_of
 from aiplay.views.svg import legal_moves_on_svg, svg_module
 from aiplay.views.text import render_state
+from aiplay.protocol.texts import LogCursor, rules_reply, value_in_words, with_meanings
+from aiplay.views.panel import view_panel
 
 #: The ``viewer`` value that asks for everything (omniscient names, every hand).
 ALL_SEATS = "all"
@@ -284,6 +286,8 @@ class Session:
         self.solve_engine: Any = None
         #: Set for good once the game is closed or its client gone: its search or solve is cancelled.
         self.cancelled = False
+        #: The moves this client was told of (the status's ``log``, docs/protocol.md).
+        self.told = LogCursor()
 
     @property
     def match(self) -> Match:
@@ -348,6 +352,7 @@ class Session:
         if player == TERMINAL:
             data["returns"] = state.returns()
             data["scores"] = state.scores()
+        data.update(self.told.fields(m, self.viewer))  # log, summary and, at the end, outcome
         return data
 
 
@@ -542,7 +547,7 @@ class Server:
             "chance": self._chance, "undo": self._undo, "redo": self._redo, "view": self._view,
             "history": self._history, "record": self._record, "load": self._load, "go": self._go,
             "analyse": self._analyse, "stop": self._stop, "solve": self._solve, "quit": self._quit,
-            "join": self._join,
+            "join": self._join, "rules": self._rules,
         }
 
     # -- framing -------------------------------------------------------------
@@ -896,7 +901,7 @@ class Server:
             raise ProtocolError("a table's position is set by its moves; 'position' cannot change it")
         old = session.match
         state = self._parse_state(old.game, request["state"])
-        session.match = Match(old.game, seed=old.rng, state=state)
+        session.match = Match(old.game, seed=old.chance_seed, state=state)
         played = self._after_move(session, self._viewer(request, session))
         return self._with_status(session, {"chance_moves": played})
 
@@ -914,7 +919,14 @@ class Server:
                                for a, p in state.chance_outcomes()]
         else:
             data["actions"] = [{"id": a, "name": n} for a, n in session.match.legal_moves()]
+        if _field(request, "meanings", (bool,), False):
+            data["actions"] = with_meanings(state, viewer, data["actions"])
         return self._with_status(session, data)
+
+    def _rules(self, request: Dict[str, Any]) -> Dict[str, Any]:
+        with self._lock:
+            sessions = list(self.sessions.values())
+        return rules_reply(request, sessions[0].match.game.name if len(sessions) == 1 else None)
 
     def _apply(self, request: Dict[str, Any]) -> Dict[str, Any]:
         session = self._session(request, idle=True)
@@ -1018,6 +1030,8 @@ class Server:
             raise ProtocolError(f"this client shows seat {viewer}; seat {player}'s view is not its to see")
         view = state.view(0 if player is None else player)
         data: Dict[str, Any] = {"player": player, "view": view}
+        if _field(request, "panel", (bool,), False):
+            data["panel"] = view_panel(state, 0 if player is None else player)
         if render is not None:
             data[render] = self._render(state, player, render)
             if render == "svg" and data["svg"] is not None:
@@ -1293,6 +1307,7 @@ class Server:
         data["principal_variation_names"] = analysis.principal_variation_names
         return {"action": analysis.action, "name": state.action_to_string(analysis.action),
                 "value": analysis.value, "player": analysis.player,
+                "chances": value_in_words(analysis.value, state.game),
                 "pv": [{"id": a, "name": n} for a, n in zip(analysis.principal_variation,
                                                               analysis.principal_variation_names)],
                 "analysis": data}

@@ -1,0 +1,53 @@
+"""Area 51's automatic steps in words (:mod:`aiplay.views.narrate`): points scored by each owner colour.
+
+The scores live on the owners (colours), not the seats, so the generic narrator
+does not see them; this reads them from the reader's view before and after a move.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any, List, Mapping, Optional
+
+#: The seats' scores are their colours' (told per colour below): no generic score lines too.
+GENERIC_EVENTS = False
+
+
+def events(before: Mapping[str, Any], after: Mapping[str, Any], mover: int, name: str,
+           viewer: Optional[int]) -> List[str]:
+    """Points each owner colour gained, and security markers running out in a region."""
+    lines: List[str] = []
+    for old, new in zip(before.get("owners") or [], after.get("owners") or []):
+        gained = int(new.get("points", 0)) - int(old.get("points", 0))
+        if gained:
+            unit = "point" if abs(gained) == 1 else "points"
+            lines.append(f"player {new.get('seat')} ({new.get('owner')}) scores {gained} {unit} "
+                         f"(now {new.get('points')})")
+    for old, new in zip(before.get("regions") or [], after.get("regions") or []):
+        if old.get("security_markers") and not new.get("security_markers"):
+            lines.append(f"region {new.get('region')} has no security markers left")
+    return lines
+
+
+#: (pattern, phrase) for turn summaries; the action's first move ("collect", "build"...) says nothing the rest does not.
+PHRASES = ((r"create (\w+) bunker in (R\d)", "created a {0} bunker in {1}"),
+           (r"upgrade bunker (R\d/\d+)", "upgraded the bunker {0}"),
+           (r"face-up (.+) to hangar (\d+)", "played {0} face up to hangar {1}"),
+           (r"face-down card to hangar (\d+)", "played a card face down to hangar {0}"),
+           (r"face-down (.+) to hangar (\d+)", "played {0} face down to hangar {1}"),
+           (r"(\w+ (?:truck|train)) (R\d)->(R\d)", "sent the {0} from {1} to {2}"),
+           (r"number (\d+)", "numbered it {0}"),
+           (r"pick up (R\d) hangar (\d+)", "picked up hangar {1} of {0}"),
+           (r"store (.+) in (R\d/\d+)", "stored {0} in {1}"),
+           (r"take face-up (.+)", "took {0}"), (r"take deck top", "took the deck's top card"),
+           (r"refresh discarding (.+)", "discarded {0} and refreshed the row"))
+SILENT = {"collect", "build", "vehicle", "pick up"}
+
+
+def past_tense(name: str) -> Optional[str]:
+    """A move as a phrase for a turn summary ("" for an action's first move)."""
+    for pattern, phrase in PHRASES:
+        found = re.fullmatch(pattern, name)
+        if found:
+            return phrase.format(*found.groups())
+    return "" if name in SILENT else None
