@@ -77,6 +77,7 @@ EXAMPLES: List[Tuple[str, Dict[str, Any], Optional[Dict[str, Any]]]] = [
     ("new", {"cmd": "new", **EXAMPLE_GAME, "seed": 1}, {"cmd": "new", "game": "no_such_game"}),
     ("status", {"cmd": "status", "game_id": "g1"}, {"cmd": "status", "game_id": "g99"}),
     ("games", {"cmd": "games"}, None),
+    ("rules", {"cmd": "rules", "game": EXAMPLE_GAME["game"]}, {"cmd": "rules", "game": "no_such_game"}),
     ("legal", {"cmd": "legal", "game_id": "g1"}, {"cmd": "legal", "game_id": 7}),
     ("apply", {"cmd": "apply", "game_id": "g1", "action": "$first_legal"},
      {"cmd": "apply", "game_id": "g1", "action": 12345}),
