@@ -134,6 +134,11 @@ cdef struct Node:
     int32_t to_move         # who moves next from here (-1 chance, -4 terminal, -2 unknown)
 
 
+# Smooth UCT's schedule (Heinrich & Silver 2015): the share of UCB decisions starts near
+# SMOOTH_ETA and decays with the node's visits, never below SMOOTH_GAMMA.
+cdef double SMOOTH_ETA = 0.9
+cdef double SMOOTH_GAMMA = 0.1
+
 # log(n) for the small counts UCB1 reads at every child: the same libm results as calling log()
 # (the table is filled by it), without a libm call per child.
 cdef enum:
@@ -198,6 +203,9 @@ cdef class TreeSearch:
     cdef double epsilon          # with use_policy: chance of a uniform move instead
     cdef int cutoff              # rollout moves before the static evaluation stops it (-1: none)
     cdef bint policy_opponents   # in the tree, the other players move by policy_action (no UCB)
+    # Smooth UCT (see _smooth_pick): a share of the decisions follows the average policy
+    cdef bint smooth
+    cdef double smooth_decay
     # threads and cancellation
     # profile build only (see PROF_ON): ticks per phase and event counts of the last run()
     cdef unsigned long long prof[N_PHASES]
@@ -207,7 +215,8 @@ cdef class TreeSearch:
 
     def __init__(self, Kernel kernel, str mode="mcts", double uct_c=2.0, object max_nodes=1_000_000,
                  str rollout="random", double rollout_epsilon=0.0, int rollout_cutoff=-1,
-                 Cancellation cancel=None, str opponents="search"):
+                 Cancellation cancel=None, str opponents="search", bint smooth=False,
+                 double smooth_decay=0.002):
         if mode not in MODES:
             raise InvalidOptionError(f"mode {mode!r} is invalid; it accepts one of {sorted(MODES)}")
         num_trees = kernel.num_players if MODES[mode] == MODE_MO_ISMCTS else 1
@@ -230,6 +239,10 @@ cdef class TreeSearch:
             raise InvalidOptionError(f"opponents {opponents!r} is invalid; it accepts one of {list(OPPONENTS)}")
         if opponents == "policy" and not kernel.has_policy:
             raise InvalidOptionError("opponents='policy' needs the kernel's playout policy, and this kernel has none")
+        if not (smooth_decay >= 0.0 and smooth_decay < 1e300):  # NaN fails both
+            raise InvalidOptionError(f"smooth_decay={smooth_decay} is invalid; it accepts a finite number >= 0")
+        self.smooth = smooth
+        self.smooth_decay = smooth_decay
         # Shared by a bot's workers, so that one stop request reaches them all.
         self.cancel = cancel if cancel is not None else Cancellation()
         self.use_policy = rollout == "policy"
@@ -373,6 +386,11 @@ cdef class TreeSearch:
                         return a
                     pick -= 1
         self.expanding = False
+        if self.smooth:
+            pick = self._smooth_pick(n_legal, child_of, NULL, rng)
+            if pick >= 0:
+                self.chosen_child = child_of[actions[pick]]
+                return actions[pick]
         if not availability:
             log_n = count_log(nodes[node].visits)
         for i in range(n_legal):
@@ -430,6 +448,14 @@ cdef class TreeSearch:
                         return actions[i]
                     pick -= 1
         self.expanding = False
+        if self.smooth:
+            pick = self._smooth_pick(n_legal, NULL, slot, rng)
+            if pick >= 0:
+                if availability:  # counted as the UCB pass below counts them
+                    for i in range(n_legal):
+                        nodes[slot[i]].avail += 1
+                self.chosen_child = slot[pick]
+                return actions[pick]
         if not availability:
             log_n = count_log(nodes[node].visits)
         for i in range(n_legal):
@@ -444,6 +470,35 @@ cdef class TreeSearch:
                 best = i
         self.chosen_child = slot[best]
         return actions[best]
+
+    cdef int _smooth_pick(self, int n_legal, const int* child_of, const int* slot, Rng* rng) noexcept nogil:
+        """Smooth UCT's choice (Heinrich & Silver 2015): the index of a legal move, or -1 for UCB.
+
+        With probability ``eta = max(SMOOTH_GAMMA, SMOOTH_ETA / (1 + smooth_decay * sqrt(N)))``,
+        ``N`` the visits of the legal children, the caller selects by UCB (-1); otherwise a
+        move is drawn in proportion to its visits: the node's average policy so far, which
+        is what converges towards an equilibrium in two-player zero-sum games. Every legal
+        move has a child (the caller expands untried ones first). Children are read by
+        action (``child_of``) or by legal slot (``slot``).
+        """
+        cdef int i, c
+        cdef long total = 0
+        cdef double eta, r
+        for i in range(n_legal):
+            c = slot[i] if slot != NULL else child_of[self.actions[i]]
+            total += self.nodes[c].visits
+        eta = SMOOTH_ETA / (1.0 + self.smooth_decay * sqrt(<double>total))
+        if eta < SMOOTH_GAMMA:
+            eta = SMOOTH_GAMMA
+        if total <= 0 or rng_uniform(rng) < eta:
+            return -1
+        r = rng_uniform(rng) * <double>total
+        for i in range(n_legal):
+            c = slot[i] if slot != NULL else child_of[self.actions[i]]
+            r -= self.nodes[c].visits
+            if r < 0.0:
+                return i
+        return n_legal - 1  # rounding: the last move
 
     cdef inline void _lap(self, int phase, unsigned long long* mark) noexcept nogil:
         """Profile build: charge the ticks since ``mark`` to ``phase`` and move the mark."""

@@ -54,6 +54,18 @@ VARIANTS = ("so", "mo")
 #: textbook assumption misleads: in Groom Lake a self-interested Human gains by voting a rival
 #: Human out, so an Alien searching with ``"search"`` calls votes that real Humans never carry.
 OPPONENTS = ("search", "policy")
+#: Smooth UCT's default ``d`` (ISMCTS option ``smooth_decay``): how fast, with a node's visits, the
+#: share of UCB decisions there falls from 0.9 towards its floor of 0.1 (Heinrich & Silver 2015's
+#: schedule ``max(0.1, 0.9 / (1 + d * sqrt(N)))``; the native loop holds the 0.9 and the 0.1).
+DEFAULT_SMOOTH_DECAY = 0.002
+#: Smooth UCT's starting share of UCB decisions and its floor (the paper's eta and gamma).
+SMOOTH_ETA = 0.9
+SMOOTH_GAMMA = 0.1
+
+
+def smooth_ucb_share(visits: int, decay: float) -> float:
+    """Smooth UCT's share of UCB decisions at a node whose legal children have ``visits`` in all."""
+    return max(SMOOTH_GAMMA, SMOOTH_ETA / (1.0 + decay * visits ** 0.5))
 
 
 def check_backend(value: Any) -> str:
@@ -81,6 +93,8 @@ class TreeSearchConfig:
     reuse_tree: Optional[bool] = None
     max_nodes: Optional[int] = None
     opponents: str = "search"
+    smooth: bool = False
+    smooth_decay: float = DEFAULT_SMOOTH_DECAY
 
     @classmethod
     def from_options(cls, *, iterations: Optional[int] = None, seconds: Optional[float] = None,
@@ -88,7 +102,8 @@ class TreeSearchConfig:
                      rollout_epsilon: float = 0.0, rollout_cutoff: Optional[int] = None,
                      backend: str = "auto", variant: str = "so", workers: Optional[int] = None,
                      reuse_tree: Optional[bool] = None, max_nodes: Optional[int] = None,
-                     opponents: str = "search") -> "TreeSearchConfig":
+                     opponents: str = "search", smooth: bool = False,
+                     smooth_decay: float = DEFAULT_SMOOTH_DECAY) -> "TreeSearchConfig":
         """Validate a bot's keyword options; raises :class:`InvalidOptionError` naming a bad one."""
         budget = Budget(iterations=iterations, seconds=seconds, nodes=nodes)
         if budget.unlimited:
@@ -111,6 +126,8 @@ class TreeSearchConfig:
             reuse_tree=None if reuse_tree is None else check_bool("reuse_tree", reuse_tree),
             max_nodes=max_nodes,
             opponents=opponents,
+            smooth=check_bool("smooth", smooth),
+            smooth_decay=check_nonnegative_float("smooth_decay", smooth_decay),
         )
 
     def check_game(self, state: State) -> None:
