@@ -206,6 +206,12 @@ cdef class TreeSearch:
     # Smooth UCT (see _smooth_pick): a share of the decisions follows the average policy
     cdef bint smooth
     cdef double smooth_decay
+    # Self-determinization (MO-ISMCTS only, see _iterate): the share of iterations whose world
+    # also resamples the searching player's hidden information as a rival sees it; with it every
+    # tree starts with an edge by its owner's information, and the searching player's real
+    # information set is the node real_root, one level below its tree's root.
+    cdef double self_det
+    cdef int real_root
     # threads and cancellation
     # profile build only (see PROF_ON): ticks per phase and event counts of the last run()
     cdef unsigned long long prof[N_PHASES]
@@ -216,7 +222,7 @@ cdef class TreeSearch:
     def __init__(self, Kernel kernel, str mode="mcts", double uct_c=2.0, object max_nodes=1_000_000,
                  str rollout="random", double rollout_epsilon=0.0, int rollout_cutoff=-1,
                  Cancellation cancel=None, str opponents="search", bint smooth=False,
-                 double smooth_decay=0.002):
+                 double smooth_decay=0.002, double self_determinize=0.0):
         if mode not in MODES:
             raise InvalidOptionError(f"mode {mode!r} is invalid; it accepts one of {sorted(MODES)}")
         num_trees = kernel.num_players if MODES[mode] == MODE_MO_ISMCTS else 1
@@ -243,6 +249,13 @@ cdef class TreeSearch:
             raise InvalidOptionError(f"smooth_decay={smooth_decay} is invalid; it accepts a finite number >= 0")
         self.smooth = smooth
         self.smooth_decay = smooth_decay
+        if not 0.0 <= self_determinize <= 1.0:
+            raise InvalidOptionError(
+                f"self_determinize={self_determinize} is invalid; it accepts a number in [0, 1]")
+        if self_determinize > 0.0 and MODES[mode] != MODE_MO_ISMCTS:
+            raise InvalidOptionError(f"self_determinize needs mode 'mo-ismcts', not {mode!r}")
+        self.self_det = self_determinize
+        self.real_root = NO_NODE
         # Shared by a bot's workers, so that one stop request reaches them all.
         self.cancel = cancel if cancel is not None else Cancellation()
         self.use_policy = rollout == "policy"
@@ -537,10 +550,28 @@ cdef class TreeSearch:
                 self.kernel.clone_into(self.root_state, s)
             if PROF_ON:
                 self._lap(PH_DETERMINIZE, &mark)
+        if self.self_det > 0.0 and self.num_trees > 1 and rng_uniform(det_rng) < self.self_det:
+            # Resample the searching player's own hidden information as a rival sees it (a
+            # failed redraw keeps the world, which is consistent with the searching player's view).
+            t = <int>rng_below(det_rng, self.num_trees - 1)
+            self.kernel.determinize(s, t + (1 if t >= self.owner else 0), det_rng)
         for t in range(self.num_trees):
             current[t] = self.roots[t]
             self.path_len[t] = 0
             self._push(t, current[t])
+            if self.self_det > 0.0:
+                # The first edge of every tree: its owner's information in this world.
+                key = self.kernel.info_hash(s, t)
+                child = self._find_child(current[t], key, UNOBSERVED)
+                if child == NO_NODE:
+                    child = self._new_node(current[t], key, -1, UNOBSERVED)
+                    if child == NO_NODE:
+                        stop = True  # memory cap: roll out from here
+                        continue
+                    self.nodes[child].avail = 1
+                    self.nodes[child].to_move = self.kernel.current_player(s)
+                current[t] = child
+                self._push(t, child)
 
         while not stop:
             player = self.kernel.current_player(s)
@@ -843,7 +874,7 @@ cdef class TreeSearch:
 
     cdef int _best_action(self) noexcept nogil:
         """The most visited root action among the legal ones of the searched position."""
-        cdef int root = self.roots[self._owner_tree()]
+        cdef int root = self._decision_root()
         cdef int n = self.kernel.legal_actions(self.root_state, self.actions)
         cdef int i, a, c, visits, best = -1, best_visits = 0
         cdef double value = 0.0, best_value = 0.0
@@ -876,6 +907,8 @@ cdef class TreeSearch:
         cdef Cancellation cancel = self.cancel
         cdef unsigned long long mark = 0, ticks_started = 0
 
+        if self.self_det > 0.0:
+            reuse = False  # the trees start above the information set: nothing to re-root
         if reuse and self.has_tree and self.owner == player:
             for t in range(self.num_trees):
                 # By the searching player's information in every tree (see _iterate).
@@ -895,6 +928,12 @@ cdef class TreeSearch:
                 self.roots[t] = self._new_node(NO_NODE, 0, -1, -2)
                 self.nodes[self.roots[t]].to_move = player
                 self.nodes[self.roots[t]].root_info = info
+            self.real_root = NO_NODE
+            if self.self_det > 0.0:
+                # Made now (the real world is not sampled in every iteration): the report reads it.
+                self.real_root = self._new_node(self.roots[player], info, -1, UNOBSERVED)
+                self.nodes[self.real_root].to_move = player
+                self.nodes[self.real_root].avail = 1
         self.has_tree = True
         reused_visits = self.nodes[self.roots[self._owner_tree()]].visits
 
@@ -957,9 +996,15 @@ cdef class TreeSearch:
     cdef inline int _owner_tree(self) noexcept nogil:
         return self.owner if self.mode == MODE_MO_ISMCTS else 0
 
+    cdef inline int _decision_root(self) noexcept nogil:
+        """The node of the searched information set in the searching player's tree."""
+        if self.real_root != NO_NODE:
+            return self.real_root
+        return self.roots[self._owner_tree()]
+
     cdef object _root_report(self, long done, double elapsed, bint reused, long reused_visits):
         """Root children of the searching player, by action: visits, value sums, availability."""
-        cdef int root = self.roots[self._owner_tree()]
+        cdef int root = self._decision_root()
         cdef int c = self.nodes[root].first_child
         stats = []
         while c != NO_NODE:
@@ -997,7 +1042,7 @@ cdef class TreeSearch:
             raise BotBusyError("the principal variation needs a finished search")
         if not self.has_tree:
             return [first_action]
-        node = self._find_child(self.roots[self._owner_tree()], <uint64_t>first_action, self.owner)
+        node = self._find_child(self._decision_root(), <uint64_t>first_action, self.owner)
         pv = [first_action]
         if node == NO_NODE:
             return pv

@@ -1,10 +1,12 @@
-"""ISMCTS's ``smooth`` option: Smooth UCT (Heinrich & Silver 2015) on both search paths.
+"""ISMCTS's ``smooth`` and ``self_determinize`` options on both search paths.
 
 With ``smooth=True`` a share of the tree decisions follows the average policy
 (visit counts) and the move played is drawn from the root's visits. Checked
 here: the options are validated, a seed replays the same moves, the native and
 reference loops agree in distribution, and the move played follows the visits
-(the bot plays mixed). The exploitability test is a validation game's own
+(the bot plays mixed). ``self_determinize`` (MO-ISMCTS: in a share of the
+iterations the searching seat's own hidden information is resampled as a rival
+sees it) is checked alongside. The exploitability test is a validation game's own
 (``games/<game>/tests``): it names its game.
 """
 
@@ -57,6 +59,20 @@ def test_a_bad_smooth_decay_is_refused_by_name(value):
         ISMCTSBot(iterations=10, smooth=True, smooth_decay=value)
 
 
+@pytest.mark.parametrize("value", [-0.1, 1.5, math.nan, "1", True, None])
+def test_a_bad_self_determinize_is_refused_by_name(value):
+    with pytest.raises(InvalidOptionError, match="self_determinize"):
+        ISMCTSBot(iterations=10, variant="mo", self_determinize=value)
+
+
+def test_self_determinize_needs_mo_and_no_kept_tree():
+    with pytest.raises(InvalidOptionError, match="needs variant='mo'"):
+        ISMCTSBot(iterations=10, self_determinize=0.5)
+    with pytest.raises(InvalidOptionError, match="reuse_tree=True"):
+        ISMCTSBot(iterations=10, variant="mo", self_determinize=0.5, reuse_tree=True)
+    assert ISMCTSBot(iterations=10, variant="mo", self_determinize=0.5).config.keep_tree is False
+
+
 def test_make_bot_takes_the_options_and_other_searches_refuse_them():
     bot = make_bot("ismcts", iterations=10, smooth=True, smooth_decay=0.0)
     assert bot.config.smooth and bot.config.smooth_decay == 0.0
@@ -74,12 +90,12 @@ def test_the_schedule_starts_at_eta_and_keeps_its_floor():
 
 
 @pytest.mark.parametrize("backend", ["native", "reference"])
-@pytest.mark.parametrize("variant", ["so", "mo"])
-def test_a_seed_replays_the_same_moves_and_analyses(backend, variant):
+@pytest.mark.parametrize("variant,self_determinize", [("so", 0.0), ("mo", 0.0), ("mo", 1.0)])
+def test_a_seed_replays_the_same_moves_and_analyses(backend, variant, self_determinize):
     game = aiplay.load(SMALL, backend=backend)
 
     def moves(seed: int):
-        bot = ISMCTSBot(iterations=200, seed=seed, smooth=True, variant=variant)
+        bot = ISMCTSBot(iterations=200, seed=seed, smooth=True, variant=variant, self_determinize=self_determinize)
         rng = random.Random(4)
         played, visits = [], []
         for _ in range(6):
@@ -114,11 +130,11 @@ def _differ(first, second) -> bool:
     return diff > TOLERANCE + 3 * math.sqrt((statistics.variance(first) + statistics.variance(second)) / len(first))
 
 
-@pytest.mark.parametrize("variant", ["so", "mo"])
-def test_native_and_reference_agree_in_distribution(variant):
+@pytest.mark.parametrize("variant,self_determinize", [("so", 0.0), ("mo", 0.0), ("mo", 1.0)])
+def test_native_and_reference_agree_in_distribution(variant, self_determinize):
     """With a fast decay (most decisions by the average policy), where Smooth UCT's visit shares are
     far from plain ISMCTS's, so that the comparison can tell the two apart (checked too)."""
-    smooth = dict(smooth=True, smooth_decay=1.0, variant=variant)
+    smooth = dict(smooth=True, smooth_decay=1.0, variant=variant, self_determinize=self_determinize)
     distinguishable = False
     for ref, native in positions(4, seed=8):
         for action in ref.legal_actions():

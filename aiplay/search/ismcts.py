@@ -157,7 +157,7 @@ class ISMCTSBot(TwoPathSearch, Bot):
                  variant: str = "so", workers: Optional[int] = None, reuse_tree: Optional[bool] = None,
                  max_nodes: Optional[int] = None, backend: str = "auto", rollout: str = "random",
                  rollout_epsilon: float = 0.0, rollout_cutoff: Optional[int] = None, opponents: str = "search",
-                 smooth: bool = False, smooth_decay: float = DEFAULT_SMOOTH_DECAY):
+                 smooth: bool = False, smooth_decay: float = DEFAULT_SMOOTH_DECAY, self_determinize: float = 0.0):
         """Build the bot; raises :class:`~aiplay.errors.InvalidOptionError` for a bad option.
 
         ``uct_c``: exploration constant, a finite number >= 0, in units of the
@@ -180,7 +180,7 @@ class ISMCTSBot(TwoPathSearch, Bot):
             iterations=iterations, seconds=seconds, nodes=nodes, uct_c=uct_c, rollout=rollout,
             rollout_epsilon=rollout_epsilon, rollout_cutoff=rollout_cutoff, backend=backend,
             variant=variant, workers=workers, reuse_tree=reuse_tree, max_nodes=max_nodes, opponents=opponents,
-            smooth=smooth, smooth_decay=smooth_decay)
+            smooth=smooth, smooth_decay=smooth_decay, self_determinize=self_determinize)
         self.budget, self.uct_c, self.rollout = self.config.budget, self.config.uct_c, self.config.rollout
         self.backend, self.variant = self.config.backend, self.config.variant
         self._pool: Optional[TreeSearchPool] = None
@@ -351,10 +351,30 @@ class ISMCTSBot(TwoPathSearch, Bot):
         smooth, decay = self.config.smooth, self.config.smooth_decay
         opponent_policy = state.game.heuristic_policy if self.config.opponents == "policy" else None
 
+        self_share = self.config.self_determinize
+        if self_share > 0:
+            keep = False  # refused with reuse_tree=True (tree_config): the trees start one level above
+            real_key = state.information_state_key(root_player)
         while True:
             world = state.determinize(root_player, det_rng)
             current = list(roots)
             paths = [[root] for root in roots]
+            if self_share > 0:
+                # Self-determinization: in a share of the iterations the searching seat's own hidden
+                # information is resampled as a rival sees it, and every tree starts with an edge by
+                # its owner's information here, so the rivals' trees learn against all the hands the
+                # searching seat might hold (else they "know" its true one).
+                if det_rng.random() < self_share:
+                    rival = det_rng.randrange(num_players - 1)
+                    world = world.determinize(rival + (rival >= root_player), det_rng)
+                for owner in range(num_players):
+                    key = world.information_state_key(owner)
+                    child = current[owner].chance_children.get(key)
+                    if child is None:
+                        child = current[owner].chance_children[key] = _Node(num_players)
+                        tree_nodes += 1
+                    current[owner] = child
+                    paths[owner].append(child)
             expanded = False
             while not expanded:
                 to_move = world.current_player()
@@ -430,6 +450,8 @@ class ISMCTSBot(TwoPathSearch, Bot):
         if keep:
             self._kept = KeptTrees.of(state, root_player, roots)
         root = roots[root_player]
+        if self_share > 0:  # the searching seat's real information set, one level down
+            root = root.chance_children.get(real_key) or _Node(num_players)
         stats = []
         for action in state.legal_actions():
             child = root.children.get(action)

@@ -88,7 +88,7 @@ class TreeSearchPool:
                     "none; use opponents='search' or backend='reference'")
             self._searches = [TreeSearch(kernel, self.mode, self.uct_c, per_worker, kind, epsilon, cutoff,
                                          self.cancel, self.config.opponents, self.config.smooth,
-                                         self.config.smooth_decay)
+                                         self.config.smooth_decay, self.config.self_determinize)
                               for _ in range(self.workers)]
             self._kernel = kernel
         return self._searches

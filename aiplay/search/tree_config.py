@@ -28,7 +28,7 @@ from typing import Any, List, Optional
 
 from aiplay.errors import AiplayError, InvalidOptionError
 from aiplay.game import State
-from aiplay.limits import check_memory
+from aiplay.limits import check_fraction, check_memory
 from aiplay.registry import BACKENDS, game_entry
 from aiplay.search.base import MAX_C_INT, Budget, check_bool, check_nonnegative_float, check_positive_int
 from aiplay.search.rollout import Rollout
@@ -95,6 +95,7 @@ class TreeSearchConfig:
     opponents: str = "search"
     smooth: bool = False
     smooth_decay: float = DEFAULT_SMOOTH_DECAY
+    self_determinize: float = 0.0
 
     @classmethod
     def from_options(cls, *, iterations: Optional[int] = None, seconds: Optional[float] = None,
@@ -103,7 +104,8 @@ class TreeSearchConfig:
                      backend: str = "auto", variant: str = "so", workers: Optional[int] = None,
                      reuse_tree: Optional[bool] = None, max_nodes: Optional[int] = None,
                      opponents: str = "search", smooth: bool = False,
-                     smooth_decay: float = DEFAULT_SMOOTH_DECAY) -> "TreeSearchConfig":
+                     smooth_decay: float = DEFAULT_SMOOTH_DECAY,
+                     self_determinize: float = 0.0) -> "TreeSearchConfig":
         """Validate a bot's keyword options; raises :class:`InvalidOptionError` naming a bad one."""
         budget = Budget(iterations=iterations, seconds=seconds, nodes=nodes)
         if budget.unlimited:
@@ -114,6 +116,15 @@ class TreeSearchConfig:
         if variant not in VARIANTS:
             raise InvalidOptionError(f"option variant={variant!r} is invalid; it accepts 'so' or 'mo'")
         max_nodes = check_positive_int("max_nodes", max_nodes, maximum=MAX_C_INT)
+        self_determinize = check_fraction("self_determinize", self_determinize)
+        if self_determinize > 0 and variant != "mo":
+            raise InvalidOptionError(
+                f"option self_determinize={self_determinize!r} needs variant='mo' (one tree per player: the "
+                f"rivals' trees are what it trains); variant={variant!r} was given")
+        if self_determinize > 0 and reuse_tree is True:
+            raise InvalidOptionError(
+                f"option self_determinize={self_determinize!r} cannot be combined with reuse_tree=True: its trees "
+                "start above the searching seat's information set, where no kept tree can be re-rooted")
         if max_nodes is not None:  # the native tree grows up to it: refused at once if the machine lacks the memory
             check_memory("max_nodes", max_nodes, max_nodes * NODE_BYTES)
         return cls(
@@ -128,6 +139,7 @@ class TreeSearchConfig:
             opponents=opponents,
             smooth=check_bool("smooth", smooth),
             smooth_decay=check_nonnegative_float("smooth_decay", smooth_decay),
+            self_determinize=self_determinize,
         )
 
     def check_game(self, state: State) -> None:
@@ -145,7 +157,9 @@ class TreeSearchConfig:
 
     @property
     def keep_tree(self) -> bool:
-        """Whether the native path keeps its tree between moves (the default)."""
+        """Whether the native path keeps its tree between moves (the default, unless self-determinizing)."""
+        if self.self_determinize > 0:
+            return False
         return True if self.reuse_tree is None else self.reuse_tree
 
     @property
