@@ -74,6 +74,8 @@ class Option:
     #: An integer option's bounds (``high`` None: unbounded), for :func:`aiplay.registry.option_grid`.
     low: Optional[int] = None
     high: Optional[int] = None
+    #: A string option's accepted values, for :func:`aiplay.registry.option_grid` (None: not a choice).
+    choices: Optional[Tuple[str, ...]] = None
 
     def validate(self, name: str, value: Any) -> Any:
         """Return ``value`` converted to the option's type, or raise."""
@@ -96,6 +98,15 @@ def int_option(default: int, low: int, high: Optional[int] = None, doc: str = ""
     accepts = f"an integer >= {low}" if high is None else f"an integer from {low} to {high}"
     return Option(default, int, accepts,
                   lambda v: v >= low and (high is None or v <= high), doc, low, high)
+
+
+def choice_option(default: str, choices: Sequence[str], doc: str = "") -> Option:
+    """A string option that accepts exactly one of ``choices`` (``default`` among them)."""
+    allowed = tuple(choices)
+    if default not in allowed:
+        raise ValueError(f"default {default!r} is not one of {allowed!r}")
+    return Option(default, str, "one of " + ", ".join(repr(c) for c in allowed),
+                  lambda v: v in allowed, doc, choices=allowed)
 
 
 def bool_option(default: bool, doc: str = "") -> Option:

@@ -208,8 +208,11 @@ def option_values(name: str, option: Any) -> List[Any]:
 
     Booleans both ways; ``players`` at every count from its least to its most; other
     integers at their least, middle and most value (an unbounded one at its least and
-    its default); any other kind at its default.
+    its default); a choice (:func:`aiplay.game.choice_option`) at each of its values; any
+    other kind at its default.
     """
+    if option.choices is not None:
+        return list(option.choices)
     if option.kind is bool:
         return [False, True]
     if option.kind is int and option.low is not None:
