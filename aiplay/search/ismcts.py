@@ -479,7 +479,9 @@ class ISMCTSBot(TwoPathSearch, Bot):
     def _principal_variation(root: _Node, first: int) -> List[int]:
         """The chosen action, then the most visited decision child, until a chance or leaf node."""
         line = [first]
-        node = root.children[first]
+        node = root.children.get(first)
+        if node is None:  # self_determinize: the real information set may have no visit yet
+            return line
         while node.children and not node.chance_children:
             action, node = max(sorted(node.children.items(), key=lambda item: item[0]),
                                key=lambda item: item[1].visits)
