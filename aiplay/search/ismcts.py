@@ -42,6 +42,18 @@ with the frequencies the search found. It combines with ``variant="mo"``,
 whose per-player trees give each seat a policy over its own information
 sets, the setting of the paper.
 
+**Self-determinization** (option ``self_determinize=p``, MO-ISMCTS only; after
+Cowling, Whitehouse & Powley, "Emergent bluffing and inference with Monte
+Carlo Tree Search", CIG 2015): every sampled world holds the searching seat's
+true hidden information, so the rivals' trees learn to answer *that* hand, as
+if they could see it, and a bluff can never pay inside the search. In a share
+``p`` of the iterations the world is determinized once more from a random
+rival's view, which resamples the searching seat's own hidden information, and
+every tree starts with an edge keyed by its owner's information in the world;
+the statistics of the move played are read one level down, at the searching
+seat's real information set. The trees then start above that set, so nothing
+is kept between moves (``reuse_tree=True`` is refused with it).
+
 Random streams: each call branches the bot's generator into two
 independent streams, one for determinizations and one for everything else
 (expansion choices, chance samples, playouts), so that how many random
@@ -169,6 +181,9 @@ class ISMCTSBot(TwoPathSearch, Bot):
         average policy in a share of the decisions, and draw the move played from
         the root's visits. ``smooth_decay``: the schedule's ``d``, a finite number
         >= 0 (0 keeps the share of UCB decisions at 0.9).
+        ``self_determinize``: a number in [0, 1], the share of iterations that also
+        resample the searching seat's own hidden information (``variant="mo"`` only;
+        see the module docstring).
         ``variant``: ``"so"`` (SO-ISMCTS) or ``"mo"`` (MO-ISMCTS), on either path.
         ``opponents``: ``"search"`` (the other players choose by UCB on their own
         returns) or ``"policy"`` (they move by the game's playout policy inside the
