@@ -134,6 +134,11 @@ cdef struct Node:
     int32_t to_move         # who moves next from here (-1 chance, -4 terminal, -2 unknown)
 
 
+# Smooth UCT's schedule (Heinrich & Silver 2015): the share of UCB decisions starts near
+# SMOOTH_ETA and decays with the node's visits, never below SMOOTH_GAMMA.
+cdef double SMOOTH_ETA = 0.9
+cdef double SMOOTH_GAMMA = 0.1
+
 # log(n) for the small counts UCB1 reads at every child: the same libm results as calling log()
 # (the table is filled by it), without a libm call per child.
 cdef enum:
@@ -198,6 +203,15 @@ cdef class TreeSearch:
     cdef double epsilon          # with use_policy: chance of a uniform move instead
     cdef int cutoff              # rollout moves before the static evaluation stops it (-1: none)
     cdef bint policy_opponents   # in the tree, the other players move by policy_action (no UCB)
+    # Smooth UCT (see _smooth_pick): a share of the decisions follows the average policy
+    cdef bint smooth
+    cdef double smooth_decay
+    # Self-determinization (MO-ISMCTS only, see _iterate): the share of iterations whose world
+    # also resamples the searching player's hidden information as a rival sees it; with it every
+    # tree starts with an edge by its owner's information, and the searching player's real
+    # information set is the node real_root, one level below its tree's root.
+    cdef double self_det
+    cdef int real_root
     # threads and cancellation
     # profile build only (see PROF_ON): ticks per phase and event counts of the last run()
     cdef unsigned long long prof[N_PHASES]
@@ -207,7 +221,8 @@ cdef class TreeSearch:
 
     def __init__(self, Kernel kernel, str mode="mcts", double uct_c=2.0, object max_nodes=1_000_000,
                  str rollout="random", double rollout_epsilon=0.0, int rollout_cutoff=-1,
-                 Cancellation cancel=None, str opponents="search"):
+                 Cancellation cancel=None, str opponents="search", bint smooth=False,
+                 double smooth_decay=0.002, double self_determinize=0.0):
         if mode not in MODES:
             raise InvalidOptionError(f"mode {mode!r} is invalid; it accepts one of {sorted(MODES)}")
         num_trees = kernel.num_players if MODES[mode] == MODE_MO_ISMCTS else 1
@@ -230,6 +245,17 @@ cdef class TreeSearch:
             raise InvalidOptionError(f"opponents {opponents!r} is invalid; it accepts one of {list(OPPONENTS)}")
         if opponents == "policy" and not kernel.has_policy:
             raise InvalidOptionError("opponents='policy' needs the kernel's playout policy, and this kernel has none")
+        if not (smooth_decay >= 0.0 and smooth_decay < 1e300):  # NaN fails both
+            raise InvalidOptionError(f"smooth_decay={smooth_decay} is invalid; it accepts a finite number >= 0")
+        self.smooth = smooth
+        self.smooth_decay = smooth_decay
+        if not 0.0 <= self_determinize <= 1.0:
+            raise InvalidOptionError(
+                f"self_determinize={self_determinize} is invalid; it accepts a number in [0, 1]")
+        if self_determinize > 0.0 and MODES[mode] != MODE_MO_ISMCTS:
+            raise InvalidOptionError(f"self_determinize needs mode 'mo-ismcts', not {mode!r}")
+        self.self_det = self_determinize
+        self.real_root = NO_NODE
         # Shared by a bot's workers, so that one stop request reaches them all.
         self.cancel = cancel if cancel is not None else Cancellation()
         self.use_policy = rollout == "policy"
@@ -373,6 +399,11 @@ cdef class TreeSearch:
                         return a
                     pick -= 1
         self.expanding = False
+        if self.smooth:
+            pick = self._smooth_pick(n_legal, child_of, NULL, rng)
+            if pick >= 0:
+                self.chosen_child = child_of[actions[pick]]
+                return actions[pick]
         if not availability:
             log_n = count_log(nodes[node].visits)
         for i in range(n_legal):
@@ -430,6 +461,14 @@ cdef class TreeSearch:
                         return actions[i]
                     pick -= 1
         self.expanding = False
+        if self.smooth:
+            pick = self._smooth_pick(n_legal, NULL, slot, rng)
+            if pick >= 0:
+                if availability:  # counted as the UCB pass below counts them
+                    for i in range(n_legal):
+                        nodes[slot[i]].avail += 1
+                self.chosen_child = slot[pick]
+                return actions[pick]
         if not availability:
             log_n = count_log(nodes[node].visits)
         for i in range(n_legal):
@@ -444,6 +483,35 @@ cdef class TreeSearch:
                 best = i
         self.chosen_child = slot[best]
         return actions[best]
+
+    cdef int _smooth_pick(self, int n_legal, const int* child_of, const int* slot, Rng* rng) noexcept nogil:
+        """Smooth UCT's choice (Heinrich & Silver 2015): the index of a legal move, or -1 for UCB.
+
+        With probability ``eta = max(SMOOTH_GAMMA, SMOOTH_ETA / (1 + smooth_decay * sqrt(N)))``,
+        ``N`` the visits of the legal children, the caller selects by UCB (-1); otherwise a
+        move is drawn in proportion to its visits: the node's average policy so far, which
+        is what converges towards an equilibrium in two-player zero-sum games. Every legal
+        move has a child (the caller expands untried ones first). Children are read by
+        action (``child_of``) or by legal slot (``slot``).
+        """
+        cdef int i, c
+        cdef long total = 0
+        cdef double eta, r
+        for i in range(n_legal):
+            c = slot[i] if slot != NULL else child_of[self.actions[i]]
+            total += self.nodes[c].visits
+        eta = SMOOTH_ETA / (1.0 + self.smooth_decay * sqrt(<double>total))
+        if eta < SMOOTH_GAMMA:
+            eta = SMOOTH_GAMMA
+        if total <= 0 or rng_uniform(rng) < eta:
+            return -1
+        r = rng_uniform(rng) * <double>total
+        for i in range(n_legal):
+            c = slot[i] if slot != NULL else child_of[self.actions[i]]
+            r -= self.nodes[c].visits
+            if r < 0.0:
+                return i
+        return n_legal - 1  # rounding: the last move
 
     cdef inline void _lap(self, int phase, unsigned long long* mark) noexcept nogil:
         """Profile build: charge the ticks since ``mark`` to ``phase`` and move the mark."""
@@ -482,10 +550,28 @@ cdef class TreeSearch:
                 self.kernel.clone_into(self.root_state, s)
             if PROF_ON:
                 self._lap(PH_DETERMINIZE, &mark)
+        if self.self_det > 0.0 and self.num_trees > 1 and rng_uniform(det_rng) < self.self_det:
+            # Resample the searching player's own hidden information as a rival sees it (a
+            # failed redraw keeps the world, which is consistent with the searching player's view).
+            t = <int>rng_below(det_rng, self.num_trees - 1)
+            self.kernel.determinize(s, t + (1 if t >= self.owner else 0), det_rng)
         for t in range(self.num_trees):
             current[t] = self.roots[t]
             self.path_len[t] = 0
             self._push(t, current[t])
+            if self.self_det > 0.0:
+                # The first edge of every tree: its owner's information in this world.
+                key = self.kernel.info_hash(s, t)
+                child = self._find_child(current[t], key, UNOBSERVED)
+                if child == NO_NODE:
+                    child = self._new_node(current[t], key, -1, UNOBSERVED)
+                    if child == NO_NODE:
+                        stop = True  # memory cap: roll out from here
+                        continue
+                    self.nodes[child].avail = 1
+                    self.nodes[child].to_move = self.kernel.current_player(s)
+                current[t] = child
+                self._push(t, child)
 
         while not stop:
             player = self.kernel.current_player(s)
@@ -788,7 +874,7 @@ cdef class TreeSearch:
 
     cdef int _best_action(self) noexcept nogil:
         """The most visited root action among the legal ones of the searched position."""
-        cdef int root = self.roots[self._owner_tree()]
+        cdef int root = self._decision_root()
         cdef int n = self.kernel.legal_actions(self.root_state, self.actions)
         cdef int i, a, c, visits, best = -1, best_visits = 0
         cdef double value = 0.0, best_value = 0.0
@@ -821,6 +907,8 @@ cdef class TreeSearch:
         cdef Cancellation cancel = self.cancel
         cdef unsigned long long mark = 0, ticks_started = 0
 
+        if self.self_det > 0.0:
+            reuse = False  # the trees start above the information set: nothing to re-root
         if reuse and self.has_tree and self.owner == player:
             for t in range(self.num_trees):
                 # By the searching player's information in every tree (see _iterate).
@@ -840,6 +928,12 @@ cdef class TreeSearch:
                 self.roots[t] = self._new_node(NO_NODE, 0, -1, -2)
                 self.nodes[self.roots[t]].to_move = player
                 self.nodes[self.roots[t]].root_info = info
+            self.real_root = NO_NODE
+            if self.self_det > 0.0:
+                # Made now (the real world is not sampled in every iteration): the report reads it.
+                self.real_root = self._new_node(self.roots[player], info, -1, UNOBSERVED)
+                self.nodes[self.real_root].to_move = player
+                self.nodes[self.real_root].avail = 1
         self.has_tree = True
         reused_visits = self.nodes[self.roots[self._owner_tree()]].visits
 
@@ -902,9 +996,15 @@ cdef class TreeSearch:
     cdef inline int _owner_tree(self) noexcept nogil:
         return self.owner if self.mode == MODE_MO_ISMCTS else 0
 
+    cdef inline int _decision_root(self) noexcept nogil:
+        """The node of the searched information set in the searching player's tree."""
+        if self.real_root != NO_NODE:
+            return self.real_root
+        return self.roots[self._owner_tree()]
+
     cdef object _root_report(self, long done, double elapsed, bint reused, long reused_visits):
         """Root children of the searching player, by action: visits, value sums, availability."""
-        cdef int root = self.roots[self._owner_tree()]
+        cdef int root = self._decision_root()
         cdef int c = self.nodes[root].first_child
         stats = []
         while c != NO_NODE:
@@ -942,7 +1042,7 @@ cdef class TreeSearch:
             raise BotBusyError("the principal variation needs a finished search")
         if not self.has_tree:
             return [first_action]
-        node = self._find_child(self.roots[self._owner_tree()], <uint64_t>first_action, self.owner)
+        node = self._find_child(self._decision_root(), <uint64_t>first_action, self.owner)
         pv = [first_action]
         if node == NO_NODE:
             return pv

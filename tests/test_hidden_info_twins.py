@@ -51,6 +51,8 @@ BOT_CONFIGS: List[Tuple[str, Dict[str, Any]]] = [
     ("ismcts", {"iterations": 150, "rollout": "policy", "rollout_cutoff": 20}),
     ("ismcts", {"iterations": 150, "rollout": "policy", "rollout_epsilon": 0.3, "variant": "mo"}),
     ("ismcts", {"nodes": 3000, "max_nodes": 40}),
+    ("ismcts", {"iterations": 150, "smooth": True}),
+    ("ismcts", {"iterations": 150, "variant": "mo", "smooth": True, "self_determinize": 1.0}),
 ]
 
 

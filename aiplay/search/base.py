@@ -479,6 +479,22 @@ def name_line(state: State, actions: List[int]) -> List[str]:
     return names
 
 
+def drawn_by_visits(stats: List[ActionStats], rng: random.Random) -> ActionStats:
+    """A move drawn in proportion to its visits: a mixed strategy's final move (Smooth UCT).
+
+    With no visit at all (a search that never ran) the first move, as :func:`most_visited` gives.
+    """
+    total = sum(s.visits or 0 for s in stats)
+    if total <= 0:
+        return stats[0]
+    r = rng.randrange(total)
+    for s in stats:
+        r -= s.visits or 0
+        if r < 0:
+            return s
+    return stats[-1]  # unreachable: r < total
+
+
 def most_visited(stats: List[ActionStats]) -> ActionStats:
     """The tree searches' final move: most visits; ties: higher value, then first in order."""
     best = stats[0]

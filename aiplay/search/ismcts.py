@@ -28,6 +28,32 @@ knows, and all iterations share one tree of *its* information sets:
 The move played is the most visited root child (ties: higher mean, then
 first in legal order).
 
+**Smooth UCT** (option ``smooth=True``; Heinrich & Silver, "Smooth UCT Search
+in Computer Poker", IJCAI 2015): at every decision node whose legal moves all
+have children, the search selects by UCB1 only with probability
+``eta = max(0.1, 0.9 / (1 + smooth_decay * sqrt(N)))`` (``N``: the visits of
+those children); otherwise it draws a move in proportion to the children's
+visits, the node's *average policy*. Playing the average policy back into
+the tree is what lets the visit distributions converge towards a mixed
+equilibrium in two-player zero-sum games, where plain UCB keeps chasing the
+best reply of the moment. The move played is then drawn from the root's
+visit distribution (not the most visited move), so the bot bluffs and calls
+with the frequencies the search found. It combines with ``variant="mo"``,
+whose per-player trees give each seat a policy over its own information
+sets, the setting of the paper.
+
+**Self-determinization** (option ``self_determinize=p``, MO-ISMCTS only; after
+Cowling, Whitehouse & Powley, "Emergent bluffing and inference with Monte
+Carlo Tree Search", CIG 2015): every sampled world holds the searching seat's
+true hidden information, so the rivals' trees learn to answer *that* hand, as
+if they could see it, and a bluff can never pay inside the search. In a share
+``p`` of the iterations the world is determinized once more from a random
+rival's view, which resamples the searching seat's own hidden information, and
+every tree starts with an edge keyed by its owner's information in the world;
+the statistics of the move played are read one level down, at the searching
+seat's real information set. The trees then start above that set, so nothing
+is kept between moves (``reuse_tree=True`` is refused with it).
+
 Random streams: each call branches the bot's generator into two
 independent streams, one for determinizations and one for everything else
 (expansion choices, chance samples, playouts), so that how many random
@@ -42,16 +68,37 @@ from typing import Any, Dict, List, Optional, Tuple
 
 from aiplay.game import CHANCE, TERMINAL, State, sample_chance_outcome
 from aiplay.rng import SeedLike, branch
-from aiplay.search.base import ActionStats, Analysis, Bot, Meter
+from aiplay.search.base import ActionStats, Analysis, Bot, Meter, drawn_by_visits, most_visited
 from aiplay.search.mcts import back_up, tree_analysis
 from aiplay.search.native_path import TreeSearchPool, TwoPathSearch, native_kernel
 from aiplay.search.rollout import playout
-from aiplay.search.tree_config import DEFAULT_UCT_C, TreeSearchConfig
+from aiplay.search.tree_config import DEFAULT_SMOOTH_DECAY, DEFAULT_UCT_C, TreeSearchConfig, smooth_ucb_share
 from aiplay.search.tree_reuse import KeptTrees, count_nodes, mark_root_key
 
 #: Branch stream numbers of one search call (see the module docstring).
 _DETERMINIZATION_STREAM = 1
 _SIMULATION_STREAM = 2
+#: The stream of the final move's draw with ``smooth=True`` (taken after the search's own).
+_FINAL_MOVE_STREAM = 3
+
+
+def _smooth_pick(children: Dict[int, "_Node"], available: List[int], rng: random.Random,
+                 decay: float) -> Optional[int]:
+    """Smooth UCT's move at a node whose available moves all have children, or None: select by UCB.
+
+    The same rule as the native loop's ``_smooth_pick`` (``src_ext/mcts.pyx``): UCB with
+    probability :func:`~aiplay.search.tree_config.smooth_ucb_share`, else a move drawn in
+    proportion to its visits (the average policy).
+    """
+    total = sum(children[a].visits for a in available)
+    if total <= 0 or rng.random() < smooth_ucb_share(total, decay):
+        return None
+    r = rng.random() * total
+    for a in available:
+        r -= children[a].visits
+        if r < 0:
+            return a
+    return available[-1]  # rounding
 
 
 class _Node:
@@ -121,7 +168,8 @@ class ISMCTSBot(TwoPathSearch, Bot):
                  nodes: Optional[int] = None, seed: SeedLike = None, uct_c: float = DEFAULT_UCT_C,
                  variant: str = "so", workers: Optional[int] = None, reuse_tree: Optional[bool] = None,
                  max_nodes: Optional[int] = None, backend: str = "auto", rollout: str = "random",
-                 rollout_epsilon: float = 0.0, rollout_cutoff: Optional[int] = None, opponents: str = "search"):
+                 rollout_epsilon: float = 0.0, rollout_cutoff: Optional[int] = None, opponents: str = "search",
+                 smooth: bool = False, smooth_decay: float = DEFAULT_SMOOTH_DECAY, self_determinize: float = 0.0):
         """Build the bot; raises :class:`~aiplay.errors.InvalidOptionError` for a bad option.
 
         ``uct_c``: exploration constant, a finite number >= 0, in units of the
@@ -129,6 +177,13 @@ class ISMCTSBot(TwoPathSearch, Bot):
         ``rollout`` (``"random"`` or ``"policy"``), ``rollout_epsilon``,
         ``rollout_cutoff``: the simulation step, run in each determinized
         world; see :class:`~aiplay.search.rollout.Rollout`.
+        ``smooth``: Smooth UCT (a bool; see the module docstring): select by the
+        average policy in a share of the decisions, and draw the move played from
+        the root's visits. ``smooth_decay``: the schedule's ``d``, a finite number
+        >= 0 (0 keeps the share of UCB decisions at 0.9).
+        ``self_determinize``: a number in [0, 1], the share of iterations that also
+        resample the searching seat's own hidden information (``variant="mo"`` only;
+        see the module docstring).
         ``variant``: ``"so"`` (SO-ISMCTS) or ``"mo"`` (MO-ISMCTS), on either path.
         ``opponents``: ``"search"`` (the other players choose by UCB on their own
         returns) or ``"policy"`` (they move by the game's playout policy inside the
@@ -139,7 +194,8 @@ class ISMCTSBot(TwoPathSearch, Bot):
         self.config = TreeSearchConfig.from_options(
             iterations=iterations, seconds=seconds, nodes=nodes, uct_c=uct_c, rollout=rollout,
             rollout_epsilon=rollout_epsilon, rollout_cutoff=rollout_cutoff, backend=backend,
-            variant=variant, workers=workers, reuse_tree=reuse_tree, max_nodes=max_nodes, opponents=opponents)
+            variant=variant, workers=workers, reuse_tree=reuse_tree, max_nodes=max_nodes, opponents=opponents,
+            smooth=smooth, smooth_decay=smooth_decay, self_determinize=self_determinize)
         self.budget, self.uct_c, self.rollout = self.config.budget, self.config.uct_c, self.config.rollout
         self.backend, self.variant = self.config.backend, self.config.variant
         self._pool: Optional[TreeSearchPool] = None
@@ -151,6 +207,23 @@ class ISMCTSBot(TwoPathSearch, Bot):
         self.config.check_game(state)
         call_rng = branch(self._rng)
         return root_player, call_rng, native_kernel(state, self.backend) is not None
+
+    def _final(self, call_rng: random.Random) -> Any:
+        """How the move played is picked from the root's statistics: most visited, or (smooth) drawn."""
+        if not self.config.smooth:
+            return most_visited
+        return lambda stats: drawn_by_visits(stats, branch(call_rng, _FINAL_MOVE_STREAM))
+
+    def _analyse(self, state: State) -> Analysis:
+        player, rng, native = self._start(state)
+        if native:
+            return self._native_pool().analyse(self.kind, state, player, self.budget, rng, self._final(rng))
+        return self._analyse_reference(state, player, rng)
+
+    def _choose_action(self, state: State) -> int:
+        if self.config.smooth:  # the move is drawn from the report's visits: build it
+            return self._analyse(state).action
+        return super()._choose_action(state)
 
     def _analyse_reference(self, state: State, root_player: int, call_rng: random.Random) -> Analysis:
         self.config.check_reference_path("ISMCTSBot", state)
@@ -167,6 +240,7 @@ class ISMCTSBot(TwoPathSearch, Bot):
         meter.nodes = 1  # the root
         tree_nodes, max_depth = (count_nodes([root]) if reused else 1), 0
         c, log, sqrt = self.uct_c, math.log, math.sqrt  # locals: the loop below is hot
+        smooth, decay = self.config.smooth, self.config.smooth_decay
         opponent_policy = state.game.heuristic_policy if self.config.opponents == "policy" else None
 
         while True:
@@ -224,15 +298,20 @@ class ISMCTSBot(TwoPathSearch, Bot):
                     path.append(child)
                     break
                 best_score = -math.inf
-                best_action = -1
-                for a in available:  # legal order: ties go to the first action
-                    child = children[a]
-                    child.availability += 1
-                    score = (child.totals[to_move] / child.visits
-                             + c * sqrt(log(child.availability) / child.visits))
-                    if score > best_score:
-                        best_score = score
-                        best_action = a
+                picked = _smooth_pick(children, available, rng, decay) if smooth else None
+                best_action = -1 if picked is None else picked
+                if picked is not None:
+                    for a in available:
+                        children[a].availability += 1
+                else:
+                    for a in available:  # legal order: ties go to the first action
+                        child = children[a]
+                        child.availability += 1
+                        score = (child.totals[to_move] / child.visits
+                                 + c * sqrt(log(child.availability) / child.visits))
+                        if score > best_score:
+                            best_score = score
+                            best_action = a
                 world.apply_action(best_action)
                 node = children[best_action]
                 path.append(node)
@@ -256,7 +335,8 @@ class ISMCTSBot(TwoPathSearch, Bot):
                                          value=child.totals[root_player] / child.visits,
                                          availability=child.availability))
         analysis = tree_analysis(self.kind, root_player, stats,
-                                 lambda first: self._principal_variation(root, first), meter, max_depth, tree_nodes)
+                                 lambda first: self._principal_variation(root, first), meter, max_depth, tree_nodes,
+                                 self._final(call_rng))
         if keep:
             analysis.counters.update(reused_tree=bool(reused), reused_visits=reused_visits)
         return analysis
@@ -283,12 +363,33 @@ class ISMCTSBot(TwoPathSearch, Bot):
         meter.nodes = 1  # the root (of the searching player's tree)
         tree_nodes, max_depth = (count_nodes(roots) if reused else num_players), 0
         c, log, sqrt = self.uct_c, math.log, math.sqrt
+        smooth, decay = self.config.smooth, self.config.smooth_decay
         opponent_policy = state.game.heuristic_policy if self.config.opponents == "policy" else None
 
+        self_share = self.config.self_determinize
+        if self_share > 0:
+            keep = False  # refused with reuse_tree=True (tree_config): the trees start one level above
+            real_key = state.information_state_key(root_player)
         while True:
             world = state.determinize(root_player, det_rng)
             current = list(roots)
             paths = [[root] for root in roots]
+            if self_share > 0:
+                # Self-determinization: in a share of the iterations the searching seat's own hidden
+                # information is resampled as a rival sees it, and every tree starts with an edge by
+                # its owner's information here, so the rivals' trees learn against all the hands the
+                # searching seat might hold (else they "know" its true one).
+                if det_rng.random() < self_share:
+                    rival = det_rng.randrange(num_players - 1)
+                    world = world.determinize(rival + (rival >= root_player), det_rng)
+                for owner in range(num_players):
+                    key = world.information_state_key(owner)
+                    child = current[owner].chance_children.get(key)
+                    if child is None:
+                        child = current[owner].chance_children[key] = _Node(num_players)
+                        tree_nodes += 1
+                    current[owner] = child
+                    paths[owner].append(child)
             expanded = False
             while not expanded:
                 to_move = world.current_player()
@@ -311,13 +412,19 @@ class ISMCTSBot(TwoPathSearch, Bot):
                                     sibling.availability += 1
                         else:
                             best_score, action = -math.inf, -1
-                            for a in available:  # legal order: ties go to the first action
-                                child = children[a]
-                                child.availability += 1
-                                score = (child.totals[to_move] / child.visits
-                                         + c * sqrt(log(child.availability) / child.visits))
-                                if score > best_score:
-                                    best_score, action = score, a
+                            picked = _smooth_pick(children, available, rng, decay) if smooth else None
+                            if picked is not None:
+                                action = picked
+                                for a in available:
+                                    children[a].availability += 1
+                            else:
+                                for a in available:  # legal order: ties go to the first action
+                                    child = children[a]
+                                    child.availability += 1
+                                    score = (child.totals[to_move] / child.visits
+                                             + c * sqrt(log(child.availability) / child.visits))
+                                    if score > best_score:
+                                        best_score, action = score, a
                 world.apply_action(action)
                 # Follow (or make) the edge of this move in every tree.
                 for owner in range(num_players):
@@ -358,6 +465,8 @@ class ISMCTSBot(TwoPathSearch, Bot):
         if keep:
             self._kept = KeptTrees.of(state, root_player, roots)
         root = roots[root_player]
+        if self_share > 0:  # the searching seat's real information set, one level down
+            root = root.chance_children.get(real_key) or _Node(num_players)
         stats = []
         for action in state.legal_actions():
             child = root.children.get(action)
@@ -369,7 +478,8 @@ class ISMCTSBot(TwoPathSearch, Bot):
                                          value=child.totals[root_player] / child.visits,
                                          availability=child.availability))
         analysis = tree_analysis(self.kind, root_player, stats,
-                                 lambda first: self._principal_variation(root, first), meter, max_depth, tree_nodes)
+                                 lambda first: self._principal_variation(root, first), meter, max_depth, tree_nodes,
+                                 self._final(call_rng))
         if keep:
             analysis.counters.update(reused_tree=bool(reused), reused_visits=reused_visits)
         return analysis
@@ -384,7 +494,9 @@ class ISMCTSBot(TwoPathSearch, Bot):
     def _principal_variation(root: _Node, first: int) -> List[int]:
         """The chosen action, then the most visited decision child, until a chance or leaf node."""
         line = [first]
-        node = root.children[first]
+        node = root.children.get(first)
+        if node is None:  # self_determinize: the real information set may have no visit yet
+            return line
         while node.children and not node.chance_children:
             action, node = max(sorted(node.children.items(), key=lambda item: item[0]),
                                key=lambda item: item[1].visits)
@@ -393,4 +505,5 @@ class ISMCTSBot(TwoPathSearch, Bot):
 
     def __repr__(self) -> str:
         opponents = "" if self.config.opponents == "search" else f", opponents={self.config.opponents}"
-        return f"ISMCTSBot(budget={self.budget}, uct_c={self.uct_c}, rollout={self.rollout}{opponents})"
+        smooth = f", smooth=True, smooth_decay={self.config.smooth_decay}" if self.config.smooth else ""
+        return f"ISMCTSBot(budget={self.budget}, uct_c={self.uct_c}, rollout={self.rollout}{opponents}{smooth})"

@@ -50,9 +50,11 @@ from aiplay.search.tree_reuse import KeptTrees, count_nodes, mark_root_key
 
 def tree_analysis(kind: str, player: int, stats: List[ActionStats],
                   principal_variation: Callable[[int], List[int]], meter: Meter, max_depth: int,
-                  tree_nodes: int) -> Analysis:
-    """The reference tree searches' report: the most visited action, its line, and the counters."""
-    best = most_visited(stats)
+                  tree_nodes: int,
+                  final: Callable[[List[ActionStats]], ActionStats] = most_visited) -> Analysis:
+    """The reference tree searches' report: the move ``final`` picks (the most visited), its line, and
+    the counters."""
+    best = final(stats)
     return Analysis(
         bot=kind, player=player, action=best.action, value=best.value, stats=stats,
         principal_variation=principal_variation(best.action),

@@ -14,7 +14,7 @@ from __future__ import annotations
 import random
 import threading
 import time
-from typing import Any, ClassVar, Dict, List, Optional, Tuple
+from typing import Any, Callable, ClassVar, Dict, List, Optional, Tuple
 
 from aiplay.errors import InvalidOptionError
 from aiplay.search.base import ActionStats, Analysis, Budget, most_visited
@@ -87,7 +87,8 @@ class TreeSearchPool:
                     f"opponents='policy' needs a playout policy, and the {type(kernel).__name__!r} kernel has "
                     "none; use opponents='search' or backend='reference'")
             self._searches = [TreeSearch(kernel, self.mode, self.uct_c, per_worker, kind, epsilon, cutoff,
-                                         self.cancel, self.config.opponents)
+                                         self.cancel, self.config.opponents, self.config.smooth,
+                                         self.config.smooth_decay, self.config.self_determinize)
                               for _ in range(self.workers)]
             self._kernel = kernel
         return self._searches
@@ -184,11 +185,12 @@ class TreeSearchPool:
                                    -1.0 if budget.seconds is None else budget.seconds,
                                    -1 if budget.nodes is None else max(1, budget.nodes), seed, self.reuse)
 
-    def analyse(self, kind: str, state: Any, player: int, budget: Budget, rng: random.Random) -> Analysis:
-        """Search ``state`` and report it as the reference tree searches do."""
+    def analyse(self, kind: str, state: Any, player: int, budget: Budget, rng: random.Random,
+                final: Callable[[List[ActionStats]], ActionStats] = most_visited) -> Analysis:
+        """Search ``state`` and report it as the reference tree searches do; ``final`` picks the move."""
         merged = self.run(state, budget, rng)
         stats = tree_stats(state.legal_actions(), merged, with_availability=self.mode != "mcts")
-        best = most_visited(stats)
+        best = final(stats)
         return Analysis(
             bot=kind, player=player, action=best.action, value=best.value, stats=stats,
             principal_variation=self.principal_variation(best.action), counters=merged["counters"],

@@ -28,7 +28,7 @@ from typing import Any, List, Optional
 
 from aiplay.errors import AiplayError, InvalidOptionError
 from aiplay.game import State
-from aiplay.limits import check_memory
+from aiplay.limits import check_fraction, check_memory
 from aiplay.registry import BACKENDS, game_entry
 from aiplay.search.base import MAX_C_INT, Budget, check_bool, check_nonnegative_float, check_positive_int
 from aiplay.search.rollout import Rollout
@@ -54,6 +54,18 @@ VARIANTS = ("so", "mo")
 #: textbook assumption misleads: in Groom Lake a self-interested Human gains by voting a rival
 #: Human out, so an Alien searching with ``"search"`` calls votes that real Humans never carry.
 OPPONENTS = ("search", "policy")
+#: Smooth UCT's default ``d`` (ISMCTS option ``smooth_decay``): how fast, with a node's visits, the
+#: share of UCB decisions there falls from 0.9 towards its floor of 0.1 (Heinrich & Silver 2015's
+#: schedule ``max(0.1, 0.9 / (1 + d * sqrt(N)))``; the native loop holds the 0.9 and the 0.1).
+DEFAULT_SMOOTH_DECAY = 0.002
+#: Smooth UCT's starting share of UCB decisions and its floor (the paper's eta and gamma).
+SMOOTH_ETA = 0.9
+SMOOTH_GAMMA = 0.1
+
+
+def smooth_ucb_share(visits: int, decay: float) -> float:
+    """Smooth UCT's share of UCB decisions at a node whose legal children have ``visits`` in all."""
+    return max(SMOOTH_GAMMA, SMOOTH_ETA / (1.0 + decay * visits ** 0.5))
 
 
 def check_backend(value: Any) -> str:
@@ -81,6 +93,9 @@ class TreeSearchConfig:
     reuse_tree: Optional[bool] = None
     max_nodes: Optional[int] = None
     opponents: str = "search"
+    smooth: bool = False
+    smooth_decay: float = DEFAULT_SMOOTH_DECAY
+    self_determinize: float = 0.0
 
     @classmethod
     def from_options(cls, *, iterations: Optional[int] = None, seconds: Optional[float] = None,
@@ -88,7 +103,9 @@ class TreeSearchConfig:
                      rollout_epsilon: float = 0.0, rollout_cutoff: Optional[int] = None,
                      backend: str = "auto", variant: str = "so", workers: Optional[int] = None,
                      reuse_tree: Optional[bool] = None, max_nodes: Optional[int] = None,
-                     opponents: str = "search") -> "TreeSearchConfig":
+                     opponents: str = "search", smooth: bool = False,
+                     smooth_decay: float = DEFAULT_SMOOTH_DECAY,
+                     self_determinize: float = 0.0) -> "TreeSearchConfig":
         """Validate a bot's keyword options; raises :class:`InvalidOptionError` naming a bad one."""
         budget = Budget(iterations=iterations, seconds=seconds, nodes=nodes)
         if budget.unlimited:
@@ -99,6 +116,15 @@ class TreeSearchConfig:
         if variant not in VARIANTS:
             raise InvalidOptionError(f"option variant={variant!r} is invalid; it accepts 'so' or 'mo'")
         max_nodes = check_positive_int("max_nodes", max_nodes, maximum=MAX_C_INT)
+        self_determinize = check_fraction("self_determinize", self_determinize)
+        if self_determinize > 0 and variant != "mo":
+            raise InvalidOptionError(
+                f"option self_determinize={self_determinize!r} needs variant='mo' (one tree per player: the "
+                f"rivals' trees are what it trains); variant={variant!r} was given")
+        if self_determinize > 0 and reuse_tree is True:
+            raise InvalidOptionError(
+                f"option self_determinize={self_determinize!r} cannot be combined with reuse_tree=True: its trees "
+                "start above the searching seat's information set, where no kept tree can be re-rooted")
         if max_nodes is not None:  # the native tree grows up to it: refused at once if the machine lacks the memory
             check_memory("max_nodes", max_nodes, max_nodes * NODE_BYTES)
         return cls(
@@ -111,6 +137,9 @@ class TreeSearchConfig:
             reuse_tree=None if reuse_tree is None else check_bool("reuse_tree", reuse_tree),
             max_nodes=max_nodes,
             opponents=opponents,
+            smooth=check_bool("smooth", smooth),
+            smooth_decay=check_nonnegative_float("smooth_decay", smooth_decay),
+            self_determinize=self_determinize,
         )
 
     def check_game(self, state: State) -> None:
@@ -128,7 +157,9 @@ class TreeSearchConfig:
 
     @property
     def keep_tree(self) -> bool:
-        """Whether the native path keeps its tree between moves (the default)."""
+        """Whether the native path keeps its tree between moves (the default, unless self-determinizing)."""
+        if self.self_determinize > 0:
+            return False
         return True if self.reuse_tree is None else self.reuse_tree
 
     @property
