@@ -31,12 +31,19 @@ turn) and the final position. :meth:`Match.from_record` replays the moves one
 by one from the start, checking each, and checks that the position reached is
 the recorded one, so a record either loads exactly or raises
 :class:`~aiplay.errors.InvalidStateError` naming what differs. The record also
-keeps the match's random-generator state, so chance drawn after loading is the
-chance the original match would have drawn.
+keeps the match's chance seed, so chance drawn after loading is the chance the
+original match would have drawn.
+
+**Chance cannot be fished for.** The outcome :meth:`Match.play_chance` draws
+follows from the match's chance seed and the moves played so far (their action
+ids, hashed with a stable hash), never from how many draws were made before: a
+move undone and played again draws the same cards and dice, so undo is no way to
+redraw them. A different move before the draw gives another, independent draw.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 import random
 from dataclasses import dataclass, field, replace
@@ -108,8 +115,9 @@ class Match:
     Args:
         game: a :class:`~aiplay.game.Game` or a registry name (then ``options``
             and ``backend`` go to :func:`aiplay.load`).
-        seed: seeds the match's own generator, which draws the chance outcomes
-            of :meth:`play_chance` and :meth:`advance_chance`.
+        seed: the match's chance seed (an int; a generator gives one number for it;
+            None a random one): the chance outcomes of :meth:`play_chance` and
+            :meth:`advance_chance` follow from it and the moves played.
         state: the starting position (a state of ``game``); default its initial state.
 
     The live position is :attr:`state`; change it only through the match
@@ -129,7 +137,12 @@ class Match:
             state = game.new_initial_state()
         elif not isinstance(state, State) or state.game.name != game.name:
             raise InvalidOptionError(f"state must be a state of {game.name!r}, got {state!r}")
+        #: A generator for the caller's own use (play_out...), seeded like the match; chance never reads it.
         self.rng: random.Random = check_seed(seed)
+        #: The seed that, with the moves played, fixes every chance outcome the match draws.
+        self.chance_seed: int = seed if isinstance(seed, int) else self.rng.getrandbits(64)
+        # _prefix[i]: a digest of the first i moves' action ids (a running hash: one update per move).
+        self._prefix: List[bytes] = [b""]
         self._start: State = state.clone()
         self.state: State = state.clone()
         self._history: List[Move] = []
@@ -253,13 +266,41 @@ class Match:
                       redacted=redacted)
         self._before.append(before)
         self._history.append(record)
+        self._prefix.append(hashlib.blake2b(self._prefix[-1] + action.to_bytes(4, "little", signed=True),
+                                            digest_size=16).digest())
         return record
+
+    def chance_rng(self) -> random.Random:
+        """The generator for the chance outcome at this ply: from the chance seed and the moves played.
+
+        The same seed and the same moves give the same generator, however often
+        the position was reached (undo and replay draw the same outcome).
+        """
+        seed = hashlib.blake2b(str(self.chance_seed).encode() + b"|" + self._prefix[-1], digest_size=16).digest()
+        return random.Random(int.from_bytes(seed, "little"))
+
+    def line_key(self, ply: Optional[int] = None) -> bytes:
+        """A digest of the first ``ply`` moves (default: all): equal keys mean the same line of play.
+
+        A frontend that told a reader the moves up to a ply keeps this key to notice
+        when those moves were taken back and others played since.
+        """
+        ply = len(self._history) if ply is None else ply
+        if isinstance(ply, bool) or not isinstance(ply, int) or not 0 <= ply <= len(self._history):
+            raise InvalidOptionError(f"ply {ply!r} is not a position of this match: 0..{len(self._history)}")
+        return self._prefix[ply]
+
+    def position_before(self, ply: int) -> State:
+        """A copy of the position before move ``ply`` of the history (``ply == self.ply``: the live one)."""
+        if isinstance(ply, bool) or not isinstance(ply, int) or not 0 <= ply <= len(self._history):
+            raise InvalidOptionError(f"ply {ply!r} is not a position of this match: 0..{len(self._history)}")
+        return (self._before[ply] if ply < len(self._history) else self.state).clone()
 
     def play_chance(self) -> Move:
         """At a chance node, draw one outcome from the match's generator (exact probabilities) and play it."""
         if not self.state.is_chance_node():
             raise IllegalActionError("chance", self.state.legal_actions(), "no chance node to draw at")
-        return self.apply(sample_chance_outcome(self.state, self.rng))
+        return self.apply(sample_chance_outcome(self.state, self.chance_rng()))
 
     def advance_chance(self) -> List[Move]:
         """Draw and play chance outcomes until a seat is to move or the game is over; returns them."""
@@ -288,6 +329,7 @@ class Match:
         for _ in range(count):
             move = self._history.pop()
             self.state = self._before.pop()
+            self._prefix.pop()
             self._redo.append(move)
             undone.append(move)
         self._recount_turns()
@@ -360,6 +402,7 @@ class Match:
             "moves": [m.to_dict() for m in self._history],
             "final": json.loads(self.state.to_json()),
             "rng": _rng_to_json(self.rng),
+            "chance_seed": self.chance_seed,
         }
 
     def to_json(self) -> str:
@@ -419,6 +462,13 @@ class Match:
         match = cls(game, state=start)
         if "rng" in doc:
             match.rng = _rng_from_json(doc["rng"])
+        if "chance_seed" in doc:
+            seed = doc["chance_seed"]
+            if isinstance(seed, bool) or not isinstance(seed, int):
+                raise InvalidStateError("chance_seed", f"must be an integer, got {type(seed).__name__}")
+            match.chance_seed = seed
+        elif "rng" in doc:  # a record written before chance seeds: one number of its generator
+            match.chance_seed = random.Random(match.rng.getrandbits(64)).getrandbits(64)
         moves = doc["moves"]
         if not isinstance(moves, Sequence) or isinstance(moves, str):
             raise InvalidStateError("moves", "must be a list")

@@ -400,7 +400,7 @@ class HumanGame:
             raise InvalidOptionError(
                 f"{path} is a game of {loaded.game.name} {loaded.game.options}; this table plays "
                 f"{game.name} {game.options}")
-        loaded.rng = self.match.rng
+        loaded.chance_seed = self.match.chance_seed
         self.match = loaded
         self._shown_turn = -1
         self.say(f"loaded {path}: {loaded.ply} moves played")

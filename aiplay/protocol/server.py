@@ -53,6 +53,7 @@ from aiplay.search.spec import parse_bot
 from aiplay.views.docs import schema_of
 from aiplay.views.svg import last_decision_ply, legal_moves_on_svg, svg, svg_module
 from aiplay.views.text import render_state
+from aiplay.protocol.texts import LogCursor, rules_reply, with_meanings
 
 #: The ``viewer`` value that asks for everything (omniscient names, every hand).
 ALL_SEATS = "all"
@@ -263,6 +264,8 @@ class Session:
         self.solve_engine: Any = None
         #: Set for good once the game is closed or its client gone: its search or solve is cancelled.
         self.cancelled = False
+        #: The moves this client was told of (the status's ``log``, docs/protocol.md).
+        self.told = LogCursor()
 
     @property
     def match(self) -> Match:
@@ -327,6 +330,7 @@ class Session:
         if player == TERMINAL:
             data["returns"] = state.returns()
             data["scores"] = state.scores()
+        data.update(self.told.fields(m, self.viewer))  # log, summary and, at the end, outcome
         return data
 
 
@@ -503,7 +507,7 @@ class Server:
             "chance": self._chance, "undo": self._undo, "redo": self._redo, "view": self._view,
             "history": self._history, "record": self._record, "load": self._load, "go": self._go,
             "analyse": self._analyse, "stop": self._stop, "solve": self._solve, "quit": self._quit,
-            "join": self._join,
+            "join": self._join, "rules": self._rules,
         }
 
     # -- framing -------------------------------------------------------------
@@ -857,7 +861,7 @@ class Server:
             raise ProtocolError("a table's position is set by its moves; 'position' cannot change it")
         old = session.match
         state = self._parse_state(old.game, request["state"])
-        session.match = Match(old.game, seed=old.rng, state=state)
+        session.match = Match(old.game, seed=old.chance_seed, state=state)
         played = self._after_move(session, self._viewer(request, session))
         return self._with_status(session, {"chance_moves": played})
 
@@ -875,7 +879,14 @@ class Server:
                                for a, p in state.chance_outcomes()]
         else:
             data["actions"] = [{"id": a, "name": n} for a, n in session.match.legal_moves()]
+        if _field(request, "meanings", (bool,), False):
+            data["actions"] = with_meanings(state, viewer, data["actions"])
         return self._with_status(session, data)
+
+    def _rules(self, request: Dict[str, Any]) -> Dict[str, Any]:
+        with self._lock:
+            sessions = list(self.sessions.values())
+        return rules_reply(request, sessions[0].match.game.name if len(sessions) == 1 else None)
 
     def _apply(self, request: Dict[str, Any]) -> Dict[str, Any]:
         session = self._session(request, idle=True)
