@@ -167,16 +167,6 @@ class Match:
         seat = self._viewer(viewer)
         return [m.as_seen_by(seat) for m in self._history]
 
-    def position_before(self, ply: int) -> State:
-        """A copy of the position before move ``ply`` of the history (``ply == self.ply``: the position now).
-
-        For showing what changed since then (the pictures' last-move marks). Raises
-        :class:`~aiplay.errors.InvalidOptionError` for a ply outside ``0..self.ply``.
-        """
-        if isinstance(ply, bool) or not isinstance(ply, int) or not 0 <= ply <= len(self._history):
-            raise InvalidOptionError(f"ply must be a whole number 0..{len(self._history)}, got {ply!r}")
-        return (self._before[ply] if ply < len(self._history) else self.state).clone()
-
     def _viewer(self, viewer: Any) -> Optional[int]:
         """``viewer`` checked: None (everything) or a seat of this game."""
         return None if viewer is None else check_player(viewer, self.game.num_players)
