@@ -40,6 +40,9 @@ Attr = Any
 
 #: The font every picture uses (a generic family: no font file is needed).
 FONT = "DejaVu Sans, Arial, sans-serif"
+#: The smallest text a picture draws, in user units: drawn at least 1:1, every text is at least 12 px
+#: (issue 38: legible at 1280x720). A smaller size asked for is raised to it.
+MIN_TEXT = 12
 #: Colour of card backs.
 BACK_FILL = "#5b4a8a"
 
@@ -136,6 +139,7 @@ class Drawing:
              **extra: Attr) -> None:
         """A line of text (escaped); ``anchor`` is ``start``, ``middle`` or ``end``."""
         anchor_attr = None if anchor == "start" else anchor
+        size = max(size, MIN_TEXT)
         self._element("text", dict(x=x, y=y, font_size=size, fill=fill, text_anchor=anchor_attr,
                                    font_weight=weight, cls=cls, data_target=target, **extra), None, _esc(text))
 
@@ -173,8 +177,8 @@ class Drawing:
 
     def _badge(self, right: float, top: float, count: int) -> None:
         # On the card's top-right corner, half outside it, so that it never hides the card's label.
-        self.circle(right, top, 8, fill="#111", stroke="#fff", stroke_width=1)
-        self.text(right, top + 4, f"x{count}" if count < 10 else str(count), size=9, fill="#fff", anchor="middle",
+        self.circle(right, top, 11, fill="#111", stroke="#fff", stroke_width=1)
+        self.text(right, top + 4, f"x{count}" if count < 10 else str(count), size=MIN_TEXT, fill="#fff", anchor="middle",
                   weight="bold")
 
     def legend(self, x: float, y: float, items: Iterable[Tuple[str, str]], title: str = "Legend",
@@ -379,5 +383,5 @@ def legal_moves_on_svg(state: Any, viewer: Optional[int] = None) -> Dict[int, Li
     return {a: [t for t in mapping.get(a, []) if t in drawn] for a in ref.legal_actions()}
 
 
-__all__ = ["BACK_FILL", "CHANGED_STYLE", "Drawing", "FONT", "changed_ids", "last_decision_ply", "legal_moves_on_svg", "mark_changed", "svg",
+__all__ = ["BACK_FILL", "CHANGED_STYLE", "MIN_TEXT", "Drawing", "FONT", "changed_ids", "last_decision_ply", "legal_moves_on_svg", "mark_changed", "svg",
            "svg_module", "targets_in"]
