@@ -450,6 +450,13 @@ async function newGame(event) {
     const players = Number($("players").value);
     const second = $("second").value === "" ? null : Number($("second").value);
     const fields = { game, players, seed: Number($("seed").value), auto_chance: true };
+    // Other options of the game from the address, "?opt.NAME=VALUE" (numbers and true/false as such).
+    const options = {};
+    for (const [key, value] of demo.params) {
+      if (!key.startsWith("opt.")) continue;
+      options[key.slice(4)] = value === "true" ? true : value === "false" ? false : /^-?\d+$/.test(value) ? Number(value) : value;
+    }
+    if (Object.keys(options).length) fields.options = options;
     demo.table = null;
     demo.latest = null;
     $("join").hidden = true;
