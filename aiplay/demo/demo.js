@@ -989,11 +989,14 @@ function openMenu(actions, x, y) {
     menu.appendChild(note);
   }
   // Beside the picture at the height of the click, so that it hides none of the places to click.
+  // The picture may be wider than its panel (it scrolls): beside what is visible of it, kept on screen.
   const svg = boardSvg();
-  const right = svg ? svg.getBoundingClientRect().right : x;
-  menu.style.left = `${right + window.scrollX + 8}px`;
-  menu.style.top = `${Math.max(0, y + window.scrollY - 16)}px`;
+  const right = svg ? Math.min(svg.getBoundingClientRect().right, $("board").getBoundingClientRect().right) : x;
   menu.hidden = false;
+  const left = Math.max(0, Math.min(right + 8, window.innerWidth - menu.offsetWidth - 4));
+  const top = Math.max(0, Math.min(y - 16, window.innerHeight - menu.offsetHeight - 4));
+  menu.style.left = `${left + window.scrollX}px`;
+  menu.style.top = `${top + window.scrollY}px`;
 }
 
 function closeMenu() {
