@@ -590,7 +590,7 @@ def test_choosing_a_game_sets_its_player_count_and_a_new_game_starts(demo_url, b
     browser.wait_for("document.getElementById('connection').textContent === 'engine connected'")
     hello = {g["name"]: g for g in browser.js("window.aiplayDemo.hello")["games"]}
     for game, _, _ in BOARD_GAMES:
-        browser.js(f"const g = document.getElementById('game'); g.value = '{game}'; g.dispatchEvent(new Event('change'))")
+        browser.js(f"{{ const g = document.getElementById('game'); g.value = '{game}'; g.dispatchEvent(new Event('change')); }}")
         counts = hello[game]["players"]
         players = int(browser.js("document.getElementById('players').value"))
         assert counts["min"] <= players <= counts["max"], (game, players, counts)
