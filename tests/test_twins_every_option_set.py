@@ -17,7 +17,9 @@ the same in A and B:
 * the move just played as ``p`` reads it (the Match history, the demo log, the
   command line: :func:`aiplay.game.seen_action`);
 * ``p``'s text picture (the game's ``render(state, p)``) and SVG picture;
-* ``p``'s legal moves and their names when ``p`` is to move;
+* ``p``'s legal moves, their names and their meanings when ``p`` is to move;
+* the texts a person reads (issue 38): the narration of the move, ``p``'s view panel,
+  the outcome at the end, and (over the Match) the turn summaries;
 * ``p``'s tensors, when the game has them;
 * and, over the whole pair: the Match history and record as ``p`` saw them, and every
   reply of a protocol client showing seat ``p`` (statuses, views with their text
@@ -45,6 +47,9 @@ from aiplay.protocol import Server
 from aiplay.registry import game_entries, has_native, option_grid
 from aiplay.testing.simulate import random_action
 from aiplay.views import tensors
+from aiplay.views.guide import legal_meanings
+from aiplay.views.narrate import match_summaries, narrate, outcome
+from aiplay.views.panel import view_panel
 from aiplay.views.text import render_state
 
 FULL = os.environ.get("AIPLAY_FULL_TWINS", "").strip() not in ("", "0")
@@ -141,6 +146,9 @@ def check_states(game: aiplay.Game, viewer: int, moves_a: List[int], moves_b: Li
             before_a, before_b = pairs[i - 1]
             seen_a, seen_b = seen_action(before_a, moves_a[i - 1], viewer), seen_action(before_b, moves_b[i - 1], viewer)
             assert seen_a == seen_b, f"{at}: the move as seat {viewer} reads it: {seen_a} against {seen_b}"
+            told_a = narrate(before_a, moves_a[i - 1], a, viewer)
+            told_b = narrate(before_b, moves_b[i - 1], b, viewer)
+            assert told_a == told_b, f"{at}: the narration told to seat {viewer}: {told_a} against {told_b}"
         assert a.information_state_key(viewer) == b.information_state_key(viewer), at
         assert a.current_player() == b.current_player(), (
             f"{at}: seat {viewer} cannot tell the twins apart, but the player to move (protocol "
@@ -149,6 +157,10 @@ def check_states(game: aiplay.Game, viewer: int, moves_a: List[int], moves_b: Li
             names_a = [(x, a.action_to_string(x)) for x in a.legal_actions()]
             names_b = [(x, b.action_to_string(x)) for x in b.legal_actions()]
             assert names_a == names_b, f"{at}: seat {viewer}'s legal moves differ"
+            assert legal_meanings(a, viewer) == legal_meanings(b, viewer), f"{at}: the moves' meanings differ"
+        assert view_panel(a, viewer) == view_panel(b, viewer), f"{at}: seat {viewer}'s view panel differs"
+        if a.is_terminal():
+            assert outcome(a, viewer) == outcome(b, viewer), f"{at}: the outcome told to seat {viewer} differs"
         text_a, text_b = render_state(a, viewer, "text"), render_state(b, viewer, "text")
         assert text_a == text_b, f"{at}: seat {viewer}'s text picture differs:\n{text_a}\n---\n{text_b}"
         if i % PICTURE_EVERY == 0 or i == len(pairs) - 1:
@@ -172,6 +184,7 @@ def match_transcript(game: aiplay.Game, moves: List[int], viewer: int) -> List[s
     for action in moves:
         match.apply(action)
         out.append(_canon([m.to_dict() for m in match.history_seen_by(viewer)][-3:]))
+        out.append(_canon(match_summaries(match, max(0, match.ply - 12), viewer)))  # the turn summaries
     out.append(_canon(match.to_record(viewer)))
     return out
 

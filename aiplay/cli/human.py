@@ -19,7 +19,18 @@ list) or its name (exactly, or in any case), or a command:
     continue a saved game of the same game and options;
 ``moves``
     show the position and the legal moves again;
-``help``, ``quit``.
+``rules``
+    how to play the game (its goal, a turn, the terms the moves use, the end);
+``help MOVE``
+    what a move does (by its number or its name; ``help`` alone lists the commands);
+``quit``.
+
+A move that is the seat's only legal move is played for it, with a one-line
+notice (``undo`` goes back past such moves to the seat's last real choice).
+Before a human seat's prompt, the bots' turns since its last move are summed up
+in one sentence each, as the seat saw them (:mod:`aiplay.views.narrate`), and
+every automatic step a move set off (points scored, lives lost, a building sunk)
+gets a line; the end explains who won and why. A board is followed by its legend.
 
 Everything is read line by line from the given input, so a test (or a script)
 can feed a whole game on standard input.
@@ -43,16 +54,21 @@ from aiplay.errors import AiplayError, InvalidOptionError
 from aiplay.game import CHANCE, Game
 from aiplay.match import Match, Move
 from aiplay.search import make_bot
+from aiplay.views.guide import how_to_play, legal_meanings, legend
+from aiplay.views.narrate import match_summaries, narrate, outcome, plural
+from aiplay.views.panel import chances_in_words
 from aiplay.views.text import render_state
 
 HELP = ("type a move's number or name; or: undo (take back your last move), hint (ask the best bot), "
-        "list or ? (every move; list WORD: the moves starting with WORD), save FILE, load FILE, "
-        "moves (the position again), help, quit")
+        "list or ? (every move; list WORD: the moves starting with WORD), rules (how to play), "
+        "help MOVE (what a move does), save FILE, load FILE, moves (the position again), help, quit")
 
 #: Up to this many legal moves are listed one a line; more are grouped by their first word.
 FULL_MENU = 24
 #: A group of up to this many moves is listed in the short menu; a larger one is summarised.
 GROUP_SHOWN = 4
+#: A menu of up to this many moves says what each one does beside its name.
+MEANINGS_SHOWN = 8
 
 
 def parse_seats(text: str, num_players: int) -> Set[int]:
@@ -86,6 +102,10 @@ class HumanGame:
         self.stdout = stdout if stdout is not None else sys.stdout
         self._shown_turn = -1
         self._rewound = False
+        #: The plies of moves played for a seat because they were its only legal move.
+        self._forced: Set[int] = set()
+        #: The ply up to which the bots' turns were summed up for the human seat.
+        self._summarised = 0
         # The game package's optional describe_action(state, action, viewer) hook (Area 1851 names the
         # card behind "gadget 0"), looked up once: a native state must build its reference copy to use it.
         reference_game = getattr(game, "reference", game)
@@ -110,7 +130,13 @@ class HumanGame:
             if player == CHANCE:
                 move = self.draw_chance()
                 self.say(f"  chance: {self.seen_name(move)}")
+            elif player in self.humans and len(match.state.legal_actions()) == 1:
+                self.announce_turn(player)
+                self._forced.add(match.ply)
+                move = match.apply(match.state.legal_actions()[0])
+                self.say(f"  player {player} (you): {self.seen_name(move)}  (your only legal move: played for you)")
             elif player in self.humans:
+                self.summarise_bots()
                 if not self.human_move(player):
                     self.say("game left unfinished")
                     return 0
@@ -120,12 +146,38 @@ class HumanGame:
                 move = match.apply(action)
                 self.say(f"  player {player} ({bot_label(self.bots[player])}): {self.seen_name(move)}")
             if not self._rewound:  # after an `undo` or a `load` the lives changed by no move
-                self.announce_events(lives)
+                if not self.narrate_last():
+                    self.announce_events(lives)
                 if player not in self.humans:  # a seat's own move says what it did with its cards
                     self.announce_hand_changes(hands, chance=player == CHANCE)
             self._rewound = False
         self.finish()
         return 0
+
+    def narrate_last(self) -> bool:
+        """Say the automatic steps the last move set off, as the one human seat may read them.
+
+        False (nothing said) with several human seats at one terminal: one seat's lines could
+        tell another what it may not see; the lives are then announced the old way.
+        """
+        if len(self.humans) != 1 or not self.match.ply:
+            return False
+        ply = self.match.ply - 1
+        before = self.match.position_before(ply)
+        action = self.match.history[ply].action
+        assert action is not None
+        for line in narrate(before, action, self.match.state, min(self.humans))[1:]:
+            self.say(f"  ! {line}")
+        return True
+
+    def summarise_bots(self) -> None:
+        """One sentence per bot turn since the human seat last moved (one human seat only)."""
+        if len(self.humans) != 1:
+            return
+        since = min(self._summarised, self.match.ply)
+        for sentence in match_summaries(self.match, since, min(self.humans)):
+            self.say(f"  >> {sentence}")
+        self._summarised = self.match.ply
 
     def draw_chance(self) -> Move:
         """Play the chance outcome of the position (drawn from the match's seeded generator)."""
@@ -227,11 +279,15 @@ class HumanGame:
         text = render_state(self.match.state, player, "text")
         if text:
             self.say(text)
+            key = legend(self.match.game)
+            if key:
+                self.say(key)
         moves = self.match.legal_moves()
+        counter = self.running_counter(player, moves)
         if len(moves) == 1:
-            self.say(f"player {player}, your only move:")
+            self.say(f"player {player}, your only move{counter}:")
         else:
-            self.say(f"player {player}, your move:")
+            self.say(f"player {player}, your move{counter}:")
         if len(moves) <= FULL_MENU:
             self.list_moves(moves)
         else:
@@ -244,6 +300,25 @@ class HumanGame:
                     self.say(f"  {first:3d}-{last}: {len(group)} {word} moves ({examples}, ...; list {word})")
             self.say(f"  {len(moves)} moves in all: type list (or ?) to see every one")
         return [a for a, _ in moves]
+
+    def running_counter(self, player: int, moves: Sequence[Tuple[int, str]]) -> str:
+        """`` (face-down 2 of this turn)`` when the seat makes a run of choices of one kind, else ``""``.
+
+        The kind is the first word shared by every legal move; the count is how many of the
+        seat's decisions just before, in this turn, were of that kind, plus this one.
+        """
+        words = {name.split(" ", 1)[0] for _, name in moves}
+        if len(words) != 1:
+            return ""
+        word = words.pop()
+        count = 1
+        for move in reversed(self.match.history):
+            if move.player == CHANCE:
+                continue
+            if move.player != player or move.name.split(" ", 1)[0] != word:
+                break
+            count += 1
+        return f" ({word} {count} of this turn)" if count > 1 else ""
 
     @staticmethod
     def _groups(moves: Sequence[Tuple[int, str]]) -> List[Tuple[str, List[Tuple[int, int, str]]]]:
@@ -260,8 +335,35 @@ class HumanGame:
         if not shown:
             raise InvalidOptionError(f"no legal move starts with {prefix!r}; type list to see them all")
         labels = self.describe([action for _, action, _ in shown])
-        for (number, _, name), label in zip(shown, labels):
-            self.say(f"  {number:3d}. {name}" + (f"  ({label})" if label else ""))
+        # A short menu says what each move does; a long one leaves that to `help MOVE`.
+        meanings = self.meanings() if len(shown) <= MEANINGS_SHOWN else {}
+        for (number, action, name), label in zip(shown, labels):
+            meaning = meanings.get(action)
+            self.say(f"  {number:3d}. {name}" + (f"  ({label})" if label else "") + (f"  - {meaning}" if meaning else ""))
+
+    def meanings(self) -> Dict[int, str]:
+        """Each legal action's one-line meaning, as the seat to move reads it (empty at a bot's or chance's turn)."""
+        state = self.match.state
+        player = state.current_player()
+        if player not in self.humans:
+            return {}
+        return dict(zip(state.legal_actions(), legal_meanings(state, player)))
+
+    def help_move(self, text: str, actions: List[int]) -> None:
+        """``help MOVE``: the meaning of the move numbered or named ``text`` (or of those starting with it)."""
+        meanings = self.meanings()
+        names = dict(self.match.legal_moves())
+        if text.isdigit() and 1 <= int(text) <= len(actions):
+            chosen = [actions[int(text) - 1]]
+        else:
+            chosen = [a for a, n in names.items() if n.lower() == text.lower()] or [
+                a for a, n in names.items() if n.lower().startswith(text.lower())]
+        if not chosen:
+            raise InvalidOptionError(f"no legal move is called {text!r}; type list to see them, rules for the game")
+        for action in chosen[:GROUP_SHOWN]:
+            self.say(f"  {names[action]}: {meanings.get(action, '')}")
+        if len(chosen) > GROUP_SHOWN:
+            self.say(f"  ... and {plural(len(chosen) - GROUP_SHOWN, 'more move')} like it")
 
     def describe(self, actions: Sequence[int]) -> List[Optional[str]]:
         """What each of ``actions`` refers to, said beside its name (Area 1851: ``gadget 0`` is which card),
@@ -307,7 +409,13 @@ class HumanGame:
                 if command == "quit":
                     return False
                 if command == "help":
-                    self.say(HELP)
+                    if rest.strip():
+                        self.help_move(rest.strip(), actions)
+                    else:
+                        self.say(HELP)
+                    continue
+                if command == "rules":
+                    self.say(how_to_play(self.match.game))
                     continue
                 if command == "moves":
                     actions = self.show(player)
@@ -320,6 +428,12 @@ class HumanGame:
                     continue
                 if command == "undo":
                     undone = self.match.undo_decision(player)
+                    # A move played for the seat (its only one) would be played again at once: go on back.
+                    while undone[-1].ply in self._forced and any(
+                            m.player == player and m.ply not in self._forced for m in self.match.history):
+                        undone = undone + self.match.undo_decision(player)
+                    self._forced = {p for p in self._forced if p < self.match.ply}
+                    self._summarised = min(self._summarised, self.match.ply)
                     self.say(f"undone: {', '.join(self.seen_name(m) for m in reversed(undone))}")
                     self._shown_turn = -1
                     self._rewound = True
@@ -384,7 +498,8 @@ class HumanGame:
         bot = self.hint_bot(player)
         state = self.match.state
         analysis = bot.analyse(state.clone())
-        value = "" if analysis.value is None else f" (estimated value {analysis.value:.3f})"
+        value = ("" if analysis.value is None else
+                 f" (your chances: {chances_in_words(analysis.value, self.match.game)}; estimate {analysis.value:.2f})")
         self.say(f"hint from {bot_label(bot)}: {state.action_to_string(analysis.action)}{value}")
         ranked = sorted((s for s in analysis.stats if s.visits), key=lambda s: -(s.visits or 0))[:3]
         if ranked:
@@ -406,11 +521,19 @@ class HumanGame:
         self.say(f"loaded {path}: {loaded.ply} moves played")
 
     def finish(self) -> None:
+        self.summarise_bots()  # the bots' last turns, which no prompt of the human seat followed
         state = self.match.state
         text = render_state(state, min(self.humans), "text")
         if text:
             self.say(text)
         returns = state.returns()
+        if len(self.humans) == 1:
+            told = outcome(state, min(self.humans))
+            self.say("game over: " + told["text"])
+            for seat in told["seats"]:
+                p = seat["seat"]
+                who = "you" if p in self.humans else bot_label(self.bots[p])
+                self.say(f"  player {p} ({who}): {seat['result']}, score {seat['score']:g}")
         self.say(f"returns: {returns}")
         self.say(f"scores: {state.scores()}")
         best = max(returns)

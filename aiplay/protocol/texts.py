@@ -62,7 +62,8 @@ def with_meanings(state: State, viewer: Optional[int], actions: List[Dict[str, A
         view: Mapping[str, Any] = state.view(seat)
     except Exception:  # noqa: BLE001 - a game without views: meanings read the names alone
         view = {}
-    return [{**entry, "meaning": name_meaning(state, seen_action(state, entry["id"], viewer)[1], view)}
+    chance = state.is_chance_node()
+    return [{**entry, "meaning": name_meaning(state, seen_action(state, entry["id"], viewer)[1], view, chance)}
             for entry in actions]
 
 

@@ -67,6 +67,9 @@ import numpy as np
 
 import aiplay
 from aiplay.views import tensors
+from aiplay.views.guide import legal_meanings
+from aiplay.views.narrate import outcome
+from aiplay.views.panel import view_panel
 from aiplay.errors import IllegalActionError, InvalidOptionError, InvalidPlayerError
 from aiplay.game import CHANCE, TERMINAL, Game, State
 from aiplay.registry import game_entry, has_native
@@ -376,6 +379,15 @@ class _Checker:
             self.check(names_a == names_b,
                        f"twin channels: seat {p}'s legal moves or their names depend on what it cannot see: "
                        f"{names_a} against {names_b}")
+            self.check(legal_meanings(a, p) == legal_meanings(b, p),
+                       f"twin channels: the meanings of seat {p}'s moves (games/<g>/guide.py) depend on what "
+                       f"it cannot see")
+        # The texts a person reads (issue 38): the panel and, at the end, the outcome.
+        self.check(view_panel(a, p) == view_panel(b, p),
+                   f"twin channels: seat {p}'s view panel (games/<g>/panel.py) differs between twins")
+        if a.is_terminal() and b.is_terminal():
+            self.check(outcome(a, p) == outcome(b, p),
+                       f"twin channels: the outcome told to seat {p} differs between twins")
         # Varies: B proves that the state differs from what seat p knows; so must some world.
         truth = a.to_json()
         private = [q for q in range(n) if q != p and a.information_state_key(q) != b.information_state_key(q)]

@@ -48,15 +48,24 @@ def how_to_play(game: Any) -> str:
             f"listed; the game ends when its rules say so, and the highest result wins.\n")
 
 
-def name_meaning(game: Any, name: str, view: Optional[Mapping[str, Any]] = None) -> str:
-    """The one-line meaning of a move called ``name`` (as the viewer reads it), given the viewer's ``view``."""
+def legend(game: Any) -> Optional[str]:
+    """What the symbols of the game's text picture mean (``LEGEND`` in its ``guide.py``), or None."""
+    text = getattr(game_module(game, "guide"), "LEGEND", None)
+    return str(text) if text else None
+
+
+def name_meaning(game: Any, name: str, view: Optional[Mapping[str, Any]] = None, chance: bool = False) -> str:
+    """The one-line meaning of a move called ``name`` (as the viewer reads it), given the viewer's ``view``.
+
+    ``chance``: the move is a chance outcome (its generic meaning says so).
+    """
     module = game_module(game, "guide")
     hook = getattr(module, "move_meaning", None)
     if callable(hook):
         text = hook(name, view if view is not None else {})
         if text:
             return str(text)
-    return generic_meaning(name)
+    return f"chance decides: {name}" if chance else generic_meaning(name)
 
 
 def generic_meaning(name: str) -> str:
@@ -91,13 +100,14 @@ def move_meaning(state: State, action: int, viewer: Optional[int] = None) -> str
     if player < 0 and player != CHANCE:
         raise InvalidOptionError("the game is over: no move has a meaning any more")
     _, name = seen_action(state, action, viewer)
-    return name_meaning(state, name, _view_of(state, viewer))
+    return name_meaning(state, name, _view_of(state, viewer), chance=player == CHANCE)
 
 
 def legal_meanings(state: State, viewer: Optional[int] = None) -> List[str]:
     """:func:`move_meaning` of every legal action of ``state``, in ``legal_actions()`` order."""
     view = _view_of(state, viewer)
-    return [name_meaning(state, seen_action(state, a, viewer)[1], view) for a in state.legal_actions()]
+    chance = state.is_chance_node()
+    return [name_meaning(state, seen_action(state, a, viewer)[1], view, chance) for a in state.legal_actions()]
 
 
-__all__ = ["GENERIC_MEANINGS", "generic_meaning", "how_to_play", "legal_meanings", "move_meaning", "name_meaning"]
+__all__ = ["GENERIC_MEANINGS", "generic_meaning", "how_to_play", "legend", "legal_meanings", "move_meaning", "name_meaning"]

@@ -32,7 +32,7 @@ from aiplay.game import CHANCE, State, check_player, seen_action
 from aiplay.views.hooks import game_module
 
 #: Per-seat numbers of a view's ``seats`` entries that the generic narrator reports when they change.
-COUNTED = (("score", "score", "points"), ("points", "score", "points"), ("life", "life", "lives"),
+COUNTED = (("score", "point", "points"), ("points", "point", "points"), ("life", "life", "lives"),
            ("lives", "life", "lives"))
 #: A summary names at most this many moves of one turn; the rest are counted.
 SUMMARY_MOVES = 6
@@ -107,8 +107,8 @@ def past_tense(game: Any, name: str) -> str:
     hook = getattr(game_module(game, "narrate"), "past_tense", None)
     if callable(hook):
         text = hook(name)
-        if text:
-            return str(text)
+        if text is not None:
+            return str(text)  # "" leaves the move out of summaries (a block's start or end)
     return name
 
 
@@ -127,6 +127,8 @@ def turn_summary(game: Any, player: int, names: Sequence[str]) -> str:
     phrases: List[Tuple[str, int]] = []
     for name in names:
         phrase = past_tense(game, name)
+        if not phrase:
+            continue
         if phrases and phrases[-1][0] == phrase:
             phrases[-1] = (phrase, phrases[-1][1] + 1)
         else:
@@ -134,7 +136,7 @@ def turn_summary(game: Any, player: int, names: Sequence[str]) -> str:
     parts = []
     for phrase, count in phrases:
         if count == 1:
-            parts.append(phrase)
+            parts.append(f"made {phrase}" if phrase.startswith("a ") else phrase)
         elif phrase.startswith("a "):
             parts.append(f"made {count} {phrase[2:]}s" if not phrase.startswith("a hidden") else
                          f"made {count} hidden {phrase[len('a hidden '):]}s")

@@ -17,6 +17,11 @@ State = Any
 FACTION_COLOURS = ("#6a5acd", "#b8860b", "#2e8b57")
 
 
+
+def _count(n: int, word: str) -> str:
+    """``1 card``, ``2 cards``: a count with its noun, singular for one."""
+    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+
 def gadget_text(gad: List[int]) -> str:
     """``Alien TP gadget [Crystal Power mod 1, -]``."""
     mods = ", ".join(TINKER_NAMES[m] if m >= 0 else f"empty {SOCKET_LETTERS[s]}"
@@ -83,7 +88,7 @@ def render_view(view: Dict[str, Any]) -> str:
             lines.append(f"    hand: {hand or '-'}")
             lines.append(f"    junkyard: {junk or '-'}")
         else:
-            lines.append(f"    hand: {b['hand']} cards; junkyard: {b['junk']} cards")
+            lines.append(f"    hand: {_count(b['hand'], 'card')}; junkyard: {_count(b['junk'], 'card')}")
             down = f"{b['down']} face down"
         for g, text in enumerate(b["tableau"]):
             # Numbered as the moves name them ("gadget 0", "gadget 0 socket 1").

@@ -11,7 +11,7 @@ from aiplay.registry import DifferentialCase, PlaythroughSpec, register
 
 from .game import GroomLakeGame, GroomLakeState
 from .tensors import TENSORS
-from .render import render, render_svg
+from .render import describe_action, render, render_svg
 
 #: This game's registry entry.
 ENTRY = register(
@@ -30,4 +30,4 @@ ENTRY = register(
     max_game_length=lambda game: game.max_game_length,
 )
 
-__all__ = ["ENTRY", "GroomLakeGame", "GroomLakeState", "render", "render_svg"]
+__all__ = ["ENTRY", "GroomLakeGame", "GroomLakeState", "describe_action", "render", "render_svg"]

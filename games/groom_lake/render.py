@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any, List, Optional
 
+from .actions import decode
 from .components import (
     CANYON, CIVILIZATION, CRASH, DIRS, HAZARD_NAMES, HELPS, MOUNTAIN, ROLE_NAMES, STACK_NAMES, TERRAIN_NAMES, TILES, TYPE_NAMES,
     rotated_edges,
@@ -15,6 +16,11 @@ TERRAIN_MARKS = {0: "D", MOUNTAIN: "M", CANYON: "#", CIVILIZATION: "C"}
 TERRAIN_FILL = {0: "#f2d49b", MOUNTAIN: "#a58a6a", CANYON: "#7a3b1e", CIVILIZATION: "#8fc98f"}
 CELL = 60
 
+
+
+def _count(n: int, word: str) -> str:
+    """``1 card``, ``2 cards``: a count with its noun, singular for one."""
+    return f"{n} {word}" if n == 1 else f"{n} {word}s"
 
 def _cards(counts: List[int]) -> str:
     items = [f"{c}x{TYPE_NAMES[t]}" if c > 1 else TYPE_NAMES[t] for t, c in enumerate(counts) if c]
@@ -49,7 +55,7 @@ def render(state: Any, viewer: Optional[int] = None) -> str:
     for p in range(n):
         show = viewer is None or viewer == p or state.revealed[p] or state.step == "over"
         role = state.role_name(p) if show else "?"
-        hand = _cards(state.hands[p]) if viewer is None or viewer == p else f"{state.hand_size(p)} cards"
+        hand = _cards(state.hands[p]) if viewer is None or viewer == p else _count(state.hand_size(p), "card")
         dead = " (dead)" if state.life[p] == 0 and state.turn >= 0 else ""
         lines.append(f"player {p}{dead}: {role}, life {state.life[p]}, hand: {hand}")
     lines.append("Discard Stack (top last): " + (", ".join(TYPE_NAMES[t] for t in state.discard) or "-"))
@@ -97,24 +103,35 @@ def hazard_list(state: Any) -> List[str]:
 
 
 def map_text(state: Any) -> List[str]:
-    """The map as a character grid: terrain letter, then ``!`` open hazard, ``+`` closed, ``*`` the Team."""
+    """The map as a character grid, three lines a tile row: each tile's edges around its marks.
+
+    The middle line of a tile holds its terrain letter (``G`` Groom Lake), then ``!`` an open
+    hazard or ``+`` a closed one, then ``*`` the Team; ``o`` on a side is a red dot on that edge,
+    ``-`` a blank edge (a placed tile's edges must meet: dot to dot, blank to blank). ``.`` is
+    an empty cell.
+    """
     cells = {(t[1], t[2]): t for t in state.placed}
     xs = [x for x, _ in cells]
     ys = [y for _, y in cells]
     out = []
     for y in range(max(ys), min(ys) - 1, -1):
-        row = []
+        top, mid, bottom = [], [], []
         for x in range(min(xs), max(xs) + 1):
             t = cells.get((x, y))
             if t is None:
-                row.append("  . ")
+                top.append("       ")
+                mid.append("   .   ")
+                bottom.append("       ")
                 continue
             tile = TILES[t[0]]
+            n, e, s_, w = ("o" if dot else "-" for dot in rotated_edges(t[0], t[3]))
             mark = "G" if t[0] == 0 else TERRAIN_MARKS[tile.terrain]
             hz = " " if not tile.hazard else ("!" if t[4] else "+")
             team = "*" if [x, y] == list(state.team) else " "
-            row.append(f" {mark}{hz}{team}")
-        out.append("".join(row))
+            top.append(f"   {n}   ")
+            mid.append(f"{w} {mark}{hz}{team} {e}")
+            bottom.append(f"   {s_}   ")
+        out.extend("".join(row).rstrip() for row in (top, mid, bottom))
     return out
 
 
@@ -156,3 +173,22 @@ def render_svg(state: Any) -> str:
 
 
 __all__ = ["render", "render_svg", "map_text", "ROLE_NAMES"]
+
+
+def _edges_text(edges: Any) -> str:
+    """``N dot, E blank, S dot, W dot``: a tile's four edges (a red dot must meet a red dot)."""
+    return ", ".join(f"{side} {'dot' if dot else 'blank'}" for side, dot in zip("NESW", edges))
+
+
+def describe_action(state: Any, action: int, viewer: int) -> Optional[str]:
+    """The tile's edges beside ``keep tile ...`` and ``place at (x,y) turned r`` (the placed tile
+    as turned), for the seat scouting; None for other moves and other seats. Only the scout
+    holds the tiles, and it sees them."""
+    if state.current_player() != viewer:
+        return None
+    block, arg = decode(action)
+    if block == "keep_tile":
+        return "edges " + _edges_text(rotated_edges(arg, 0))
+    if block == "place" and state.held:
+        return "edges once turned: " + _edges_text(rotated_edges(state.held[0], arg % 4))
+    return None

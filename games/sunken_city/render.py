@@ -95,7 +95,8 @@ def text_board(state: SunkenCityState) -> str:
         lines.append(
             f"  player {p} ({SEAT_NAMES[seats[p]]}): at {where}; carried {data['carried'][p]}; "
             f"secured {data['secured'][p]} (value {data['secured_values'][p]}); "
-            f"chips {data['chips'][p]}; played cards {data['played'][p]}")
+            f"chips {data['chips'][p]}; played cards: "
+            + (", ".join(f"raise {CARDS[c][0]} move {CARDS[c][1]}" for c in data['played'][p]) or "none"))
     lines.append(f"Streets: piles {data['street_piles']}, drawing from space {data['draw_pile']}")
     return "\n".join(lines)
 

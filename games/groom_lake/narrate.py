@@ -1,0 +1,106 @@
+"""Groom Lake's automatic steps in words (:mod:`aiplay.views.narrate`), read from the reader's views.
+
+The Team's moves and pushes back, a hazard's dice and whether it was beaten, a vote's
+result, deaths and revealed roles, the Discard Stack running out, cards taken and
+handed out (counted, never named for another seat), and the end.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any, List, Mapping, Optional, Sequence
+
+
+def _tile_at(view: Mapping[str, Any], xy: Sequence[int]) -> Optional[Mapping[str, Any]]:
+    for tile in view.get("map") or []:
+        if [tile.get("x"), tile.get("y")] == list(xy):
+            return tile
+    return None
+
+
+def _tile_name(tile: Optional[Mapping[str, Any]]) -> str:
+    if tile is None:
+        return "a tile"
+    hazard = tile.get("hazard")
+    return f"{tile.get('terrain')} {hazard} {tile.get('number')}" if hazard else str(tile.get("tile") or tile.get("terrain"))
+
+
+def events(before: Mapping[str, Any], after: Mapping[str, Any], mover: int, name: str,
+           viewer: Optional[int]) -> List[str]:
+    lines: List[str] = []
+    team_a, team_b = list(before.get("team") or []), list(after.get("team") or [])
+    if team_a and team_b and team_a != team_b:
+        tile = _tile_at(after, team_b)
+        if before.get("step") in ("roll", "contribute") and before.get("total") is not None:
+            hazard = _tile_at(before, team_a)
+            rolled = re.search(r"(\d+)$", name)
+            total = int(before.get("total") or 0) + (int(rolled.group(1)) if rolled and mover < 0 else 0)
+            need = f", needed more than {hazard.get('number')}" if hazard is not None else ""
+            lines.append(f"the hazard was not beaten (dice total {total}{need}): the Team goes back to "
+                         f"({team_b[0]},{team_b[1]}), {_tile_name(tile)}")
+        else:
+            lines.append(f"the Team moves to ({team_b[0]},{team_b[1]}): {_tile_name(tile)}")
+            if tile is not None and tile.get("hazard_open") and tile.get("hazard") not in (None, "Crash Site"):
+                lines.append(f"an open hazard: {tile.get('hazard')} {tile.get('number')} must be beaten "
+                             f"(every player may add helping cards and life tokens; one die each)")
+    # A hazard closed since: beaten.
+    for old, new in zip(before.get("map") or [], after.get("map") or []):
+        if old.get("hazard_open") and not new.get("hazard_open") and new.get("hazard"):
+            what = "investigated" if new.get("hazard") == "Crash Site" else "beaten"
+            lines.append(f"{_tile_name(new)} at ({new.get('x')},{new.get('y')}) is {what}"
+                         + (f" (dice total {before.get('total')})" if what == "beaten" and before.get("total") else ""))
+    for tile in (after.get("map") or [])[len(before.get("map") or []):]:
+        lines.append(f"a new tile is placed at ({tile.get('x')},{tile.get('y')}): {_tile_name(tile)}")
+    if before.get("step") == "vote" and after.get("step") != "vote":
+        ballots = list(before.get("ballots") or [])
+        if re.fullmatch(r"yes|no", name):
+            yes = sum(1 for b in ballots if b.get("yes")) + (name == "yes")
+            no = len(ballots) + 1 - yes
+            lines.append(f"the vote is over: {yes} yes, {no} no")
+    seats_a, seats_b = before.get("seats") or [], after.get("seats") or []
+    for old, new in zip(seats_a, seats_b):
+        seat = new.get("seat")
+        if old.get("life", 0) > 0 and new.get("life") == 0:
+            lines.append(f"player {seat} dies")
+        if new.get("role_revealed") and not old.get("role_revealed"):
+            lines.append(f"player {seat} is revealed: {new.get('role')}")
+        dealing = after.get("step") in ("roles", "deal", "keep")  # the deal: the picture counts the hands
+        if not dealing and (name.startswith("refresh") or name.startswith("card to") or mover < 0):
+            change = int(new.get("hand_size") or 0) - int(old.get("hand_size") or 0)
+            if change > 0 and seat != viewer:
+                lines.append(f"player {seat} gets {change} card{'s' if change > 1 else ''} "
+                             f"({new.get('hand_size')} in hand)")
+    if before.get("discard_stack") and not after.get("discard_stack") and after.get("step") != "over":
+        lines.append("the Discard Stack is empty: every living player loses a life and 6 new cards are laid out")
+    if after.get("result") != before.get("result") and after.get("result") not in (None, "none"):
+        lines.append("the Team escapes!" if after.get("result") == "team_escapes" else "the Alien wins")
+    return lines
+
+
+def past_tense(name: str) -> Optional[str]:
+    for pattern, phrase in ((r"move ([NESW])", "moved the Team {0}"), (r"scout", "scouted"),
+                            (r"place at \((-?\d+),(-?\d+)\) turned \d", "placed a tile at ({0},{1})"),
+                            (r"play Recovery", "played a Recovery"),
+                            (r"vote against player (\d+)", "called a vote against player {0}"),
+                            (r"(yes|no)", "voted {0}"), (r"discard a life token", "gave a life token to the hazard"),
+                            (r"discard (.+)", "gave {0} to the hazard"), (r"refresh (.+)", "put {0} on the Refresh stack"),
+                            (r"a card to the Refresh stack", "put a card on the Refresh stack"),
+                            (r"investigation to player (\d+)", "gave an investigation to player {0}"),
+                            (r"card to player (\d+)", "handed a card to player {0}")):
+        found = re.fullmatch(pattern, name)
+        if found:
+            return phrase.format(*found.groups())
+    if name in ("end turn", "done") or name.startswith("keep tile") or name.startswith("draw tile"):
+        return ""
+    return None
+
+
+def outcome_reason(view: Mapping[str, Any], returns: Sequence[float], scores: Sequence[float]) -> Optional[str]:
+    roles = [f"player {s.get('seat')} was {s.get('role') or 'unknown'}" for s in view.get("seats") or []]
+    if view.get("result") == "team_escapes":
+        why = "The Team reached Civilization; the surviving non-Alien with the most Alien Proof wins."
+    elif view.get("result") == "alien_wins":
+        why = "The Alien won (the others died, it showed 50 Alien Proof, or no escape was left)."
+    else:
+        return None
+    return why + (" " + "; ".join(roles) + "." if roles else "")
