@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import random
+import time
 import xml.etree.ElementTree as ET
 from typing import Any, Dict, Optional, Set
 
@@ -181,3 +182,46 @@ def test_since_must_be_a_state_of_the_same_game():
     for since in ("earlier", 3, other):
         with pytest.raises(InvalidOptionError, match="since"):
             S.svg(state, 0, since=since)
+
+
+def test_protocol_view_marks_the_last_move_or_since_a_ply():
+    from aiplay.protocol import Server
+
+    name, options = pick_variant(svg=True, perfect_information=False, players=3)
+    replies = []
+    server = Server(replies.append)
+
+    def ask(**request):
+        server.handle_line(json.dumps({"id": 1, **request}))
+        return replies[-1]
+
+    new = ask(cmd="new", game=name, options=options, seed=3, auto_chance=True, viewer=0)
+    game_id = new["game_id"]
+    assert "since_ply" not in ask(cmd="view", game_id=game_id, render="svg")  # nothing played yet
+    rng = random.Random(2)
+    for _ in range(12):
+        status = ask(cmd="status", game_id=game_id)
+        if status["terminal"]:
+            break
+        if status["to_move"] == 0:
+            legal = ask(cmd="legal", game_id=game_id)["actions"]
+            ask(cmd="apply", game_id=game_id, action=rng.choice(legal)["id"])
+        else:
+            start = len(replies)
+            server.handle_line(json.dumps({"id": 9, "cmd": "go", "game_id": game_id, "bot": "random", "play": True}))
+            deadline = time.monotonic() + 30
+            while not any(r.get("id") == 9 and r.get("type") == "bestmove" for r in replies[start:]):
+                assert time.monotonic() < deadline, replies[start:]
+                time.sleep(0.01)
+    history = ask(cmd="history", game_id=game_id, viewer=0)["moves"]
+    view = ask(cmd="view", game_id=game_id, render="svg", panel=True)
+    last = max(i for i, m in enumerate(history) if m["player"] >= 0)
+    assert view["since_ply"] == last  # default: the latest decision and the chance outcomes after it
+    assert isinstance(view["panel"], list) and all({"title", "rows"} <= set(s) for s in view["panel"])
+    since = ask(cmd="view", game_id=game_id, render="svg", since_ply=0)
+    assert since["since_ply"] == 0 and 'data-changed="1"' in since["svg"]
+    ply = since["status"]["ply"]
+    for bad in (ply + 1, -1, "3", True):
+        reply = ask(cmd="view", game_id=game_id, render="svg", since_ply=bad)
+        assert not reply["ok"] and reply["error_type"] in ("InvalidOptionError", "ProtocolError"), reply
+    assert ask(cmd="status", game_id=game_id)["ply"] == ply  # refused, nothing changed

@@ -51,6 +51,7 @@ from aiplay.search.kinds import strongest_kind
 from aiplay.search.level import NUM_LEVELS, levels_info
 from aiplay.search.spec import parse_bot
 from aiplay.views.docs import schema_of
+from aiplay.views.panel import view_panel
 from aiplay.views.svg import last_decision_ply, legal_moves_on_svg, svg, svg_module
 from aiplay.views.text import render_state
 from aiplay.protocol.texts import LogCursor, rules_reply, with_meanings
@@ -1003,6 +1004,8 @@ class Server:
                 if since_ply is not None:
                     data["svg"] = svg(state, player, since=session.match.position_before(since_ply))
                     data["since_ply"] = since_ply
+        if _field(request, "panel", (bool,), False) and player is not None:
+            data["panel"] = view_panel(state, player)  # the view as labelled, grouped text (the demo's side panel)
         return self._with_status(session, data)
 
     @staticmethod
