@@ -76,6 +76,7 @@ function connect() {
     socket.onopen = () => resolve(socket);
     socket.onerror = () => { $("connection").textContent = "engine connection failed"; reject(new Error("connection failed")); };
     socket.onclose = () => {
+      $("connection").classList.remove("ok");
       $("connection").textContent = "engine disconnected";
       // At a table the seat waits: reconnect and join again with the seat's token (the moves missed come back).
       if (demo.table && demo.table.token) {
@@ -771,15 +772,21 @@ function boardSvg() {
   return document.querySelector("#board svg");
 }
 
-// The picture's size: the room the board panel has, but never below the picture's own size, whose
-// smallest text is 12 units: drawn at least 1:1, every text stays at least 12 px (a larger picture scrolls).
+// The smallest text the board may show, in CSS pixels (issue 38).
+const MIN_TEXT_PX = 12;
+
+// The picture's size: the room the board panel has, but never so small that its smallest text falls
+// under 12 px (a picture larger than its panel then scrolls).
 function fitBoard() {
   const svg = boardSvg();
   if (!svg) return;
   const width = Number(svg.getAttribute("width")) || svg.viewBox.baseVal.width;
   const height = Number(svg.getAttribute("height")) || svg.viewBox.baseVal.height;
+  let smallest = Infinity;
+  for (const t of svg.querySelectorAll("text[font-size]")) smallest = Math.min(smallest, Number(t.getAttribute("font-size")));
+  const least = Number.isFinite(smallest) && smallest > 0 ? MIN_TEXT_PX / smallest : 1;
   const box = $("board");
-  const scale = Math.max(1, Math.min((box.clientWidth - 4) / width, (box.clientHeight - 4) / height));
+  const scale = Math.max(least, Math.min((box.clientWidth - 4) / width, (box.clientHeight - 4) / height));
   svg.style.width = `${Math.floor(width * scale)}px`;
   svg.style.height = `${Math.floor(height * scale)}px`;
 }
@@ -1191,6 +1198,7 @@ async function main() {
     populateLevels(demo.hello, $("level").value);
   });
   $("connection").textContent = "engine connected";
+  $("connection").classList.add("ok");
   if (demo.params.get("join")) await joinTable(demo.params.get("join"));
   else if (demo.params.get("autostart") === "1") await newGame();
 }

@@ -40,9 +40,10 @@ Attr = Any
 
 #: The font every picture uses (a generic family: no font file is needed).
 FONT = "DejaVu Sans, Arial, sans-serif"
-#: The smallest text a picture draws, in user units: drawn at least 1:1, every text is at least 12 px
-#: (issue 38: legible at 1280x720). A smaller size asked for is raised to it.
-MIN_TEXT = 12
+#: The smallest text a picture draws, in user units; a smaller size asked for is raised to it. A
+#: frontend may shrink the picture to 12/13 of its size and every text is still at least 12 px
+#: (issue 38: legible at 1280x720; the demo does so when the board has less room).
+MIN_TEXT = 13
 #: Colour of card backs.
 BACK_FILL = "#5b4a8a"
 

@@ -159,8 +159,9 @@ def svg(state: State, viewer: Optional[int] = None) -> str:
         for k in range(NUM_CARDS):
             pieces, points = CARDS[k]
             played = k in data["played"][p] or (acting and data["card"] == k)
-            d.card(px + 10 + k * 64, y + 66, 58, 48, f"{pieces} / {points}", fill="#bbbbbb" if played else "#ffffff",
-                   sub="raise/move", target=f"p{p}-card-{k}",
+            # The card's two numbers said in words (the moves name them "card raise 4 move 3").
+            d.card(px + 10 + k * 64, y + 66, 58, 48, f"raise {pieces}", fill="#bbbbbb" if played else "#ffffff",
+                   sub=f"move {points}", target=f"p{p}-card-{k}",
                    tip=f"card: raise {pieces}, move {points}" + (" (played)" if played else ""), size=12)
         y += 130
     d.text(px, y + 16, "Buildings in the grottos:", size=12, weight="bold")
