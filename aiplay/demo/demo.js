@@ -787,8 +787,8 @@ function fitBoard() {
   const least = Number.isFinite(smallest) && smallest > 0 ? MIN_TEXT_PX / smallest : 1;
   const box = $("board");
   const scale = Math.max(least, Math.min((box.clientWidth - 4) / width, (box.clientHeight - 4) / height));
-  svg.style.width = `${Math.floor(width * scale)}px`;
-  svg.style.height = `${Math.floor(height * scale)}px`;
+  svg.style.width = `${Math.ceil(width * scale)}px`;  // rounded up: never under the least scale
+  svg.style.height = `${Math.ceil(height * scale)}px`;
 }
 
 // A frame over every element the engine marked as changed ("data-changed": since the bots' turn
