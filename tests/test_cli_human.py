@@ -48,7 +48,7 @@ def test_moves_by_name_any_case_and_hints_from_a_search_bot():
     table = HumanGame(game, bots, {0}, seed=3, stdin=io.StringIO(f"hint\n{name.upper()}\nquit\n"), stdout=out)
     assert table.run() == 0
     text = out.getvalue()
-    assert "hint from level 7:" in text and "your chances:" in text and "most searched:" in text
+    assert "hint from the best bot (level 7, no deliberate mistakes):" in text and "your chances:" in text and "most searched:" in text
     assert table.match.history[0].name == name
     assert "game left unfinished" in text
 

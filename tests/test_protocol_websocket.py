@@ -82,6 +82,9 @@ def test_a_game_over_websocket(ws_url):
         move = client.ok("legal", game_id=gid)["actions"][0]
         status = client.ok("apply", game_id=gid, action=move["name"])
         assert status["move"]["name"] == move["name"]
+    # A position with a choice, so that the search runs its whole budget (a lone move is answered at once).
+    while len(client.ok("legal", game_id=gid)["actions"]) == 1:
+        status = client.ok("apply", game_id=gid, action=client.ok("legal", game_id=gid)["actions"][0]["name"])
     infos = []
     go = client.send("go", game_id=gid, iterations=200, info_every=50)
     best = client.final(go, infos)

@@ -227,8 +227,10 @@ def human_cli_transcript(game: aiplay.Game, moves: List[int], viewer: int) -> by
     typed: List[str] = []
     others: List[int] = []
     hints = HINTS
+    decided: List[int] = []
     for action in moves:
         player = state.current_player()
+        decided.append(player)
         if player == viewer:
             legal = state.legal_actions()
             if hints and len(legal) > 1:
@@ -236,7 +238,8 @@ def human_cli_transcript(game: aiplay.Game, moves: List[int], viewer: int) -> by
                 # screen too: they come from a search of what this seat knows, so twins get the same.
                 typed.append("hint")
                 hints -= 1
-            typed.append(str(legal.index(action) + 1))
+            if len(legal) > 1:  # a seat's only legal move is played for it, with a notice: nothing typed
+                typed.append(str(legal.index(action) + 1))
         else:
             others.append(action)
         state.apply_action(action)
@@ -245,6 +248,17 @@ def human_cli_transcript(game: aiplay.Game, moves: List[int], viewer: int) -> by
     out = io.StringIO()
     table = HumanGame(game, bots, {viewer}, seed=1, stdin=io.StringIO("".join(t + "\n" for t in typed)), stdout=out)
     table.draw_chance = lambda: table.match.apply(next(shared))  # type: ignore[method-assign]
+    # The seat's own decisions of the script, forced ones included: a forced move past the script's end
+    # (played for the seat without input) would show a position the twins no longer share.
+    own = iter(range(sum(1 for p in decided if p == viewer)))
+    apply = table.match.apply
+
+    def scripted_apply(move: Any) -> Any:
+        if table.match.state.current_player() == viewer:
+            next(own)  # StopIteration once the script's decisions of this seat are all played
+        return apply(move)
+
+    table.match.apply = scripted_apply  # type: ignore[method-assign]
     try:
         table.run()
     except StopIteration:  # the twin game ended before the real one: the screen so far is compared

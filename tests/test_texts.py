@@ -127,9 +127,23 @@ def test_the_protocol_tells_log_summary_outcome_and_rules():
         assert all(a["meaning"] for a in legal["actions"])
     assert ask(cmd="status")["status"]["log"] == []  # told once
     assert not ask(cmd="legal", meanings="yes")["ok"]
+    panel = ask(cmd="view", panel=True)["panel"]
+    assert panel and all(set(section) == {"title", "rows"} for section in panel)
     games = ask(cmd="hello")["games"]
     assert all({"min", "max", "default"} <= set(g["players"]) for g in games)
     server.shutdown()
+
+
+def test_a_search_reply_says_the_chances_in_words():
+    replies: List[Dict[str, Any]] = []
+    server = Server(replies.append)
+    name = next(n for n in NAMES if aiplay.load(n).perfect_information)
+    server.handle_line(json.dumps({"cmd": "new", "game": name, "seed": 1, "auto_chance": True}))
+    server.handle_line(json.dumps({"id": 2, "cmd": "analyse", "bot": "mcts", "iterations": 50}))
+    server.shutdown()
+    final = [r for r in replies if r.get("id") == 2 and r.get("type") != "info"][-1]
+    assert final["ok"], final
+    assert final["chances"] == chances_in_words(final["value"], aiplay.load(name))
 
 
 @pytest.mark.parametrize("name", NAMES)

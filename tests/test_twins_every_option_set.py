@@ -206,8 +206,8 @@ def protocol_transcript(name: str, options: Dict[str, Any], backend: str, moves:
         if illegal[ply] is not None:
             ask({"id": f"x{ply}", "cmd": "apply", "action": illegal[ply]})
         if ply % PICTURE_EVERY == 0:
-            ask({"id": f"l{ply}", "cmd": "legal"})
-            ask({"id": f"v{ply}", "cmd": "view", "render": "text"})
+            ask({"id": f"l{ply}", "cmd": "legal", "meanings": True})
+            ask({"id": f"v{ply}", "cmd": "view", "render": "text", "panel": True})
         ask({"id": f"a{ply}", "cmd": "apply", "action": action})
     ask({"id": "h", "cmd": "history"})
     ask({"id": "r", "cmd": "record"})

@@ -335,10 +335,15 @@ class HumanGame:
         if not shown:
             raise InvalidOptionError(f"no legal move starts with {prefix!r}; type list to see them all")
         labels = self.describe([action for _, action, _ in shown])
-        # A short menu says what each move does; a long one leaves that to `help MOVE`.
-        meanings = self.meanings() if len(shown) <= MEANINGS_SHOWN else {}
+        # A short menu says what each move does; a longer one says it once per kind of move (its
+        # first word), on the kind's first line; `help MOVE` says it for any move.
+        meanings = self.meanings()
+        short = len(shown) <= MEANINGS_SHOWN
+        previous = None
         for (number, action, name), label in zip(shown, labels):
-            meaning = meanings.get(action)
+            kind = name.split(" ", 1)[0]
+            meaning = meanings.get(action) if short or kind != previous else None
+            previous = kind
             self.say(f"  {number:3d}. {name}" + (f"  ({label})" if label else "") + (f"  - {meaning}" if meaning else ""))
 
     def meanings(self) -> Dict[int, str]:
@@ -500,7 +505,9 @@ class HumanGame:
         analysis = bot.analyse(state.clone())
         value = ("" if analysis.value is None else
                  f" (your chances: {chances_in_words(analysis.value, self.match.game)}; estimate {analysis.value:.2f})")
-        self.say(f"hint from {bot_label(bot)}: {state.action_to_string(analysis.action)}{value}")
+        # The top level plays no deliberate mistakes: it is the best bot, whatever the table's bots are.
+        self.say(f"hint from the best bot ({bot_label(bot)}, no deliberate mistakes): "
+                 f"{state.action_to_string(analysis.action)}{value}")
         ranked = sorted((s for s in analysis.stats if s.visits), key=lambda s: -(s.visits or 0))[:3]
         if ranked:
             self.say("  most searched: " + "; ".join(
@@ -518,7 +525,7 @@ class HumanGame:
         loaded.chance_seed = self.match.chance_seed
         self.match = loaded
         self._shown_turn = -1
-        self.say(f"loaded {path}: {loaded.ply} moves played")
+        self.say(f"loaded {path}: {plural(loaded.ply, 'move')} played")
 
     def finish(self) -> None:
         self.summarise_bots()  # the bots' last turns, which no prompt of the human seat followed
@@ -533,7 +540,9 @@ class HumanGame:
             for seat in told["seats"]:
                 p = seat["seat"]
                 who = "you" if p in self.humans else bot_label(self.bots[p])
-                self.say(f"  player {p} ({who}): {seat['result']}, score {seat['score']:g}")
+                # A game that keeps no score (all zero) shows the result alone, not "score 0" for all.
+                score = f", score {seat['score']:g}" if any(x["score"] for x in told["seats"]) else ""
+                self.say(f"  player {p} ({who}): {seat['result']}{score}")
         self.say(f"returns: {returns}")
         self.say(f"scores: {state.scores()}")
         best = max(returns)

@@ -54,7 +54,8 @@ from aiplay.views.docs import schema_of
 from aiplay.views.panel import view_panel
 from aiplay.views.svg import last_decision_ply, legal_moves_on_svg, svg, svg_module
 from aiplay.views.text import render_state
-from aiplay.protocol.texts import LogCursor, rules_reply, with_meanings
+from aiplay.protocol.texts import LogCursor, rules_reply, value_in_words, with_meanings
+from aiplay.views.panel import view_panel
 
 #: The ``viewer`` value that asks for everything (omniscient names, every hand).
 ALL_SEATS = "all"
@@ -992,6 +993,8 @@ class Server:
         since_ply = _field(request, "since_ply", (int,))
         view = state.view(0 if player is None else player)
         data: Dict[str, Any] = {"player": player, "view": view}
+        if _field(request, "panel", (bool,), False):
+            data["panel"] = view_panel(state, 0 if player is None else player)
         if render is not None:
             data[render] = self._render(state, player, render)
             if render == "svg" and data["svg"] is not None:
@@ -1275,6 +1278,7 @@ class Server:
         data["principal_variation_names"] = analysis.principal_variation_names
         return {"action": analysis.action, "name": state.action_to_string(analysis.action),
                 "value": analysis.value, "player": analysis.player,
+                "chances": value_in_words(analysis.value, state.game),
                 "pv": [{"id": a, "name": n} for a, n in zip(analysis.principal_variation,
                                                               analysis.principal_variation_names)],
                 "analysis": data}

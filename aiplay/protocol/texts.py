@@ -17,6 +17,7 @@ from aiplay.protocol.wire import ProtocolError, _field
 from aiplay.registry import game_entry
 from aiplay.views.guide import how_to_play, name_meaning
 from aiplay.views.narrate import match_log, match_summaries, outcome, plural
+from aiplay.views.panel import chances_in_words
 
 
 class LogCursor:
@@ -55,6 +56,13 @@ def rules_reply(request: Mapping[str, Any], open_game: Optional[str]) -> Dict[st
     return {"game": entry.name, "title": entry.title, "format": "markdown", "text": how_to_play(entry.name)}
 
 
+def value_in_words(value: Any, game: Any) -> Optional[str]:
+    """A search's estimate for the seat to move in words ("about even"), None without an estimate."""
+    if value is None or isinstance(value, bool) or not isinstance(value, (int, float)) or value != value:
+        return None
+    return chances_in_words(value, game)
+
+
 def with_meanings(state: State, viewer: Optional[int], actions: List[Dict[str, Any]]) -> List[Dict[str, Any]]:
     """``legal``'s entries with ``meaning`` added, told from the viewer's own view (the mover's for "all")."""
     seat = viewer if viewer is not None else max(state.current_player(), 0)
@@ -67,4 +75,4 @@ def with_meanings(state: State, viewer: Optional[int], actions: List[Dict[str, A
             for entry in actions]
 
 
-__all__ = ["LogCursor", "plural", "rules_reply", "with_meanings"]
+__all__ = ["LogCursor", "plural", "rules_reply", "value_in_words", "with_meanings"]

@@ -91,8 +91,12 @@ def narrate(before: State, action: int, after: State, viewer: Optional[int]) -> 
         viewer = check_player(viewer, before.game.num_players)
     mover = before.current_player()
     _, name = seen_action(before, action, viewer)
-    lines = [move_line(mover, name)]
     view_before, view_after = _view(before, viewer), _view(after, viewer)
+    line = move_line(mover, name)
+    deck_a, deck_b = view_before.get("deck_size"), view_after.get("deck_size")
+    if mover == CHANCE and isinstance(deck_a, int) and isinstance(deck_b, int) and deck_b < deck_a:
+        line += f" ({plural(deck_b, 'card')} left in the deck)"  # a running count of the draws
+    lines = [line]
     module = game_module(before, "narrate")
     hook = getattr(module, "events", None)
     if callable(hook):
@@ -121,18 +125,16 @@ def _join(parts: Sequence[str]) -> str:
 def turn_summary(game: Any, player: int, names: Sequence[str]) -> str:
     """One sentence for a turn of ``player`` made of the moves ``names`` (as the reader saw them).
 
-    Repeated moves are counted ("made 8 hidden choices"); a long turn names its
-    first moves and counts the rest.
+    Repeated moves are counted ("made 8 hidden choices", "handed a card to player 3
+    (5 times)"); a long turn names its first moves and counts the rest.
     """
-    phrases: List[Tuple[str, int]] = []
+    # Identical phrases are counted where they first came (a long hand-out of cards is one phrase).
+    counts: Dict[str, int] = {}
     for name in names:
         phrase = past_tense(game, name)
-        if not phrase:
-            continue
-        if phrases and phrases[-1][0] == phrase:
-            phrases[-1] = (phrase, phrases[-1][1] + 1)
-        else:
-            phrases.append((phrase, 1))
+        if phrase:
+            counts[phrase] = counts.get(phrase, 0) + 1
+    phrases = list(counts.items())
     parts = []
     for phrase, count in phrases:
         if count == 1:
@@ -216,8 +218,28 @@ def match_summaries(match: Any, since: int, viewer: Optional[int]) -> List[str]:
     for move in history:
         if move.player != CHANCE and move.turn in recent:
             turns.setdefault(move.turn, (move.player, []))[1].append(move.name)
-    return [turn_summary(match.game, player, names) for _, (player, names) in sorted(turns.items())]
+    return merge_summaries([turn_summary(match.game, player, names) for _, (player, names) in sorted(turns.items())])
 
 
-__all__ = ["generic_events", "match_log", "match_summaries", "move_line", "narrate", "outcome", "past_tense",
+def merge_summaries(sentences: Sequence[str]) -> List[str]:
+    """Consecutive sentences that say the same of different players, as one:
+    "Player 1 made a hidden choice." x3 -> "Players 1, 2 and 3 each made a hidden choice."."""
+    out: List[str] = []
+    group: List[str] = []
+    rest = None
+    for sentence in list(sentences) + [""]:
+        words = sentence.split(" ", 2)
+        same = len(words) == 3 and words[0] == "Player" and words[2] == rest and words[1] not in group
+        if same:
+            group.append(words[1])
+            continue
+        if group:
+            out.append(f"Player {group[0]} {rest}" if len(group) == 1 else f"Players {_join(group)} each {rest}")
+        group, rest = ([words[1]], words[2]) if len(words) == 3 and words[0] == "Player" else ([], None)
+        if not group and sentence:
+            out.append(sentence)
+    return out
+
+
+__all__ = ["generic_events", "match_log", "match_summaries", "merge_summaries", "move_line", "narrate", "outcome", "past_tense",
            "plural", "seat_name", "turn_summary"]

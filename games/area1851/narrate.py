@@ -14,7 +14,9 @@ from typing import Any, Dict, List, Mapping, Optional, Sequence
 
 
 #: The phases as a person reads them.
-PHASES = {"setup_place": "set-up: each inventor places an assistant", "event": "event phase",
+PHASES = {"setup_deal": "set-up: the cards are dealt", "setup_place": "set-up: each inventor places an assistant",
+          "event": "event phase", "event_choice": "event: each inventor makes the event's choice",
+          "prep_cheat": "preparation: each inventor may set one die (Not Cheatin')",
           "prep_skip": "preparation phase", "prep_draw": "preparation: draw up to 5 and roll the dice",
           "action": "action phase", "delivery": "delivery phase", "assistants": "assistants phase",
           "rotation": "rotation: hands are passed", "over": "the game is over"}

@@ -6,7 +6,11 @@ does not see them; this reads them from the reader's view before and after a mov
 
 from __future__ import annotations
 
+import re
 from typing import Any, List, Mapping, Optional
+
+#: The seats' scores are their colours' (told per colour below): no generic score lines too.
+GENERIC_EVENTS = False
 
 
 def events(before: Mapping[str, Any], after: Mapping[str, Any], mover: int, name: str,
@@ -25,8 +29,25 @@ def events(before: Mapping[str, Any], after: Mapping[str, Any], mover: int, name
     return lines
 
 
+#: (pattern, phrase) for turn summaries; the action's first move ("collect", "build"...) says nothing the rest does not.
+PHRASES = ((r"create (\w+) bunker in (R\d)", "created a {0} bunker in {1}"),
+           (r"upgrade bunker (R\d/\d+)", "upgraded the bunker {0}"),
+           (r"face-up (.+) to hangar (\d+)", "played {0} face up to hangar {1}"),
+           (r"face-down card to hangar (\d+)", "played a card face down to hangar {0}"),
+           (r"face-down (.+) to hangar (\d+)", "played {0} face down to hangar {1}"),
+           (r"(\w+ (?:truck|train)) (R\d)->(R\d)", "sent the {0} from {1} to {2}"),
+           (r"number (\d+)", "numbered it {0}"),
+           (r"pick up (R\d) hangar (\d+)", "picked up hangar {1} of {0}"),
+           (r"store (.+) in (R\d/\d+)", "stored {0} in {1}"),
+           (r"take face-up (.+)", "took {0}"), (r"take deck top", "took the deck's top card"),
+           (r"refresh discarding (.+)", "discarded {0} and refreshed the row"))
+SILENT = {"collect", "build", "vehicle", "pick up"}
+
+
 def past_tense(name: str) -> Optional[str]:
-    """A move as a phrase for a turn summary."""
-    words = {"collect": "collected cards", "build": "built", "vehicle": "hired a vehicle",
-             "pick up": "picked up a pile"}
-    return words.get(name)
+    """A move as a phrase for a turn summary ("" for an action's first move)."""
+    for pattern, phrase in PHRASES:
+        found = re.fullmatch(pattern, name)
+        if found:
+            return phrase.format(*found.groups())
+    return "" if name in SILENT else None

@@ -28,13 +28,14 @@ def _tile_name(tile: Optional[Mapping[str, Any]]) -> str:
 def events(before: Mapping[str, Any], after: Mapping[str, Any], mover: int, name: str,
            viewer: Optional[int]) -> List[str]:
     lines: List[str] = []
+    rolled = re.search(r"(\d+)$", name) if mover < 0 else None
+    final_total = int(before.get("total") or 0) + (int(rolled.group(1)) if rolled else 0)
     team_a, team_b = list(before.get("team") or []), list(after.get("team") or [])
     if team_a and team_b and team_a != team_b:
         tile = _tile_at(after, team_b)
         if before.get("step") in ("roll", "contribute") and before.get("total") is not None:
             hazard = _tile_at(before, team_a)
-            rolled = re.search(r"(\d+)$", name)
-            total = int(before.get("total") or 0) + (int(rolled.group(1)) if rolled and mover < 0 else 0)
+            total = final_total
             need = f", needed more than {hazard.get('number')}" if hazard is not None else ""
             lines.append(f"the hazard was not beaten (dice total {total}{need}): the Team goes back to "
                          f"({team_b[0]},{team_b[1]}), {_tile_name(tile)}")
@@ -43,12 +44,12 @@ def events(before: Mapping[str, Any], after: Mapping[str, Any], mover: int, name
             if tile is not None and tile.get("hazard_open") and tile.get("hazard") not in (None, "Crash Site"):
                 lines.append(f"an open hazard: {tile.get('hazard')} {tile.get('number')} must be beaten "
                              f"(every player may add helping cards and life tokens; one die each)")
-    # A hazard closed since: beaten.
+    # A hazard closed since: beaten (the closing roll is this move: its die adds to the total so far).
     for old, new in zip(before.get("map") or [], after.get("map") or []):
         if old.get("hazard_open") and not new.get("hazard_open") and new.get("hazard"):
             what = "investigated" if new.get("hazard") == "Crash Site" else "beaten"
             lines.append(f"{_tile_name(new)} at ({new.get('x')},{new.get('y')}) is {what}"
-                         + (f" (dice total {before.get('total')})" if what == "beaten" and before.get("total") else ""))
+                         + (f" (dice total {final_total}, more than {new.get('number')})" if what == "beaten" else ""))
     for tile in (after.get("map") or [])[len(before.get("map") or []):]:
         lines.append(f"a new tile is placed at ({tile.get('x')},{tile.get('y')}): {_tile_name(tile)}")
     if before.get("step") == "vote" and after.get("step") != "vote":
@@ -82,7 +83,7 @@ def past_tense(name: str) -> Optional[str]:
                             (r"place at \((-?\d+),(-?\d+)\) turned \d", "placed a tile at ({0},{1})"),
                             (r"play Recovery", "played a Recovery"),
                             (r"vote against player (\d+)", "called a vote against player {0}"),
-                            (r"(yes|no)", "voted {0}"), (r"discard a life token", "gave a life token to the hazard"),
+                            (r"(yes|no)", "voted {0}"), (r"keep a (card|tile)", "kept a {0}"), (r"discard a life token", "gave a life token to the hazard"),
                             (r"discard (.+)", "gave {0} to the hazard"), (r"refresh (.+)", "put {0} on the Refresh stack"),
                             (r"a card to the Refresh stack", "put a card on the Refresh stack"),
                             (r"investigation to player (\d+)", "gave an investigation to player {0}"),

@@ -27,6 +27,10 @@ def events(before: Mapping[str, Any], after: Mapping[str, Any], mover: int, name
            viewer: Optional[int]) -> List[str]:
     """Treasures found, secured or lost, and pieces sunk by Neptune."""
     lines: List[str] = []
+    rolled = re.fullmatch(r"die (\d+)", name) if mover < 0 else None
+    if rolled:
+        n = int(rolled.group(1))
+        lines.append(f"Neptune may move up to {n} space{'s' if n != 1 else ''}" if n else "Neptune cannot move this turn")
     for old, new in zip(before.get("seats") or [], after.get("seats") or []):
         seat = new.get("seat")
         found = [t for t in new.get("carried") or [] if t not in (old.get("carried") or [])]

@@ -1,0 +1,9 @@
+"""This poker's moves as phrases for turn summaries (:mod:`aiplay.views.narrate`)."""
+
+from __future__ import annotations
+
+from typing import Optional
+
+
+def past_tense(name: str) -> Optional[str]:
+    return {"pass": "passed", "bet": "bet", "call": "called", "raise": "raised", "fold": "folded"}.get(name.lower())
