@@ -55,7 +55,6 @@ from aiplay.views.panel import view_panel
 from aiplay.views.svg import last_decision_ply, legal_moves_on_svg, svg, svg_module
 from aiplay.views.text import render_state
 from aiplay.protocol.texts import LogCursor, rules_reply, value_in_words, with_meanings
-from aiplay.views.panel import view_panel
 
 #: The ``viewer`` value that asks for everything (omniscient names, every hand).
 ALL_SEATS = "all"
@@ -1007,8 +1006,6 @@ class Server:
                 if since_ply is not None:
                     data["svg"] = svg(state, player, since=session.match.position_before(since_ply))
                     data["since_ply"] = since_ply
-        if _field(request, "panel", (bool,), False) and player is not None:
-            data["panel"] = view_panel(state, player)  # the view as labelled, grouped text (the demo's side panel)
         return self._with_status(session, data)
 
     @staticmethod
