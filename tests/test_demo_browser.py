@@ -4,19 +4,21 @@ Chromium is driven through its DevTools protocol (over the same `websockets` pac
 server uses), so no driver binary or browser download is needed: Debian's `chromium` package is
 enough. This is the one test allowed to skip, and only when no Chromium is installed.
 
-Each test starts `python -m aiplay demo`, opens the page, and plays one seat against bots with
-small budgets until the game ends, choosing its moves at random. A chosen move that has a place
-on the picture (the `targets` of the protocol's `view`) is played by a real mouse click on that
-element (and, when several moves touch it, on the small menu that opens); any other move by its
-button, in its group of the fallback list. On the way it checks what it can mechanically: the
-highlighted elements are exactly those the legal moves touch, every target is an element of the
-SVG, the buttons are exactly the legal moves, each click plays the move it aimed at, the log is
-the seat's own (the engine's history for that viewer), the status line never shows a bot's best
-move, and there is no console error. Sunken City also uses Hint and Undo once, and its final
-scores are checked against a replay of the page's log. A screenshot is taken mid-game
-(in the test's temporary folder, and copied to ``AIPLAY_DEMO_SHOTS``, default /tmp/demo_shots).
-Games whose picture has no targets yet are played on the buttons alone; they switch to clicks
-by themselves once their `view` carries targets.
+Each whole-game test starts `python -m aiplay demo`, opens the page at a window size (1280x720
+and 1920x1080), opens the "How to play" panel, and plays one seat against fast bots (the
+heuristic bot, 0.05 s a move; the first option set the game registers for tests, and a turn
+limit where the game has one, to keep CI affordable) until the game ends, choosing its moves at
+random. A chosen move that has a place on the picture (the `targets` of the protocol's `view`)
+is played by a real mouse click on that element (and, when several moves touch it, on the small
+menu that opens); any other move by its button. On the way it checks what it can mechanically:
+the highlighted elements are exactly those the legal moves touch, the buttons are exactly the
+legal moves, each click plays the move it aimed at, the log is the seat's own, the status line
+never shows a bot's best move, no text of the picture is drawn under 12 px (font size times the
+picture's scale on screen), after every turn of the bots a note above the board tells it and the
+picture marks what changed (in the perfect-information game exactly what the library computes;
+in every game, most bot turns change something the seat sees), and the game-over panel names the
+winner(s) and every seat's final score (the engine's). Screenshots of a bot turn and of the end
+go to ``AIPLAY_DEMO_SHOTS`` (default: a folder in the system's temporary directory).
 """
 
 from __future__ import annotations
@@ -41,7 +43,7 @@ import aiplay
 from aiplay.match import Match
 from aiplay.search.level import LEVELS, levels_for
 from aiplay.testing.choose import games_with, pick_options, pick_variant
-from aiplay.views.svg import legal_moves_on_svg
+from aiplay.views.svg import changed_ids, legal_moves_on_svg, svg
 
 #: Chosen by property: the perfect-information board game (BOARD, with its own level table) and the
 #: hidden-information board games (HIDDEN: (game, players, seat) at each one's first option set's seat
@@ -151,6 +153,10 @@ class Browser:
                        f" return [r.x + r.width / 2, r.y + r.height / 2]; }})()")
         self.call("Input.dispatchMouseEvent", type="mouseMoved", x=x, y=y)
 
+    def size(self, width, height):
+        """The page's window size (the viewport), as a person's screen of that size shows it."""
+        self.call("Emulation.setDeviceMetricsOverride", width=width, height=height, deviceScaleFactor=1, mobile=False)
+
     def screenshot(self, path):
         data = self.call("Page.captureScreenshot", format="png")["data"]
         Path(path).write_bytes(base64.b64decode(data))
@@ -185,8 +191,47 @@ def browser():
     b.close()
 
 
-#: Where the mid-game screenshots are copied for a person to look at.
-SHOTS_DIR = Path(os.environ.get("AIPLAY_DEMO_SHOTS", "/tmp/demo_shots"))
+#: Where the screenshots are copied for a person to look at.
+SHOTS_DIR = Path(os.environ.get("AIPLAY_DEMO_SHOTS") or Path(tempfile.gettempdir()) / "aiplay_demo_shots")
+
+#: The window sizes every whole game is played at.
+SIZES = [(1280, 720), (1920, 1080)]
+#: Every board game (chosen by property), with its first test option set, its seat count and the
+#: seat the test plays; a game with a turn limit option plays few turns (CI time).
+BOARD_GAMES = []
+for _i, _g in enumerate(games_with(board=True, listed=True)):
+    _options = dict(pick_options(_g))
+    if "max_turns" in aiplay.load(_g).option_spec:
+        _options["max_turns"] = 6
+    BOARD_GAMES.append((_g, _options, 0 if _g == BOARD else _i % 2))
+
+#: The smallest size of any text of the picture on screen, in CSS pixels (font size times the scale).
+SMALLEST_TEXT = """(() => {
+  const svg = document.querySelector('#board svg');
+  if (!svg) return null;
+  let least = Infinity;
+  for (const t of svg.querySelectorAll('text')) {
+    if (!t.textContent.trim() || !t.getScreenCTM()) continue;
+    const m = t.getScreenCTM();
+    least = Math.min(least, parseFloat(getComputedStyle(t).fontSize) * Math.hypot(m.a, m.b));
+  }
+  return least;
+})()"""
+
+#: The marks of what changed: the ids the engine marked and the frames the page drew over them.
+MARKS = """(() => {
+  const svg = document.querySelector('#board svg');
+  if (!svg) return null;
+  const marked = [...svg.querySelectorAll('[data-changed]')];
+  return {
+    ids: [...new Set(marked.map(e => e.hasAttribute('data-target') ? 'data-target=' + e.dataset.target
+                                                                    : 'data-part=' + e.dataset.part))].sort(),
+    elements: marked.length,
+    frames: svg.querySelectorAll('.aiplay-marks .last-move').length,
+    from: window.aiplayDemo.markFrom,
+    summary: document.getElementById('summary').hidden ? '' : document.getElementById('summary').textContent,
+  };
+})()"""
 
 #: The page as the test sees it between two moves (one round trip). ``busy``: an exchange with the
 #: engine is under way; otherwise the seat's legal moves, the picture's targets, the elements the
@@ -342,23 +387,74 @@ def replay(actions, game, players):
     return match
 
 
-def play_whole_game(browser, demo_url, tmp_path, game, players, seat, bot, seconds, seed,
-                    hint_and_undo=False, max_seconds=240):
+def check_help(browser):
+    """The "How to play" panel opens with the game's text (the engine's ``rules``) and closes."""
+    browser.click("document.getElementById('help-button')")
+    browser.wait_for("!document.getElementById('help').hidden && document.getElementById('help-text').textContent.length > 40"
+                     " && !document.getElementById('help-text').textContent.startsWith('loading')")
+    text = browser.js("document.getElementById('help-text').textContent")
+    assert not text.startswith("No how-to-play text"), text
+    game = browser.js("window.aiplayDemo.status ? window.aiplayDemo.status.game : document.getElementById('game').value")
+    assert text.strip() == _rules_plain(browser, game), "the panel shows the engine's rules text"
+    browser.click("document.getElementById('help-close')")
+    assert browser.js("document.getElementById('help').hidden")
+
+
+def _rules_plain(browser, game):
+    """The engine's rules text as the panel shows it (its markdown rendered by the page)."""
+    return browser.js(f"request('rules', {{game: {json.dumps(game)}}}).then(r => markdownBlocks(r.text).textContent.trim())")
+
+
+def play_whole_game(browser, demo_url, tmp_path, game, options, seat, bot, seconds, seed,
+                    size=(1280, 720), hint_and_undo=False, max_seconds=240):
     """Play ``seat`` at random by clicks (board first, buttons otherwise) until the game ends; return counts."""
     rng = random.Random(seed)
+    width, height = size
+    tag = f"{game}_{width}x{height}"
+    players = options.get("players", 2)
+    browser.size(width, height)
+    extra = "".join(f"&opt.{k}={json.dumps(v)}" for k, v in options.items() if k != "players")
     browser.call("Page.navigate", url=demo_url + f"?game={game}&players={players}&seat={seat}&bot={bot}"
-                                                 f"&seconds={seconds}&seed={seed}")
+                                                 f"&seconds={seconds}&seed={seed}{extra}")
     browser.wait_for("document.getElementById('connection').textContent === 'engine connected'")
     browser.js(WATCH_STATUS)
     browser.click("document.getElementById('start')")
-    counts = {"board": 0, "menu": 0, "narrowed": 0, "buttons": 0, "checked": 0, "idle_clicks": 0}
+    counts = {"board": 0, "menu": 0, "narrowed": 0, "buttons": 0, "checked": 0, "idle_clicks": 0,
+              "bot_turns": 0, "marked_turns": 0, "smallest_text": 99.0}
     shot = None
     menu_shot_taken = []
     deadline = time.monotonic() + max_seconds
     undone = not hint_and_undo
+    helped = False
+    seen_log = 0
     while True:
         assert time.monotonic() < deadline, f"the {game} game did not end in time"
         snap = wait_ready(browser)
+        if not helped:
+            check_help(browser)
+            helped = True
+        smallest = browser.js(SMALLEST_TEXT)
+        if smallest is not None:
+            counts["smallest_text"] = min(counts["smallest_text"], smallest)
+            assert smallest >= 11.99, f"{tag}: a text of the picture is {smallest:.1f} px"
+        # The bots played since the seat's last look: a note above the board tells their turn, and the
+        # picture marks what changed since it began.
+        players_logged = browser.js(f"[...document.querySelectorAll('#log li')].slice({seen_log}).map(li => Number(li.dataset.player))")
+        seen_log = snap["log"]
+        if any(p >= 0 and p != seat for p in players_logged) and not snap["finished"]:
+            counts["bot_turns"] += 1
+            marks = browser.js(MARKS)
+            assert marks["summary"].startswith("Since your last move"), marks
+            assert marks["frames"] == marks["elements"], marks  # every marked element is framed on screen
+            counts["marked_turns"] += bool(marks["ids"])
+            if game == BOARD:  # exactly what the library finds changed since the bots' turn began
+                logged = browser.js("[...document.querySelectorAll('#log li')].map(li => Number(li.dataset.action))")
+                match = replay(logged, game, players)
+                earlier = match.position_before(marks["from"])
+                expected = changed_ids(svg(earlier, seat), svg(match.state, seat))
+                assert marks["ids"] == sorted(f"{a}={i}" for a, i in expected), (marks, expected)
+            if shot is None and marks["ids"] and counts["bot_turns"] >= 2:
+                shot = save_shot(browser, tmp_path, f"demo_{tag}_bots_turn.png")
         if snap["finished"]:
             break
         targets = check_snapshot(snap, game)
@@ -371,16 +467,16 @@ def play_whole_game(browser, demo_url, tmp_path, game, players, seat, bot, secon
         moves = counts["board"] + counts["buttons"]
         if hint_and_undo and moves == 3 and not browser.js("document.getElementById('hint-text').textContent"):
             browser.click("document.getElementById('hint')")
-            browser.wait_for("document.getElementById('hint-text').textContent.startsWith('Hint:')")
+            browser.wait_for("document.getElementById('hint-text').textContent.startsWith('Hint:')", timeout=120)
+            assert "Your chances:" in browser.js("document.getElementById('hint-text').textContent")
             assert browser.js("document.querySelectorAll('#moves button.hinted').length") == 1
             continue
         if not undone and moves == 6:
             browser.click("document.getElementById('undo')")
             browser.wait_for(f"!window.aiplayDemo.busy && document.querySelectorAll('#log li').length < {snap['log']}")
+            seen_log = browser.js("document.querySelectorAll('#log li').length")
             undone = True
             continue
-        if shot is None and moves >= 6 and (targets or moves >= 10):
-            shot = save_shot(browser, tmp_path, f"demo_{game}.png")
         idle = sorted(set(snap["drawn"]) - set(snap["clickable"]))
         if targets and idle and not counts["idle_clicks"]:
             # Clicking an element that no legal move touches does nothing.
@@ -398,9 +494,9 @@ def play_whole_game(browser, demo_url, tmp_path, game, players, seat, bot, secon
         action = rng.choice(snap["legal"])
         if action in targets:
             take_menu_shot = None
-            if not menu_shot_taken:
+            if not menu_shot_taken and size == SIZES[0]:
                 def take_menu_shot():
-                    menu_shot_taken.append(save_shot(browser, tmp_path, f"demo_{game}_menu.png"))
+                    menu_shot_taken.append(save_shot(browser, tmp_path, f"demo_{tag}_menu.png"))
             ids = list(dict.fromkeys(targets[action]))
             rng.shuffle(ids)
             menus = click_board(browser, action, ids, take_menu_shot)
@@ -414,9 +510,13 @@ def play_whole_game(browser, demo_url, tmp_path, game, players, seat, bot, secon
         browser.wait_for(f"document.querySelectorAll('#log li').length > {snap['log']}", timeout=60)
         played = browser.js(f"({{...document.querySelectorAll('#log li')[{snap['log']}].dataset}})")
         assert int(played["player"]) == seat and int(played["action"]) == action, (played, action)
-    assert shot is not None, "a screenshot was taken mid-game"
-    assert browser.js("document.getElementById('result').hidden") is False
-    assert browser.js("document.querySelector('#result strong').textContent").startswith("Game over:")
+        seen_log = snap["log"] + 1
+    save_shot(browser, tmp_path, f"demo_{tag}_game_over.png")
+    assert counts["bot_turns"] >= 2, counts
+    # Most turns of the bots change something the seat sees (a hidden choice may change nothing yet).
+    assert counts["marked_turns"] * 2 >= counts["bot_turns"], counts
+    assert shot is not None, "a screenshot of a bot turn was taken"
+    check_game_over(browser, seat)
     # The log is the seat's own: the engine's history as that viewer sees it, line for line.
     page_log = browser.js("[...document.querySelectorAll('#log li')].map(li => li.textContent)")
     own = browser.js("request('history', {game_id: window.aiplayDemo.gameId})"
@@ -427,39 +527,82 @@ def play_whole_game(browser, demo_url, tmp_path, game, players, seat, bot, secon
     assert not any("best" in t for t in texts), [t for t in texts if "best" in t][:3]
     view = browser.js("document.getElementById('view').textContent")
     assert view and "internal:" not in view
+    assert browser.js("document.getElementById('story').children.length") > 0  # the narration was shown
     assert not browser.console_errors, browser.console_errors
     return counts, page_log
 
 
-def test_a_person_plays_a_whole_sunken_city_game_by_clicking_the_board(demo_url, browser, tmp_path):
-    # The heuristic bot: a tree search on a 0.05 s budget fails under load (its first slice can
-    # start after the budget ended: 'go' then replies an AssertionError; reported, not this file's).
-    counts, _ = play_whole_game(browser, demo_url, tmp_path, BOARD, 2, 0, "heuristic", 0.05, 3,
-                                hint_and_undo=True)
-    assert counts["board"] > 10 and counts["menu"] > 0 and counts["narrowed"] > 0, counts
-    # The final scores the page shows are those of a replay of its log in the library.
+def check_game_over(browser, seat):
+    """The game-over panel names the winner(s) and shows every seat's final score, as the engine has them."""
+    assert browser.js("document.getElementById('result').hidden") is False
+    status = browser.js("window.aiplayDemo.status")
+    verdict = browser.js("document.querySelector('#result strong').textContent")
+    assert verdict.startswith("Game over:"), verdict
+    returns = status["returns"]
+    winners = [p for p, r in enumerate(returns) if r == max(returns)]
+    if len(winners) == len(returns):
+        assert "draw" in verdict, verdict
+    else:
+        for p in winners:
+            assert (f"player {p}" in verdict) or (p == seat and "you" in verdict), (verdict, winners)
+        for p in set(range(len(returns))) - set(winners):
+            assert f"player {p} " not in verdict + " ", (verdict, winners)
     shown = [float(x) for x in browser.js("[...document.querySelectorAll('#result td.score')].map(td => td.textContent)")]
-    actions = browser.js("[...document.querySelectorAll('#log li')].map(li => Number(li.dataset.action))")
-    final = replay(actions, BOARD, 2)
-    assert final.is_terminal() and shown == [float(s) for s in final.state.scores()]
-    assert counts["idle_clicks"] == 1, counts
+    assert shown == [float(x) for x in status["scores"]], (shown, status["scores"])
+    results = browser.js("[...document.querySelectorAll('#result td.outcome')].map(td => td.textContent)")
+    assert [r.startswith("won") for r in results] == [p in winners and len(winners) < len(returns)
+                                                      for p in range(len(returns))], results
 
 
-@pytest.mark.parametrize("game,players,seat", HIDDEN)
-def test_a_person_plays_a_whole_hidden_information_game(demo_url, browser, tmp_path, game, players, seat):
-    counts, page_log = play_whole_game(browser, demo_url, tmp_path, game, players, seat, "heuristic", 0.05, 4)
+@pytest.mark.parametrize("size", SIZES, ids=[f"{w}x{h}" for w, h in SIZES])
+@pytest.mark.parametrize("game,options,seat", BOARD_GAMES, ids=[g for g, _, _ in BOARD_GAMES])
+def test_a_person_plays_a_whole_game_of_each_board_game(demo_url, browser, tmp_path, game, options, seat, size):
+    # The heuristic bot: fast enough for whole games in CI.
+    hint_and_undo = game == BOARD and size == SIZES[0]
+    started = time.monotonic()
+    counts, page_log = play_whole_game(browser, demo_url, tmp_path, game, options, seat, "heuristic", 0.05, 3,
+                                       size=size, hint_and_undo=hint_and_undo)
+    print(f"{game} {size}: {time.monotonic() - started:.1f} s, {counts}")
     assert counts["board"] + counts["buttons"] > 5, counts
     if browser.js("document.querySelector('#board svg [data-target]') !== null"):
         assert counts["board"] > 0, counts  # a picture with targets is played by clicks
-    else:
-        assert browser.js("document.querySelector('#board pre').textContent").strip()  # the seat's text view
-    if "viewer" in browser.js("window.aiplayDemo.status"):
-        # The engine tells replies to a seat (issue 21): what the seat read is not the omniscient
-        # record, some hidden part of it was redacted (or the engine refuses this client "all").
+    if game == BOARD:
+        if hint_and_undo:
+            assert counts["board"] > 10 and counts["menu"] > 0 and counts["narrowed"] > 0, counts
+            assert counts["idle_clicks"] == 1, counts
+        # The final scores the page shows are those of a replay of its log in the library.
+        shown = [float(x) for x in browser.js("[...document.querySelectorAll('#result td.score')].map(td => td.textContent)")]
+        actions = browser.js("[...document.querySelectorAll('#log li')].map(li => Number(li.dataset.action))")
+        final = replay(actions, BOARD, options.get("players", 2))
+        assert final.is_terminal() and shown == [float(s) for s in final.state.scores()]
+    elif "viewer" in browser.js("window.aiplayDemo.status"):
+        # What the seat read is not the omniscient record (or the engine refuses this client "all").
         everything = browser.js("request('history', {game_id: window.aiplayDemo.gameId, viewer: 'all'})"
                                 ".then(r => r.moves.map(m => m.player < 0 ? `chance: ${m.name}` : `player ${m.player}: ${m.name}`),"
                                 " () => null)")
         assert everything != page_log
+
+
+def test_choosing_a_game_sets_its_player_count_and_a_new_game_starts(demo_url, browser):
+    """Player counts come from hello: choosing any board game, then "New game", starts that game."""
+    browser.size(*SIZES[0])
+    browser.call("Page.navigate", url=demo_url)
+    browser.wait_for("document.getElementById('connection').textContent === 'engine connected'")
+    hello = {g["name"]: g for g in browser.js("window.aiplayDemo.hello")["games"]}
+    for game, _, _ in BOARD_GAMES:
+        browser.js(f"{{ const g = document.getElementById('game'); g.value = '{game}'; g.dispatchEvent(new Event('change')); }}")
+        counts = hello[game]["players"]
+        players = int(browser.js("document.getElementById('players').value"))
+        assert counts["min"] <= players <= counts["max"], (game, players, counts)
+        assert int(browser.js("document.getElementById('seat').max")) == counts["max"] - 1
+        browser.js("document.getElementById('level').value = document.getElementById('level').options[1].value;"
+                   " syncBotControls()")  # the weakest level: quick bots
+        browser.click("document.getElementById('start')")
+        browser.wait_for(f"window.aiplayDemo.status && window.aiplayDemo.status.game === '{game}'"
+                         " && !window.aiplayDemo.busy", timeout=120)
+        assert not browser.js("document.querySelector('#hint-text .error')"), game
+        assert browser.js("window.aiplayDemo.status.options.players") == players
+    assert not browser.console_errors, browser.console_errors
 
 
 def test_the_bot_choices_come_from_hello_and_a_level_replaces_the_bot(demo_url, browser):
@@ -478,18 +621,21 @@ def test_the_bot_choices_come_from_hello_and_a_level_replaces_the_bot(demo_url, 
     assert browser.js("[...document.getElementById('bot').options].map(o => o.value)") == ["auto", "mcts"]
     assert browser.js("document.getElementById('level-label').hidden") is False
     assert browser.js("[...document.getElementById('level').options].map(o => o.textContent)") == [
-        "(the bot above)", "level 1 (100 iterations)", "level 2 (400 iterations)"]
+        "my own choice: bot and seconds", "level 1 (100 iterations)", "level 2 (400 iterations)"]
     assert browser.js(f"JSON.stringify(botFields('{LEVELLED}', 0.5))") == '{"bot":"level","level":2}'
-    browser.js("document.getElementById('level').value = ''")
+    # One consistent choice: a level hides the bot and seconds fields (it sets both), "my own choice" shows them.
+    assert browser.js("document.getElementById('custom-bot').offsetParent === null && document.getElementById('seconds').disabled")
+    browser.js("document.getElementById('level').value = ''; syncBotControls()")
+    assert browser.js("document.getElementById('custom-bot').offsetParent !== null && !document.getElementById('seconds').disabled")
     assert browser.js(f"JSON.stringify(botFields('{LEVELLED}', 0.5))") == '{"bot":"ismcts","seconds":0.5}'
-    browser.js("document.getElementById('level').value = '2'")
+    browser.js("document.getElementById('level').value = '2'; syncBotControls()")
     assert browser.js(f"JSON.stringify(botFields('{LEVELLED}', 0.5))") == '{"bot":"level","level":2}'
     # A game with its own level table shows its own settings once chosen; the level stays.
     browser.js(f"const g = document.getElementById('game'); g.value = '{BOARD}'; g.dispatchEvent(new Event('change'))")
     own = {g["name"]: g["levels"] for g in hello["games"]}[BOARD]
     assert own != hello["levels"]
     assert browser.js("[...document.getElementById('level').options].map(o => o.textContent)") == [
-        "(the bot above)"] + [f"level {d['level']} ({d['iterations']} iterations)" for d in own]
+        "my own choice: bot and seconds"] + [f"level {d['level']} ({d['iterations']} iterations)" for d in own]
     assert browser.js("document.getElementById('level').value") == "2"
     assert not browser.console_errors, browser.console_errors
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import random
+import time
 import xml.etree.ElementTree as ET
 from typing import Any, Dict, Optional, Set
 
@@ -14,7 +15,7 @@ import aiplay
 from aiplay.views import svg as S
 from aiplay.errors import InvalidOptionError, InvalidPlayerError
 from aiplay.testing.choose import games_with, pick_game, pick_options, pick_variant, variants_with
-from aiplay.testing.pictures import check_every_picture, check_twins_look_alike, targets as _targets
+from aiplay.testing.pictures import check_every_picture, check_marks_look_alike, check_twins_look_alike, targets as _targets
 from aiplay.testing.simulate import random_action
 
 #: Chosen by property: the short games that draw pictures (whole games are checked here; each board game's
@@ -141,3 +142,86 @@ def test_protocol_view_renders_the_svg_for_the_seat(name, options):
         expected = {str(a): ids for a, ids in S.legal_moves_on_svg(state, seat).items()}
         assert replies[-1]["targets"] == expected
         assert bool(expected) == (state.current_player() == seat)
+
+
+@pytest.mark.parametrize("name,options", [v for v in SHORT if not aiplay.load(v[0], **v[1]).perfect_information],
+                         ids=[i for v, i in zip(SHORT, SHORT_IDS) if not aiplay.load(v[0], **v[1]).perfect_information])
+def test_twins_get_the_same_last_move_marks(name, options):
+    # Marks compare two pictures the seat may see, so twins (now and at the earlier position) agree.
+    assert check_marks_look_alike(name, options, (1,)) > 0
+
+
+@pytest.mark.parametrize("name,options", PICTURED)
+def test_the_last_move_marks_what_it_changed(name, options):
+    game = aiplay.load(name, **options)
+    rng = random.Random(7)
+    state = game.new_initial_state()
+    marked = moves = 0
+    while not state.is_terminal() and moves < 80:
+        before = state.clone()
+        state.apply_action(random_action(state, rng))
+        moves += 1
+        for viewer in [None] + list(range(game.num_players)):
+            plain, marks = S.svg(state, viewer), S.svg(state, viewer, since=before)
+            changed = S.changed_ids(S.svg(before, viewer), plain)
+            # Marking adds the attribute to the changed elements and a style; nothing else differs.
+            assert marks.replace(' data-changed="1"', "").replace(S.CHANGED_STYLE + "\n", "") == plain
+            for attr, ident in changed:
+                assert f'{attr}="{ident}" data-changed="1"' in marks
+            assert (marks == plain) == (not changed)
+            marked += bool(changed)
+        # Against the position itself nothing changed.
+        assert S.svg(state, 0, since=state) == S.svg(state, 0)
+    assert marked > moves // 2, (marked, moves)
+
+
+def test_since_must_be_a_state_of_the_same_game():
+    name, options = pick_variant(svg=True, perfect_information=False, players=3)
+    state = aiplay.load(name, **options).new_initial_state()
+    other = aiplay.load(name, **{**options, "players": 2}).new_initial_state()
+    for since in ("earlier", 3, other):
+        with pytest.raises(InvalidOptionError, match="since"):
+            S.svg(state, 0, since=since)
+
+
+def test_protocol_view_marks_the_last_move_or_since_a_ply():
+    from aiplay.protocol import Server
+
+    name, options = pick_variant(svg=True, perfect_information=False, players=3)
+    replies = []
+    server = Server(replies.append)
+
+    def ask(**request):
+        server.handle_line(json.dumps({"id": 1, **request}))
+        return replies[-1]
+
+    new = ask(cmd="new", game=name, options=options, seed=3, auto_chance=True, viewer=0)
+    game_id = new["game_id"]
+    assert "since_ply" not in ask(cmd="view", game_id=game_id, render="svg")  # nothing played yet
+    rng = random.Random(2)
+    for _ in range(12):
+        status = ask(cmd="status", game_id=game_id)
+        if status["terminal"]:
+            break
+        if status["to_move"] == 0:
+            legal = ask(cmd="legal", game_id=game_id)["actions"]
+            ask(cmd="apply", game_id=game_id, action=rng.choice(legal)["id"])
+        else:
+            start = len(replies)
+            server.handle_line(json.dumps({"id": 9, "cmd": "go", "game_id": game_id, "bot": "random", "play": True}))
+            deadline = time.monotonic() + 30
+            while not any(r.get("id") == 9 and r.get("type") == "bestmove" for r in replies[start:]):
+                assert time.monotonic() < deadline, replies[start:]
+                time.sleep(0.01)
+    history = ask(cmd="history", game_id=game_id, viewer=0)["moves"]
+    view = ask(cmd="view", game_id=game_id, render="svg", panel=True)
+    last = max(i for i, m in enumerate(history) if m["player"] >= 0)
+    assert view["since_ply"] == last  # default: the latest decision and the chance outcomes after it
+    assert isinstance(view["panel"], list) and all({"title", "rows"} <= set(s) for s in view["panel"])
+    since = ask(cmd="view", game_id=game_id, render="svg", since_ply=0)
+    assert since["since_ply"] == 0 and 'data-changed="1"' in since["svg"]
+    ply = since["status"]["ply"]
+    for bad in (ply + 1, -1, "3", True):
+        reply = ask(cmd="view", game_id=game_id, render="svg", since_ply=bad)
+        assert not reply["ok"] and reply["error_type"] in ("InvalidOptionError", "ProtocolError"), reply
+    assert ask(cmd="status", game_id=game_id)["ply"] == ply  # refused, nothing changed

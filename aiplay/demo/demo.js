@@ -62,6 +62,10 @@ const demo = {
   latest: null,         // the newest status the engine told (a reply's or an event's)
   renderPending: false, // an event came while busy: draw the newest status once free
   events: [],           // every event line received (for the browser test)
+  markFrom: null,       // the ply since which the picture marks changes (the bots' turn), or null: the last move
+  turnNotes: new Map(), // what the others did since the person's last move: key (a seat) -> sentence
+  summaries: [],        // every summary shown above the board (for the browser test)
+  rulesCache: new Map(),// game name -> how-to-play text
 };
 window.aiplayDemo = demo;  // for people poking in the console, and for the browser test
 
@@ -72,6 +76,7 @@ function connect() {
     socket.onopen = () => resolve(socket);
     socket.onerror = () => { $("connection").textContent = "engine connection failed"; reject(new Error("connection failed")); };
     socket.onclose = () => {
+      $("connection").classList.remove("ok");
       $("connection").textContent = "engine disconnected";
       // At a table the seat waits: reconnect and join again with the seat's token (the moves missed come back).
       if (demo.table && demo.table.token) {
@@ -97,7 +102,10 @@ function request(cmd, fields = {}, onInfo = null) {
   const id = demo.nextId++;
   return new Promise((resolve, reject) => {
     demo.pending.set(id, {
-      resolve: (reply) => (reply.ok ? resolve(reply) : reject(new Error(reply.error))),
+      resolve: (reply) => {
+        noteStatus(reply.status);
+        return reply.ok ? resolve(reply) : reject(new Error(reply.error));
+      },
       onInfo,
     });
     demo.socket.send(JSON.stringify({ id, cmd, viewer: demo.seat, ...fields }));
@@ -115,6 +123,7 @@ function newest(a, b) {
 function onEvent(event) {
   demo.events.push(event);
   if (!demo.table || event.game_id !== demo.gameId) return;
+  noteStatus(event.status);
   if (event.event === "moves") logMoves(event.moves);
   else if (event.event === "undo") { refreshLog(); }
   else if (event.event === "error") { showError(new Error(event.error)); return; }
@@ -139,6 +148,124 @@ function showError(err) {
   p.className = "error";
   p.textContent = String(err.message || err);
   $("hint-text").appendChild(p);
+}
+
+// -- what happened: the engine's narration and the others' turns -----------------------------
+
+// A status's new narration lines ("log": each told once, as the seat may read them) go to the story;
+// its "summary" sentences (the other seats' turns) to the note above the board. An engine without
+// these fields leaves the story to the move names (logMoves).
+function noteStatus(status) {
+  if (!status || (demo.gameId !== null && status.game_id !== undefined && status.game_id !== demo.gameId)) return;
+  if (Array.isArray(status.log)) {
+    demo.narrated = true;
+    addStory(status.log);
+  }
+  if (Array.isArray(status.summary)) {
+    demo.summarised = true;
+    for (const sentence of status.summary) {
+      // One sentence per seat's turn: a later, longer telling of the same turn replaces the first.
+      const seat = /^player (\d+)/i.exec(sentence);
+      demo.turnNotes.set(seat ? `p${seat[1]}` : sentence, sentence);
+    }
+  }
+}
+
+function addStory(lines) {
+  const box = $("story");
+  for (const line of lines || []) {
+    const li = document.createElement("li");
+    li.textContent = line;
+    if (/^you\b/i.test(line) || new RegExp(`^player ${demo.seat}\\b`, "i").test(line)) li.className = "mine";
+    box.appendChild(li);
+  }
+  box.scrollTop = box.scrollHeight;
+}
+
+// The note above the board: what the other seats did since the person's last move.
+function showSummary() {
+  const box = $("summary");
+  box.innerHTML = "";
+  if (demo.turnNotes.size === 0) { box.hidden = true; return; }
+  const head = document.createElement("span");
+  head.className = "who";
+  head.textContent = "Since your last move (marked in orange on the board):";
+  box.appendChild(head);
+  const list = document.createElement("ul");
+  for (const sentence of demo.turnNotes.values()) {
+    const li = document.createElement("li");
+    li.textContent = sentence;
+    list.appendChild(li);
+  }
+  box.appendChild(list);
+  box.hidden = false;
+  const text = box.textContent;
+  if (demo.summaries[demo.summaries.length - 1] !== text) demo.summaries.push(text);
+}
+
+// -- how to play ---------------------------------------------------------------------------
+
+// The rules text (the engine's "rules": markdown) as a few HTML blocks: headings, paragraphs, lists, bold.
+function markdownBlocks(text) {
+  const out = document.createDocumentFragment();
+  let list = null;
+  let para = null;
+  const inline = (parent, line) => {
+    line.split(/(\*\*[^*]+\*\*|`[^`]+`)/).forEach((part) => {
+      if (/^\*\*[^*]+\*\*$/.test(part)) {
+        const b = document.createElement("strong");
+        b.textContent = part.slice(2, -2);
+        parent.appendChild(b);
+      } else if (/^`[^`]+`$/.test(part)) {
+        const c = document.createElement("code");
+        c.textContent = part.slice(1, -1);
+        parent.appendChild(c);
+      } else {
+        parent.appendChild(document.createTextNode(part.replace(/\*([^*]+)\*/g, "$1")));
+      }
+    });
+  };
+  for (const raw of String(text).split("\n")) {
+    const line = raw.trimEnd();
+    const heading = /^(#{1,4})\s+(.*)$/.exec(line);
+    const item = /^\s*(?:[-*]|\d+\.)\s+(.*)$/.exec(line);
+    if (!line.trim()) { list = null; para = null; continue; }
+    if (heading) {
+      const h = document.createElement(`h${Math.min(3, heading[1].length + 1)}`);
+      inline(h, heading[2]);
+      out.appendChild(h);
+      list = null; para = null;
+    } else if (item) {
+      if (!list) { list = document.createElement("ul"); out.appendChild(list); }
+      const li = document.createElement("li");
+      inline(li, item[1]);
+      list.appendChild(li);
+      para = null;
+    } else if (list && /^\s+/.test(raw)) {
+      inline(list.lastChild, " " + line.trim());
+    } else {
+      if (!para) { para = document.createElement("p"); out.appendChild(para); } else para.appendChild(document.createTextNode(" "));
+      inline(para, line.trim());
+      list = null;
+    }
+  }
+  return out;
+}
+
+async function showHelp() {
+  const game = (demo.status && demo.status.game) || $("game").value;
+  const entry = gameEntry(game);
+  $("help-title").textContent = `How to play: ${(entry && entry.title) || game}`;
+  const box = $("help-text");
+  box.textContent = "loading…";
+  $("help").hidden = false;
+  try {
+    if (!demo.rulesCache.has(game)) demo.rulesCache.set(game, (await request("rules", { game })).text);
+    box.innerHTML = "";
+    box.appendChild(markdownBlocks(demo.rulesCache.get(game)));
+  } catch (err) {
+    box.textContent = `No how-to-play text from the engine for this game (${err.message || err}).`;
+  }
 }
 
 // -- bots and levels -----------------------------------------------------------------------
@@ -174,7 +301,7 @@ function populateLevels(hello, wanted) {
   levelSelect.innerHTML = "";
   const none = document.createElement("option");
   none.value = "";
-  none.textContent = "(the bot above)";
+  none.textContent = "my own choice: bot and seconds";
   levelSelect.appendChild(none);
   for (const level of levels) {
     // A level is a number, a name, or an object: {level, iterations, ...} or {name, title}.
@@ -193,6 +320,29 @@ function populateLevels(hello, wanted) {
     // `aiplay play --human`. The levels come weakest first.
     levelSelect.value = levelSelect.options[levelSelect.options.length - 1].value;
   }
+  syncBotControls();
+}
+
+// One choice of the bots, never a silent override: a level sets the search and its time, so the bot
+// and seconds fields are switched off (greyed, and said so) while a level is chosen.
+function syncBotControls() {
+  const level = !$("level-label").hidden && $("level").value !== "";
+  $("custom-bot").classList.toggle("off", level);
+  $("bot").disabled = level;
+  $("seconds").disabled = level;
+  // Hidden, not merely greyed: what is on screen is what plays.
+}
+
+// The best bot of a game, for hints: its top level where the engine has levels, else its strongest search.
+function bestBotFields(game) {
+  const entry = gameEntry(game);
+  const levels = (entry && Array.isArray(entry.levels) && entry.levels) || (demo.hello && demo.hello.levels) || [];
+  if (levels.length) {
+    const top = levels[levels.length - 1];
+    const value = typeof top === "object" && top !== null ? (top.level ?? top.name) : top;
+    return { bot: "level", level: value };
+  }
+  return { bot: (entry && entry.strongest_kind) || "ismcts", seconds: 1 };
 }
 
 // The game's entry in hello (its title, player counts, strongest search...), or undefined.
@@ -263,6 +413,13 @@ function logMoves(moves) {
     else if (m.player === demo.seat) li.className = "mine";
     if (li.dataset.action === undefined) li.classList.add("hidden-move");
     $("log").appendChild(li);
+    // An engine without narration: the story and the note above the board are told from the move names.
+    if (!demo.narrated) addStory([li.textContent]);
+    if (!demo.summarised && m.player >= 0 && m.player !== demo.seat) {
+      const key = `p${m.player}`;
+      const before = demo.turnNotes.get(key);
+      demo.turnNotes.set(key, before ? `${before}, ${m.name}` : `Player ${m.player}: ${m.name}`);
+    }
   }
   $("log").scrollTop = $("log").scrollHeight;
 }
@@ -282,12 +439,25 @@ async function newGame(event) {
     demo.finished = false;
     $("result").hidden = true;
     $("result").innerHTML = "";
-    $("log").innerHTML = "";
     $("hint-text").textContent = "";
     if (demo.gameId) await request("close", { game_id: demo.gameId }).catch(() => {});
+    demo.gameId = null;
+    $("log").innerHTML = "";
+    $("story").innerHTML = "";
+    demo.turnNotes = new Map();
+    demo.markFrom = null;
+    demo.narrated = false;
+    demo.summarised = false;
     const players = Number($("players").value);
     const second = $("second").value === "" ? null : Number($("second").value);
     const fields = { game, players, seed: Number($("seed").value), auto_chance: true };
+    // Other options of the game from the address, "?opt.NAME=VALUE" (numbers and true/false as such).
+    const options = {};
+    for (const [key, value] of demo.params) {
+      if (!key.startsWith("opt.")) continue;
+      options[key.slice(4)] = value === "true" ? true : value === "false" ? false : /^-?\d+$/.test(value) ? Number(value) : value;
+    }
+    if (Object.keys(options).length) fields.options = options;
     demo.table = null;
     demo.latest = null;
     $("join").hidden = true;
@@ -301,6 +471,7 @@ async function newGame(event) {
     }
     const reply = await request("new", fields);
     demo.gameId = reply.game_id;
+    demo.markFrom = reply.status.ply;  // the deal is not a move to mark; what the bots do next is
     if (reply.tokens) {
       demo.table = { id: reply.status.table_id, token: reply.tokens[demo.seat], tokens: reply.tokens };
       const url = new URL(window.location.href);
@@ -323,6 +494,7 @@ async function advance(status) {
     await render(demo.latest);
     return;
   }
+  if (!status.terminal && status.to_move !== demo.seat && demo.markFrom === null) demo.markFrom = status.ply;
   while (!status.terminal && status.to_move !== demo.seat) {
     const who = `player ${status.to_move} (bot)`;
     await render(status, `${who} is thinking…`);
@@ -389,11 +561,15 @@ async function render(status, message) {
   const mine = isMine(status);
   let view = null;
   if (!demo.noSvg.has(status.game)) {
-    view = await request("view", { game_id: demo.gameId, player: demo.seat, render: "svg" });
+    // The picture marks what changed: since the bots' turn began, else the last move (the engine's default).
+    const since = demo.markFrom !== null && demo.markFrom <= status.ply ? { since_ply: demo.markFrom } : {};
+    view = await request("view", { game_id: demo.gameId, player: demo.seat, render: "svg", panel: true, ...since });
     if (view.svg === null || view.svg === undefined) demo.noSvg.add(status.game);
   }
   if (view && view.svg) {
     $("board").innerHTML = view.svg;
+    fitBoard();
+    markChanges();
   } else {
     view = await request("view", { game_id: demo.gameId, player: demo.seat, render: "text" });
     const pre = document.createElement("pre");
@@ -401,7 +577,8 @@ async function render(status, message) {
     $("board").innerHTML = "";
     $("board").appendChild(pre);
   }
-  showView(view.view);
+  showView(view.view, view.panel);
+  showSummary();
   if (status.terminal) {
     showResult(status);
     return;
@@ -412,17 +589,43 @@ async function render(status, message) {
   const seats = status.seats || {};
   const who = seats[status.to_move] === "human" ? "" : seats[status.to_move] ? " (bot)" : "";
   $("status").textContent = message || (mine
-    ? `Your move (player ${demo.seat})${lastMine ? ": your turn goes on" : ""}`
+    ? `Your move (you are player ${demo.seat})${lastMine ? ": your turn goes on" : ""}`
     : `player ${status.to_move}${who} ${demo.table && who ? "is thinking…" : "to move"}`);
   if (mine) await showMoves(status, (view && view.targets) || {});
 }
 
 // -- the view panel ------------------------------------------------------------------------
 
-// The seat's view as a nested list: names as the engine gives them, internals left out.
-function showView(view) {
+// The seat's view: the engine's labelled, grouped panel ([{title, rows: [[label, text], ...]}]) when it
+// sends one, else the view as a nested list (names as the engine gives them, internals left out).
+function showView(view, panel) {
   const box = $("view");
   box.innerHTML = "";
+  if (Array.isArray(panel) && panel.length) {
+    for (const section of panel) {
+      const div = document.createElement("div");
+      div.className = "section";
+      const title = document.createElement("div");
+      title.className = "section-title";
+      title.textContent = section.title || "";
+      div.appendChild(title);
+      const table = document.createElement("table");
+      for (const [label, text] of section.rows || []) {
+        const tr = document.createElement("tr");
+        const a = document.createElement("td");
+        a.className = "label";
+        a.textContent = label;
+        const b = document.createElement("td");
+        b.textContent = text;
+        tr.appendChild(a);
+        tr.appendChild(b);
+        table.appendChild(tr);
+      }
+      div.appendChild(table);
+      box.appendChild(div);
+    }
+    return;
+  }
   box.appendChild(viewNode(view, 0));
 }
 
@@ -502,7 +705,8 @@ function viewNode(value, depth) {
 // -- the moves: the picture first, grouped buttons as a fallback ---------------------------
 
 async function showMoves(status, targets) {
-  const legal = await request("legal", { game_id: demo.gameId });
+  // Each move with its one-line meaning (the engine's "meanings"), shown as the buttons' and menus' tooltips.
+  const legal = await request("legal", { game_id: demo.gameId, meanings: true });
   demo.legal = legal.actions;
   demo.targets = {};
   demo.byTarget = new Map();
@@ -554,6 +758,7 @@ function showButtons(moves) {
       button.type = "button";
       button.textContent = move.name;
       button.dataset.action = move.id;
+      if (move.meaning) button.title = move.meaning;
       if (demo.targets[move.id]) button.classList.add("on-board");
       button.addEventListener("click", () => play(move.id));
       list.appendChild(button);
@@ -565,6 +770,63 @@ function showButtons(moves) {
 
 function boardSvg() {
   return document.querySelector("#board svg");
+}
+
+// The smallest text the board may show, in CSS pixels (issue 38).
+const MIN_TEXT_PX = 12;
+
+// The picture's size: the room the board panel has, but never so small that its smallest text falls
+// under 12 px (a picture larger than its panel then scrolls).
+function fitBoard() {
+  const svg = boardSvg();
+  if (!svg) return;
+  const width = Number(svg.getAttribute("width")) || svg.viewBox.baseVal.width;
+  const height = Number(svg.getAttribute("height")) || svg.viewBox.baseVal.height;
+  let smallest = Infinity;
+  for (const t of svg.querySelectorAll("text[font-size]")) smallest = Math.min(smallest, Number(t.getAttribute("font-size")));
+  const least = Number.isFinite(smallest) && smallest > 0 ? MIN_TEXT_PX / smallest : 1;
+  const box = $("board");
+  const scale = Math.max(least, Math.min((box.clientWidth - 4) / width, (box.clientHeight - 4) / height));
+  svg.style.width = `${Math.ceil(width * scale)}px`;  // rounded up: never under the least scale
+  svg.style.height = `${Math.ceil(height * scale)}px`;
+}
+
+// A frame over every element the engine marked as changed ("data-changed": since the bots' turn
+// began, or the last move), under the highlights of the places to click.
+function markChanges() {
+  const svg = boardSvg();
+  if (!svg) return;
+  const old = svg.querySelector(".aiplay-marks");
+  if (old) old.remove();
+  const layer = document.createElementNS("http://www.w3.org/2000/svg", "g");
+  layer.setAttribute("class", "aiplay-marks");
+  layer.setAttribute("pointer-events", "none");
+  for (const element of svg.querySelectorAll("[data-changed]")) {
+    const rect = frameOf(svg, element, "last-move", 3);
+    if (rect) layer.appendChild(rect);
+  }
+  svg.appendChild(layer);
+}
+
+// A rectangle (in the picture's units) around ``element``, inset by ``inset``, classed ``cls``.
+function frameOf(svg, element, cls, inset) {
+  const ctm = svg.getScreenCTM();
+  if (!ctm || typeof element.getBBox !== "function" || !element.getScreenCTM()) return null;
+  const box = element.getBBox();
+  const m = ctm.inverse().multiply(element.getScreenCTM());
+  const corners = [[box.x, box.y], [box.x + box.width, box.y + box.height]].map(([x, y]) => {
+    const p = new DOMPoint(x, y).matrixTransform(m);
+    return [p.x, p.y];
+  });
+  const rect = document.createElementNS("http://www.w3.org/2000/svg", "rect");
+  rect.setAttribute("class", cls);
+  rect.dataset.for = element.dataset.target || element.dataset.part || "";
+  rect.setAttribute("x", Math.min(corners[0][0], corners[1][0]) - inset);
+  rect.setAttribute("y", Math.min(corners[0][1], corners[1][1]) - inset);
+  rect.setAttribute("width", Math.abs(corners[1][0] - corners[0][0]) + 2 * inset);
+  rect.setAttribute("height", Math.abs(corners[1][1] - corners[0][1]) + 2 * inset);
+  rect.setAttribute("rx", 4);
+  return rect;
 }
 
 // Mark the clickable elements and draw a highlight over each, above everything (an element may
@@ -635,6 +897,12 @@ function moveName(action) {
   return move ? move.name : `action ${action}`;
 }
 
+// A move's name with its meaning, for tooltips: "raise: lift a building one level ...".
+function moveTip(action) {
+  const move = demo.legal.find((m) => m.id === action);
+  return move && move.meaning ? `${move.name}: ${move.meaning}` : moveName(action);
+}
+
 // A click on the picture: the moves touching that spot. One: it is played. Several: a menu of
 // them opens, and their other elements are marked; a click on a marked element keeps only the
 // moves touching both spots (a street: click its two cells; a card, then where it goes).
@@ -665,7 +933,7 @@ function onBoardHover(event) {
   if (!svg) return;
   const actions = demo.busy ? [] : actionsAt(event.clientX, event.clientY);
   svg.style.cursor = actions.length ? "pointer" : "default";
-  $("board").title = actions.map(moveName).join("\n");
+  $("board").title = actions.map(moveTip).join("\n");
 }
 
 // A menu of the few moves touching one spot. Moves of one kind share a row: "building … at r1c3"
@@ -699,7 +967,7 @@ function openMenu(actions, x, y) {
       const button = document.createElement("button");
       button.type = "button";
       button.dataset.action = action;
-      button.title = moveName(action);
+      button.title = moveTip(action);
       button.textContent = words[i].slice(head, words[i].length - tail).join(" ");
       button.addEventListener("click", (event) => {
         event.stopPropagation();
@@ -711,6 +979,14 @@ function openMenu(actions, x, y) {
       button.addEventListener("mouseleave", () => preview(null));
       row.appendChild(button);
     });
+    // The row's meaning in words when its moves share one ("street: lay a street on two lake cells...").
+    const meanings = [...new Set(members.map((a) => (demo.legal.find((m) => m.id === a) || {}).meaning).filter(Boolean))];
+    if (meanings.length === 1) {
+      const note = document.createElement("span");
+      note.className = "menu-meaning";
+      note.textContent = meanings[0];
+      row.appendChild(note);
+    }
     menu.appendChild(row);
   }
   if (actions.some((a) => (demo.targets[a] || []).length > 1)) {
@@ -720,11 +996,14 @@ function openMenu(actions, x, y) {
     menu.appendChild(note);
   }
   // Beside the picture at the height of the click, so that it hides none of the places to click.
+  // The picture may be wider than its panel (it scrolls): beside what is visible of it, kept on screen.
   const svg = boardSvg();
-  const right = svg ? svg.getBoundingClientRect().right : x;
-  menu.style.left = `${right + window.scrollX + 8}px`;
-  menu.style.top = `${Math.max(0, y + window.scrollY - 16)}px`;
+  const right = svg ? Math.min(svg.getBoundingClientRect().right, $("board").getBoundingClientRect().right) : x;
   menu.hidden = false;
+  const left = Math.max(0, Math.min(right + 8, window.innerWidth - menu.offsetWidth - 4));
+  const top = Math.max(0, Math.min(y - 16, window.innerHeight - menu.offsetHeight - 4));
+  menu.style.left = `${left + window.scrollX}px`;
+  menu.style.top = `${top + window.scrollY}px`;
 }
 
 function closeMenu() {
@@ -745,7 +1024,11 @@ function preview(action) {
 function play(action) {
   return exclusive(async () => {
     $("hint-text").textContent = "";
+    // A new move of the person's: the note above the board and the marks start afresh.
+    demo.turnNotes = new Map();
+    demo.markFrom = null;
     const reply = await request("apply", { game_id: demo.gameId, action });
+    if (reply.status.to_move !== demo.seat) demo.markFrom = reply.status.ply;
     logMoves([reply.move]);
     logMoves(reply.chance_moves);
     await advance(reply.status);
@@ -757,6 +1040,8 @@ function undo() {
   return exclusive(async () => {
     $("hint-text").textContent = "";
     await request("undo", { game_id: demo.gameId, seat: demo.seat });
+    demo.turnNotes = new Map();
+    demo.markFrom = null;
     const history = await request("history", { game_id: demo.gameId });
     rebuildLog(history.moves);
     demo.finished = false;
@@ -771,12 +1056,12 @@ async function hint() {
   demo.busy = true;
   $("hint").disabled = true;
   try {
-    const reply = await request("analyse", {
-      game_id: demo.gameId, ...botFields(demo.status.game, Math.max(0.5, Number($("seconds").value) || 0.5)),
-    });
-    const value = reply.value === null ? "" : ` (expected result ${reply.value.toFixed(2)})`;
+    // Always the best bot's advice, whatever bots the person plays against.
+    const reply = await request("analyse", { game_id: demo.gameId, ...bestBotFields(demo.status.game) });
+    const words = chancesInWords(reply);
     const where = demo.targets[reply.action] ? " (marked on the board)" : "";
-    $("hint-text").textContent = `Hint: ${reply.name}${value}${where}`;
+    const meaning = (demo.legal.find((m) => m.id === reply.action) || {}).meaning;
+    $("hint-text").textContent = `Hint: ${reply.name}${where}.${meaning ? ` ${meaning}.` : ""}${words ? ` Your chances: ${words}.` : ""}`;
     for (const b of $("moves").querySelectorAll("button")) {
       const hinted = Number(b.dataset.action) === reply.action;
       b.classList.toggle("hinted", hinted);
@@ -794,22 +1079,80 @@ async function hint() {
   }
 }
 
+// The hint's estimate in words: the engine's own words where it gives them, else the value read on the
+// game's utility scale (hello's "utility") as a chance of winning.
+const CHANCE_WORDS = [[0.05, "almost certain loss"], [0.25, "likely loss"], [0.42, "behind"], [0.58, "about even"],
+  [0.75, "ahead"], [0.95, "likely win"], [1.01, "almost certain win"]];
+
+function chancesInWords(reply) {
+  for (const key of ["chances", "value_words", "value_text"]) if (typeof reply[key] === "string") return reply[key];
+  if (typeof reply.value !== "number") return "";
+  const entry = gameEntry(demo.status.game) || {};
+  const low = entry.utility ? entry.utility.min : -1;
+  const high = entry.utility ? entry.utility.max : 1;
+  const share = high > low ? Math.min(1, Math.max(0, (reply.value - low) / (high - low))) : 0.5;
+  return CHANCE_WORDS.find(([bound]) => share < bound)[1];
+}
+
+function seatTitle(p, status) {
+  const seat = (status.seats || {})[p];
+  return p === demo.seat ? `player ${p} (you)` : seat === "human" ? `player ${p} (person)` : `player ${p} (bot)`;
+}
+
+// The game-over panel: each seat's final score and result, the winner(s) named, and why (the
+// engine's "outcome"; an engine without it: the returns decide, the scores are shown).
 function showResult(status) {
   demo.finished = true;
   $("status").textContent = "Game over";
   clearMoves();
-  const best = Math.max(...status.returns);
-  const rows = status.scores.map((score, p) => {
-    const seat = (status.seats || {})[p];
-    const who = p === demo.seat ? "you" : seat === "human" ? "person" : "bot";
-    const won = status.returns[p] === best ? " ★" : "";
-    return `<tr data-seat="${p}"><td>player ${p} (${who})</td><td class="score">${score}</td><td>${won}</td></tr>`;
-  });
-  const winners = status.returns.map((r, p) => (r === best ? p : null)).filter((p) => p !== null);
-  const verdict = winners.length === status.returns.length ? "a draw"
-    : winners.includes(demo.seat) ? (winners.length > 1 ? "you share the win" : "you win") : "the bots win";
-  $("result").innerHTML = `<strong>Game over: ${verdict}.</strong><table><tr><th>seat</th><th>score</th><th></th></tr>${rows.join("")}</table>`;
-  $("result").hidden = false;
+  const outcome = status.outcome || null;
+  const returns = status.returns || [];
+  const best = Math.max(...returns);
+  const winners = outcome ? outcome.winners : returns.map((r, p) => (r === best ? p : null)).filter((p) => p !== null);
+  const draw = outcome ? outcome.draw : winners.length === returns.length;
+  const seats = outcome ? outcome.seats : (status.scores || []).map((score, p) => ({
+    seat: p, score, result: draw ? "draw" : winners.includes(p) ? "won" : "lost" }));
+  const names = winners.map((p) => seatTitle(p, status));
+  const verdict = draw ? "a draw"
+    : winners.includes(demo.seat) ? (winners.length > 1 ? `you share the win with ${names.filter((n) => !n.endsWith("(you)")).join(" and ")}` : "you won")
+      : `${names.join(" and ")} ${winners.length > 1 ? "won together" : "won"}`;
+  const box = $("result");
+  box.innerHTML = "";
+  const strong = document.createElement("strong");
+  strong.className = "verdict";
+  strong.textContent = `Game over: ${verdict}.`;
+  box.appendChild(strong);
+  if (outcome && outcome.text) {
+    const why = document.createElement("p");
+    why.className = "why";
+    why.textContent = outcome.text;
+    box.appendChild(why);
+  }
+  const table = document.createElement("table");
+  const head = document.createElement("tr");
+  for (const title of ["seat", "final score", "result"]) {
+    const th = document.createElement("th");
+    th.textContent = title;
+    head.appendChild(th);
+  }
+  table.appendChild(head);
+  for (const entry of seats) {
+    const tr = document.createElement("tr");
+    tr.dataset.seat = entry.seat;
+    if (winners.includes(entry.seat) && !draw) tr.className = "winner";
+    const cells = [seatTitle(entry.seat, status), String(entry.score), entry.result === "won" ? "won ★" : entry.result];
+    cells.forEach((text, i) => {
+      const td = document.createElement("td");
+      td.textContent = text;
+      if (i === 1) td.className = "score";
+      if (i === 2) td.className = "outcome";
+      tr.appendChild(td);
+    });
+    table.appendChild(tr);
+  }
+  box.appendChild(table);
+  box.hidden = false;
+  $("side").scrollTop = 0;
 }
 
 // Take the seat a join link names (?join=TOKEN); again after a dropped connection, with the moves missed.
@@ -836,9 +1179,13 @@ async function main() {
   $("setup").addEventListener("submit", newGame);
   $("undo").addEventListener("click", undo);
   $("hint").addEventListener("click", hint);
+  $("help-button").addEventListener("click", () => ($("help").hidden ? showHelp() : ($("help").hidden = true)));
+  $("help-close").addEventListener("click", () => { $("help").hidden = true; });
+  $("level").addEventListener("change", syncBotControls);
+  window.addEventListener("resize", () => { fitBoard(); });
   $("board").addEventListener("click", onBoardClick);
   $("board").addEventListener("mousemove", onBoardHover);
-  document.addEventListener("keydown", (event) => { if (event.key === "Escape") closeMenu(); });
+  document.addEventListener("keydown", (event) => { if (event.key === "Escape") { closeMenu(); $("help").hidden = true; } });
   document.addEventListener("click", (event) => {
     if (!$("menu").contains(event.target) && !$("board").contains(event.target)) closeMenu();
   });
@@ -851,6 +1198,7 @@ async function main() {
     populateLevels(demo.hello, $("level").value);
   });
   $("connection").textContent = "engine connected";
+  $("connection").classList.add("ok");
   if (demo.params.get("join")) await joinTable(demo.params.get("join"));
   else if (demo.params.get("autostart") === "1") await newGame();
 }

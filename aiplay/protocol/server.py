@@ -51,10 +51,10 @@ from aiplay.search.kinds import strongest_kind
 from aiplay.search.level import NUM_LEVELS, levels_info
 from aiplay.search.spec import parse_bot
 from aiplay.views.docs import schema_of
-from aiplay.views.svg import legal_moves_on_svg, svg_module
+from aiplay.views.panel import view_panel
+from aiplay.views.svg import last_decision_ply, legal_moves_on_svg, svg, svg_module
 from aiplay.views.text import render_state
 from aiplay.protocol.texts import LogCursor, rules_reply, value_in_words, with_meanings
-from aiplay.views.panel import view_panel
 
 #: The ``viewer`` value that asks for everything (omniscient names, every hand).
 ALL_SEATS = "all"
@@ -1028,6 +1028,7 @@ class Server:
             player = viewer
         if player is not None and viewer is not None and player != viewer and not game.perfect_information:
             raise ProtocolError(f"this client shows seat {viewer}; seat {player}'s view is not its to see")
+        since_ply = _field(request, "since_ply", (int,))
         view = state.view(0 if player is None else player)
         data: Dict[str, Any] = {"player": player, "view": view}
         if _field(request, "panel", (bool,), False):
@@ -1038,6 +1039,12 @@ class Server:
                 # Which drawn elements each legal move touches, for a frontend played by clicks
                 # (docs/svg.md); empty unless ``player`` is the seat to move.
                 data["targets"] = {str(a): ids for a, ids in legal_moves_on_svg(state, player).items()}
+                # What changed since ``since_ply`` (default: the last decision) is marked (docs/svg.md).
+                if since_ply is None:
+                    since_ply = last_decision_ply([m.player for m in session.match.history])
+                if since_ply is not None:
+                    data["svg"] = svg(state, player, since=session.match.position_before(since_ply))
+                    data["since_ply"] = since_ply
         return self._with_status(session, data)
 
     @staticmethod

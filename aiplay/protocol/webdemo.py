@@ -16,7 +16,19 @@ bots' progress show only what that seat may see (see ``aiplay/demo/demo.js``).
 
 Query parameters preset the form: ``?game=my_game&players=3&seat=0&bot=heuristic&seconds=0.5&seed=1``
 (and ``level=k`` where the engine offers levels; with neither ``bot`` nor ``level`` the top
-level plays, the best bot, as ``aiplay play --human`` seats), and ``autostart=1`` starts a game at once.
+level plays, the best bot, as ``aiplay play --human`` seats), ``opt.NAME=VALUE`` another option of the
+game (``opt.max_turns=6``), and ``autostart=1`` starts a game at once.
+
+What the page shows a person (issue 38): a "How to play" panel (the protocol's ``rules``), each
+move's meaning as the tooltip of its button, menu entry and board place (``legal`` with
+``"meanings": true``), the engine's narration of every move as the seat may read it (the
+statuses' ``log``) and, above the board, what the other seats did since the person's last move
+(the statuses' ``summary``), with the elements it changed marked on the picture (``view`` with
+``since_ply``: the ply where the bots' turn began, docs/svg.md). The game-over panel names the
+winner(s), each seat's final score and result and why (the status's ``outcome``). The hint comes
+from the best bot (the top level), its estimate in words. A chosen level hides the bot and
+seconds fields (it sets both). The picture is drawn at least at its own size (its smallest
+text is 12 units, so at least 12 px), larger when the board has the room.
 
 The page is bound to its seat (docs/protocol.md, "Rights"): this server never trusts its clients
 with ``"viewer": "all"``. Two people can share a table: with ``second=k`` (the form's "Second person

@@ -7,13 +7,14 @@ from __future__ import annotations
 
 import random
 import xml.etree.ElementTree as ET
-from typing import Any, Dict, Iterable, Optional, Set
+from typing import Any, Dict, Iterable, Optional, Sequence, Set
 
 import aiplay
+from aiplay.testing.contract import _Checker
 from aiplay.testing.simulate import random_walk
 from aiplay.views import svg as S
 
-__all__ = ["check_every_picture", "check_twins_look_alike", "targets"]
+__all__ = ["check_every_picture", "check_marks_look_alike", "check_twins_look_alike", "targets"]
 
 
 def targets(document: str) -> Set[str]:
@@ -78,3 +79,30 @@ def check_twins_look_alike(name: str, options: Dict[str, Any], seeds: Iterable[i
                 differed += S.svg(twin, None) != S.svg(state, None)
     # The twins really hid something: the omniscient pictures of some pairs differ.
     assert compared and differed, (compared, differed)
+
+
+
+def check_marks_look_alike(name: str, options: Dict[str, Any], seeds: Iterable[int], spans: Sequence[int] = (1, 3)) -> int:
+    """The last-move marks (``svg(state, viewer, since=earlier)``) are the same for twins a viewer cannot tell apart.
+
+    Twin games come from the contract's generator (after every move the viewer has the same
+    information in both, while what it does not see differs where the game allows); a span of
+    ``k`` moves is a last move (1) or a bot's whole turn (more). Returns how many marked
+    pictures were compared; the caller checks that some elements were marked at all.
+    """
+    game = aiplay.load(name, **options)
+    checker = _Checker(game, name, 400)
+    marked = 0
+    for seed in seeds:
+        for viewer in range(game.num_players):
+            pairs = [(game.new_initial_state(), game.new_initial_state())]
+            pairs += [(a, b) for _, a, b in checker.twin_pairs(viewer, seed)]
+            for i in range(1, len(pairs)):
+                for span in spans:
+                    if i - span < 0:
+                        continue
+                    (a0, b0), (a, b) = pairs[i - span], pairs[i]
+                    pa, pb = S.svg(a, viewer, since=a0), S.svg(b, viewer, since=b0)
+                    assert pa == pb, f"{name} seed {seed} move {i} span {span}: seat {viewer}'s marks differ"
+                    marked += 'data-changed="1"' in pa
+    return marked

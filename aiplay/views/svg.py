@@ -14,6 +14,12 @@ id, e.g. the two halves of a street). Frontends use :func:`svg` and
 :func:`legal_moves_on_svg`, which accept a state of either engine and check their input;
 ``docs/svg.md`` describes the ids of every game.
 
+The last move, or a bot's whole turn, is marked by comparing two pictures for the same seat:
+``svg(state, viewer, since=earlier)`` marks every element (by its ``data-target`` or
+``data-part`` id) whose drawing differs from ``svg(earlier, viewer)`` with ``data-changed``.
+Both pictures show only what the seat may know, so the marks do too: two games the seat
+cannot tell apart (now and at the earlier position) get the same marks.
+
 :class:`Drawing` is the one small builder the game modules share: a document, groups,
 rectangles, circles, text, polygons, lines, a face-up card, a card back, a legend. All text
 is escaped here, so a game module never writes markup by hand.
@@ -23,6 +29,7 @@ from __future__ import annotations
 
 import importlib
 import re
+import xml.etree.ElementTree as ET
 from types import ModuleType
 from typing import Any, Dict, Iterable, List, Optional, Sequence, Tuple
 
@@ -33,6 +40,10 @@ Attr = Any
 
 #: The font every picture uses (a generic family: no font file is needed).
 FONT = "DejaVu Sans, Arial, sans-serif"
+#: The smallest text a picture draws, in user units; a smaller size asked for is raised to it. A
+#: frontend may shrink the picture to 12/13 of its size and every text is still at least 12 px
+#: (issue 38: legible at 1280x720; the demo does so when the board has less room).
+MIN_TEXT = 13
 #: Colour of card backs.
 BACK_FILL = "#5b4a8a"
 
@@ -129,6 +140,7 @@ class Drawing:
              **extra: Attr) -> None:
         """A line of text (escaped); ``anchor`` is ``start``, ``middle`` or ``end``."""
         anchor_attr = None if anchor == "start" else anchor
+        size = max(size, MIN_TEXT)
         self._element("text", dict(x=x, y=y, font_size=size, fill=fill, text_anchor=anchor_attr,
                                    font_weight=weight, cls=cls, data_target=target, **extra), None, _esc(text))
 
@@ -166,8 +178,8 @@ class Drawing:
 
     def _badge(self, right: float, top: float, count: int) -> None:
         # On the card's top-right corner, half outside it, so that it never hides the card's label.
-        self.circle(right, top, 8, fill="#111", stroke="#fff", stroke_width=1)
-        self.text(right, top + 4, f"x{count}" if count < 10 else str(count), size=9, fill="#fff", anchor="middle",
+        self.circle(right, top, 11, fill="#111", stroke="#fff", stroke_width=1)
+        self.text(right, top + 4, f"x{count}" if count < 10 else str(count), size=MIN_TEXT, fill="#fff", anchor="middle",
                   weight="bold")
 
     def legend(self, x: float, y: float, items: Iterable[Tuple[str, str]], title: str = "Legend",
@@ -255,15 +267,103 @@ def _module_or_raise(state: Any) -> Tuple[Any, ModuleType]:
     return _reference(state), module
 
 
-def svg(state: Any, viewer: Optional[int] = None) -> str:
+#: An element's ids for comparing two pictures: a move's target, or a part drawn for people only.
+_MARK_ATTRS = ("data-target", "data-part")
+#: How a marked element looks in a picture shown on its own (the demo draws its own frame too).
+CHANGED_STYLE = ("<style>[data-changed] rect, rect[data-changed], [data-changed] circle, circle[data-changed], "
+                 "[data-changed] polygon, polygon[data-changed] { stroke: #ff6a00; stroke-width: 3.5px; } "
+                 "text[data-changed], [data-changed] text { fill: #c23b00; }</style>")
+
+
+#: Where an element lies: left out when comparing, so that a card that only moved up a row
+#: because the one before it left the hand is not marked as changed.
+_PLACE_ATTRS = ("x", "y", "cx", "cy", "x1", "y1", "x2", "y2", "points", "transform")
+
+
+def _looks(element: ET.Element) -> Tuple[Any, ...]:
+    """What an element shows, wherever it lies: its tag, attributes but the place, text and children."""
+    attrs = tuple(sorted((k, v) for k, v in element.attrib.items() if k not in _PLACE_ATTRS))
+    return (element.tag, attrs, (element.text or "").strip(), tuple(_looks(child) for child in element))
+
+
+def _drawn_parts(document: str) -> Dict[str, List[Tuple[Any, ...]]]:
+    """``{id: [what each element shows, ...]}`` for every element carrying a ``data-target`` or ``data-part``."""
+    root = ET.fromstring(document)
+    parts: Dict[str, List[Tuple[Any, ...]]] = {}
+    for element in root.iter():
+        for attr in _MARK_ATTRS:
+            ident = element.get(attr)
+            if ident is not None:
+                # The element with everything inside it (a card's frame, label and badge).
+                parts.setdefault(f"{attr}={ident}", []).append(_looks(element))
+    return parts
+
+
+def changed_ids(before: str, after: str) -> List[Tuple[str, str]]:
+    """The elements of picture ``after`` drawn otherwise in picture ``before`` (or not at all there).
+
+    Returns ``(attribute, id)`` pairs (``attribute`` is ``data-target`` or ``data-part``) in the
+    order of ``after``. An element gone from ``after`` (a card that left a hand) has nothing to
+    mark and is not listed; the element it went to usually is.
+    """
+    old, new = _drawn_parts(before), _drawn_parts(after)
+    return [tuple(key.split("=", 1)) for key, drawn in new.items() if old.get(key) != drawn]  # type: ignore[misc]
+
+
+def mark_changed(document: str, changed: Iterable[Tuple[str, str]]) -> str:
+    """``document`` with ``data-changed="1"`` on every element of the ``(attribute, id)`` pairs, and a style for them."""
+    wanted = {f'{attr}="{_esc(ident)}"' for attr, ident in changed}
+    if not wanted:
+        return document
+    pattern = re.compile("|".join(re.escape(w) for w in sorted(wanted)))
+    marked = pattern.sub(lambda m: m.group(0) + ' data-changed="1"', document)
+    end = marked.rfind("</svg>")
+    return marked[:end] + CHANGED_STYLE + "\n" + marked[end:]
+
+
+def last_decision_ply(movers: Sequence[int]) -> Optional[int]:
+    """The index of the latest decision in a history given by its movers (chance: negative), or None.
+
+    The default ``since`` of the protocol's pictures: the last move is that decision and the
+    chance outcomes that followed it (the card it drew, the hazard it met).
+    """
+    for ply in range(len(movers) - 1, -1, -1):
+        if movers[ply] >= 0:
+            return ply
+    return None
+
+
+def _check_since(state: Any, since: Any) -> Any:
+    if since is None:
+        return None
+    game, earlier = state.game, getattr(since, "game", None)
+    if earlier is None or not hasattr(since, "current_player"):
+        raise InvalidOptionError(f"since must be an earlier state of the same game, got {since!r}")
+    if earlier.name != game.name or earlier.num_players != game.num_players:
+        raise InvalidOptionError(f"since is a state of {earlier.name!r} for {earlier.num_players}, "
+                                 f"not of {game.name!r} for {game.num_players}")
+    return _reference(since)
+
+
+def svg(state: Any, viewer: Optional[int] = None, since: Any = None) -> str:
     """The SVG picture of ``state`` (either engine) as seat ``viewer`` sees it; ``None``: everything.
 
+    ``since``: an earlier state of the same match (the position before the last move, or before
+    the bots' turn); the elements drawn otherwise than in ``since``'s picture for the same
+    viewer carry ``data-changed="1"`` (see :func:`changed_ids`), and the picture a style that
+    outlines them. The seat learns nothing new: both pictures are its own.
+
     Raises :class:`~aiplay.errors.InvalidPlayerError` for a viewer that is not a seat and
-    :class:`~aiplay.errors.InvalidOptionError` for a game without a picture.
+    :class:`~aiplay.errors.InvalidOptionError` for a game without a picture or a ``since``
+    of another game.
     """
     viewer = _check_viewer(state, viewer)
     ref, module = _module_or_raise(state)
-    return str(module.svg(ref, viewer))
+    earlier = _check_since(state, since)
+    picture = str(module.svg(ref, viewer))
+    if earlier is None:
+        return picture
+    return mark_changed(picture, changed_ids(str(module.svg(earlier, viewer)), picture))
 
 
 def legal_moves_on_svg(state: Any, viewer: Optional[int] = None) -> Dict[int, List[str]]:
@@ -284,4 +384,5 @@ def legal_moves_on_svg(state: Any, viewer: Optional[int] = None) -> Dict[int, Li
     return {a: [t for t in mapping.get(a, []) if t in drawn] for a in ref.legal_actions()}
 
 
-__all__ = ["BACK_FILL", "Drawing", "FONT", "legal_moves_on_svg", "svg", "svg_module", "targets_in"]
+__all__ = ["BACK_FILL", "CHANGED_STYLE", "MIN_TEXT", "Drawing", "FONT", "changed_ids", "last_decision_ply", "legal_moves_on_svg", "mark_changed", "svg",
+           "svg_module", "targets_in"]

@@ -49,6 +49,21 @@ State = Any
 
 FACTION_FILL = ("#6a5acd", "#b8860b", "#2e8b57")
 SEAT_FILL = ("#d33c2c", "#2f5fd0", "#2e9e48", "#e6c619", "#9b59d0")
+#: A location box's height: its name, two effects on up to four lines, the waiting and activated spaces.
+LOCATION_H = 178
+
+
+def _wrap(text: str, width: int) -> List[str]:
+    """``text`` in lines of at most about ``width`` characters, broken between words."""
+    lines: List[str] = []
+    for word in text.split():
+        if lines and len(lines[-1]) + 1 + len(word) <= width:
+            lines[-1] += " " + word
+        else:
+            lines.append(word)
+    return lines
+
+
 LOCATION_EFFECTS = (
     ("L1: deliver one mod alone", "L2: deliver a gadget to junkyard"),
     ("L1: discard 1, draw 2", "L2: +1 action point"),
@@ -185,7 +200,7 @@ def svg(state: State, viewer: Optional[int] = None) -> str:
     n = v["n"]
     layouts = [_seat_layout(b) for b in v["players"]]
     seat_heights = [lay["height"] for lay in layouts]
-    height = 300 + sum(seat_heights) + 10 * n + 80
+    height = 300 + (LOCATION_H - 150) + sum(seat_heights) + 10 * n + 80
     who = "everything" if viewer is None else f"player {viewer}'s view"
     d = Drawing(WIDTH, height, f"Area 1851 ({who})", background="#f5efe0")
     d.text(12, 24, _status(v), size=16, weight="bold")
@@ -213,19 +228,22 @@ def svg(state: State, viewer: Optional[int] = None) -> str:
     for loc in range(NUM_LOCATIONS):
         x = 10 + loc * lw
         with d.group(target=f"loc-{loc}", cls="location", tip=f"{LOCATIONS[loc]}: {'; '.join(LOCATION_EFFECTS[loc])}"):
-            d.rect(x, ly, lw - 8, 150, fill="#e8dcc0", stroke="#5a4630", stroke_width=2, rx=6)
+            d.rect(x, ly, lw - 8, LOCATION_H, fill="#e8dcc0", stroke="#5a4630", stroke_width=2, rx=6)
             d.text(x + (lw - 8) / 2, ly + 18, LOCATIONS[loc], size=14, anchor="middle", weight="bold")
-            d.text(x + 6, ly + 34, LOCATION_EFFECTS[loc][0], size=9)
-            d.text(x + 6, ly + 46, LOCATION_EFFECTS[loc][1], size=9)
-            d.rect(x + 6, ly + 54, lw - 20, 40, fill="#fff8e8", stroke="#999", rx=4)
-            d.text(x + 10, ly + 66, "waiting", size=9, fill="#666")
-            d.rect(x + 6, ly + 100, lw - 20, 40, fill="#f0e0c8", stroke="#999", rx=4)
-            d.text(x + 10, ly + 112, "activated", size=9, fill="#666")
+            # Each level's effect on up to two lines, so that 13-unit text stays inside the box.
+            lines = [line for effect in LOCATION_EFFECTS[loc] for line in _wrap(effect, 24)]
+            for i, line in enumerate(lines[:4]):
+                d.text(x + 6, ly + 34 + 14 * i, line, size=9)
+            top = ly + 34 + 14 * 3 + 6
+            d.rect(x + 6, top, lw - 20, 40, fill="#fff8e8", stroke="#999", rx=4)
+            d.text(x + 10, top + 13, "waiting", size=9, fill="#666")
+            d.rect(x + 6, top + 46, lw - 20, 40, fill="#f0e0c8", stroke="#999", rx=4)
+            d.text(x + 10, top + 59, "activated", size=9, fill="#666")
             for space, key in ((0, "wait"), (1, "active")):
                 i = 0
                 for p, b in enumerate(v["players"]):
                     for _ in range(b[key][loc]):
-                        d.circle(x + 18 + i * 18, ly + 80 + space * 46, 7, fill=SEAT_FILL[p], stroke="#000",
+                        d.circle(x + 18 + i * 18, top + 28 + space * 46, 7, fill=SEAT_FILL[p], stroke="#000",
                                  tip=f"assistant of player {p}")
                         i += 1
     dx = 10 + NUM_LOCATIONS * lw + 4
@@ -240,7 +258,7 @@ def svg(state: State, viewer: Optional[int] = None) -> str:
     d.text(dx, ly + 140, "cards: c3 r2 = dice cost 3, rating 2", size=9, fill="#555")
 
     # -- seats ------------------------------------------------------------------------------
-    y = 290
+    y = ly + LOCATION_H + 16
     for p, b in enumerate(v["players"]):
         h = seat_heights[p]
         mine = p == viewer

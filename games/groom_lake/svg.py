@@ -59,6 +59,10 @@ STEP_TEXT = {
 MAP_W = 760
 SIDE_X = MAP_W + 20
 WIDTH = 1300
+#: The seats' column's width, and the least width of the map's box: the map takes only the room its
+#: tiles need (up to MAP_W), so that a small early map leaves a narrow picture (legible at 1280x720).
+SIDE_W = WIDTH - SIDE_X - 10
+MAP_MIN_W = 440
 
 
 def _seen(state: State, viewer: Optional[int]) -> Dict[str, Any]:
@@ -177,11 +181,12 @@ def svg(state: State, viewer: Optional[int] = None) -> str:
     x0, x1, y0, y1 = min(xs), max(xs), min(ys), max(ys)
     size = max(22.0, min(84.0, (MAP_W - 20) / (x1 - x0 + 1), 640 / (y1 - y0 + 1)))
     map_h = (y1 - y0 + 1) * size + 20
+    map_w = max(MAP_MIN_W, min(MAP_W, (x1 - x0 + 1) * size + 20))
     seat_h = 100
     side_h = 40 + seat_h * n + 345
-    height = max(110 + map_h + 150, side_h + 60)
+    height = max(60 + map_h + 10 + 110 + (200 if v["held_count"] else 0), side_h + 60)
     who = "everything" if viewer is None else f"player {viewer}'s view"
-    d = Drawing(WIDTH, height, f"Unleashed From Groom Lake! ({who})", background="#f6efe0")
+    d = Drawing(map_w + 30 + SIDE_W, height, f"Unleashed From Groom Lake! ({who})", background="#f6efe0")
     d.text(12, 24, _status(v), size=16, weight="bold")
     d.text(12, 44, f"Picture: {who}.", size=12)
 
@@ -191,7 +196,7 @@ def svg(state: State, viewer: Optional[int] = None) -> str:
     def at(x: int, y: int) -> Tuple[float, float]:
         return mx + 10 + (x - x0) * size, my + 10 + (y1 - y) * size  # north is up
 
-    d.rect(mx, my, MAP_W, map_h, fill="#e9dcc0", stroke="#8a7a5a", rx=6)
+    d.rect(mx, my, map_w, map_h, fill="#e9dcc0", stroke="#8a7a5a", rx=6)
     for x, y in slots:
         px, py = at(x, y)
         with d.group(target=f"slot-{cell_index(x, y)}", cls="slot", tip=f"empty cell ({x},{y})"):
@@ -216,30 +221,31 @@ def svg(state: State, viewer: Optional[int] = None) -> str:
     # -- tiles in play, piles ---------------------------------------------------------------
     by = my + map_h + 10
     with d.group(target="stacks", cls="stacks", tip="the tile stacks (scout draws from the one the distance picks)"):
-        d.rect(10, by, 330, 56, fill="#ddd3bb", stroke="#666", rx=5)
+        d.rect(10, by, map_w, 60, fill="#ddd3bb", stroke="#666", rx=5)
         d.text(20, by + 18, "Tile stacks", size=12, weight="bold")
-        d.text(20, by + 40, "  ".join(f'"{STACK_NAMES[k]}": {c} tiles' for k, c in enumerate(v["stacks"]))
-               + f"; discard pool {v['pool']}", size=11)
-    d.text(350, by + 18, f"Supply deck {v['deck']}, Refresh stack {v['refresh']}, Recovery played {v['recoveries']}",
+        d.text(20, by + 38, "  ".join(f'"{STACK_NAMES[k]}": {c} tiles' for k, c in enumerate(v["stacks"])), size=11)
+        d.text(20, by + 54, f"discard pool {v['pool']}", size=11)
+    d.text(10, by + 80, f"Supply deck {v['deck']}, Refresh stack {v['refresh']}, Recovery played {v['recoveries']}",
            size=12)
     if v["held_count"]:
-        d.text(350, by + 44, "Scouted tiles:", size=12, weight="bold")
+        ty0 = by + 92  # the scouted tiles, under the piles
+        d.text(10, ty0 + 14, "Scouted tiles:", size=12, weight="bold")
         if v["held"] is None:
             for i in range(v["held_count"]):
-                d.card_back(460 + i * 50, by + 26, 44, 44, tip="a scouted tile (only the scout sees it)", label="tile")
+                d.card_back(10 + i * 50, ty0 + 24, 44, 44, tip="a scouted tile (only the scout sees it)", label="tile")
         elif v["step"] == "place":
             tile = v["held"][0]
             for r in range(4):
-                _tile(d, 460 + r * 74, by + 26, 70, tile, r, TILES[tile].hazard > 0, f"rot-{r}",
+                _tile(d, 10 + r * 84, ty0 + 24, 70, tile, r, TILES[tile].hazard > 0, f"rot-{r}",
                       f", turned {r} quarter turn(s)")
-                d.text(495 + r * 74, by + 108, f"turned {r * 90}\u00b0", size=10, anchor="middle")
+                d.text(45 + r * 84, ty0 + 110, f"turned {r * 90}\u00b0", size=10, anchor="middle")
         else:
             for i, tile in enumerate(v["held"]):
-                _tile(d, 460 + i * 74, by + 26, 70, tile, 0, TILES[tile].hazard > 0, f"held-t{tile}")
+                _tile(d, 10 + i * 84, ty0 + 24, 70, tile, 0, TILES[tile].hazard > 0, f"held-t{tile}")
 
     # -- seats ----------------------------------------------------------------------------
-    sx = SIDE_X
-    sw = WIDTH - SIDE_X - 10
+    sx = map_w + 20
+    sw = SIDE_W
     y = 60
     alien_card_holder = [p for p in range(n) if v["roles"][p] == 2 and v["alien_card"]]
     for p in range(n):

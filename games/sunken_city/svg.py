@@ -154,13 +154,15 @@ def svg(state: State, viewer: Optional[int] = None) -> str:
         d.text(px + 10, y + 42, f"secured {data['secured'][p] or '-'} (value {data['secured_values'][p]})", size=11)
         d.text(px + 10, y + 58, f"carried {data['carried'][p] or '-'}", size=11)
         with d.group(target=f"chips-{p}", tip=f"{data['chips'][p]} Neptune chips"):
-            d.circle(px + PANEL_W - 60, y + 50, 10, fill="#0fb5a6", stroke="#003")
-            d.text(px + PANEL_W - 44, y + 54, f"{data['chips'][p]} chip(s)", size=11)
+            chips = data["chips"][p]
+            d.circle(px + PANEL_W - 84, y + 50, 10, fill="#0fb5a6", stroke="#003")
+            d.text(px + PANEL_W - 70, y + 54, f"{chips} chip{'' if chips == 1 else 's'}", size=11)
         for k in range(NUM_CARDS):
             pieces, points = CARDS[k]
             played = k in data["played"][p] or (acting and data["card"] == k)
-            d.card(px + 10 + k * 64, y + 66, 58, 48, f"{pieces} / {points}", fill="#bbbbbb" if played else "#ffffff",
-                   sub="raise/move", target=f"p{p}-card-{k}",
+            # The card's two numbers said in words (the moves name them "card raise 4 move 3").
+            d.card(px + 10 + k * 64, y + 66, 58, 48, f"raise {pieces}", fill="#bbbbbb" if played else "#ffffff",
+                   sub=f"move {points}", target=f"p{p}-card-{k}",
                    tip=f"card: raise {pieces}, move {points}" + (" (played)" if played else ""), size=12)
         y += 130
     d.text(px, y + 16, "Buildings in the grottos:", size=12, weight="bold")
@@ -174,11 +176,13 @@ def svg(state: State, viewer: Optional[int] = None) -> str:
     y += 70
     piles = ", ".join(f"{i + 1}: {c}" for i, c in enumerate(data["street_piles"]))
     with d.group(target="streets", cls="street-supply", tip="the street supply"):
-        d.rect(px - 4, y - 4, PANEL_W, 20, fill="#e0d4b8", stroke="#777", rx=4)
-        d.text(px, y + 10, f"Street spaces {piles}; drawing from space {data['draw_pile']}", size=11)
-    d.legend(px, y + 22, [("#8ec5f0", "light water: streets only"), ("#1b5fb8", "dark water: streets or buildings"),
+        # Two lines: at 13 units one line would run past the panel.
+        d.rect(px - 4, y - 4, PANEL_W, 36, fill="#e0d4b8", stroke="#777", rx=4)
+        d.text(px, y + 10, f"Street spaces {piles}", size=11)
+        d.text(px, y + 26, f"drawing from space {data['draw_pile']}", size=11)
+    d.legend(px, y + 38, [("#8ec5f0", "light water: streets only"), ("#1b5fb8", "dark water: streets, buildings"),
                           ("#9a8f80", "street"), ("#e8dcc0", "building"), ("#0fb5a6", "Neptune")],
-             columns=2, column_width=195)
+             columns=1, column_width=300)
     return d.to_string()
 
 
