@@ -55,7 +55,7 @@ from aiplay.game import CHANCE, Game
 from aiplay.match import Match, Move
 from aiplay.search import make_bot
 from aiplay.views.guide import how_to_play, legal_meanings, legend
-from aiplay.views.narrate import match_summaries, narrate, outcome, plural
+from aiplay.views.narrate import final_scores, match_summaries, narrate, outcome, plural
 from aiplay.views.panel import chances_in_words
 from aiplay.views.text import render_state
 
@@ -541,10 +541,14 @@ class HumanGame:
                 p = seat["seat"]
                 who = "you" if p in self.humans else bot_label(self.bots[p])
                 # A game that keeps no score (all zero) shows the result alone, not "score 0" for all.
-                score = f", score {seat['score']:g}" if any(x["score"] for x in told["seats"]) else ""
+                # A score the seat was not shown (None) is left out too.
+                shown = seat["score"] is not None and any(x["score"] for x in told["seats"])
+                score = f", score {seat['score']:g}" if shown else ""
                 self.say(f"  player {p} ({who}): {seat['result']}{score}")
         self.say(f"returns: {returns}")
-        self.say(f"scores: {state.scores()}")
+        # The scores as the people at the terminal may know them (a game may keep some hidden at the end).
+        viewer = min(self.humans) if len(self.humans) == 1 else None
+        self.say("scores: [" + ", ".join("?" if x is None else f"{x:g}" for x in final_scores(state, viewer)) + "]")
         best = max(returns)
         winners = [p for p, r in enumerate(returns) if r == best]
         if len(winners) == len(returns):

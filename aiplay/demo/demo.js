@@ -1140,7 +1140,7 @@ function showResult(status) {
     const tr = document.createElement("tr");
     tr.dataset.seat = entry.seat;
     if (winners.includes(entry.seat) && !draw) tr.className = "winner";
-    const cells = [seatTitle(entry.seat, status), String(entry.score), entry.result === "won" ? "won ★" : entry.result];
+    const cells = [seatTitle(entry.seat, status), (entry.score == null ? "–" : String(entry.score)), entry.result === "won" ? "won ★" : entry.result];
     cells.forEach((text, i) => {
       const td = document.createElement("td");
       td.textContent = text;

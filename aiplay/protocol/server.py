@@ -51,6 +51,7 @@ from aiplay.search.kinds import strongest_kind
 from aiplay.search.level import NUM_LEVELS, levels_info
 from aiplay.search.spec import parse_bot
 from aiplay.views.docs import schema_of
+from aiplay.views.narrate import final_scores
 from aiplay.views.panel import view_panel
 from aiplay.views.svg import last_decision_ply, legal_moves_on_svg, svg, svg_module
 from aiplay.views.text import render_state
@@ -351,7 +352,7 @@ class Session:
             data["seats"] = self.table.seating_json()
         if player == TERMINAL:
             data["returns"] = state.returns()
-            data["scores"] = state.scores()
+            data["scores"] = final_scores(state, self.viewer)  # as the seat may know them (None: not shown)
         data.update(self.told.fields(m, self.viewer))  # log, summary and, at the end, outcome
         return data
 

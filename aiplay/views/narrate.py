@@ -6,6 +6,7 @@
 * :func:`turn_summary` -- one sentence for a whole turn of one seat ("Player 1
   raised building 9 and walked to r6c5."), for the bots' turns.
 * :func:`outcome` -- at the end: each seat's result, the winner(s) and why.
+* :func:`final_scores` -- the final scores a seat may know (the protocol's ``scores``).
 * :func:`match_log` / :func:`match_summaries` -- the same over a
   :class:`~aiplay.match.Match`'s history since a ply (the protocol's ``log``).
 
@@ -15,6 +16,8 @@ Per game, ``games/<g>/narrate.py`` may define:
   steps, read from the viewer's ``view`` before and after the move (two dicts);
 * ``past_tense(name) -> str``: a move as a phrase for summaries ("raised building 9");
 * ``outcome_reason(view, returns, scores) -> Optional[str]``: why the game ended as it did;
+* ``public_scores(view, scores) -> List[Optional[float]]``: the final scores a seat may know
+  (None: not revealed), for a game whose scores are not all shown at the end (default: all are);
 * ``GENERIC_EVENTS = False`` to switch the generic score and life lines off.
 
 Seat safety: everything here is computed from what the seat reads -- the move's
@@ -157,17 +160,33 @@ def _returns_words(returns: Sequence[float]) -> List[int]:
     return [p for p, r in enumerate(returns) if r == best]
 
 
+def final_scores(state: State, viewer: Optional[int] = None) -> List[Optional[float]]:
+    """The scores of a finished game as seat ``viewer`` may know them (None: a score it was not shown).
+
+    Most games show every score at the end; a game whose rules keep some hidden (the Alien's
+    Alien Proof when the Alien wins, say) says which in ``games/<g>/narrate.py::public_scores``.
+    ``viewer=None`` (a referee) gets them all.
+    """
+    scores = [float(x) for x in state.scores()]
+    hook = getattr(game_module(state, "narrate"), "public_scores", None)
+    if viewer is None or not callable(hook):
+        return list(scores)
+    viewer = check_player(viewer, state.game.num_players)
+    shown = list(hook(_view(state, viewer), scores))
+    return [None if x is None else float(x) for x in shown]
+
+
 def outcome(state: State, viewer: Optional[int] = None) -> Dict[str, Any]:
     """The end of the game as seat ``viewer`` reads it (JSON-ready).
 
-    ``{"winners": [...], "draw": bool, "seats": [{"seat", "score", "return",
-    "result"}], "text": "Player 1 won with 12 points. ..."}``; results are
+    ``{"winners": [...], "draw": bool, "seats": [{"seat", "score" (None: not
+    shown to this seat), "return", "result"}], "text": "Player 1 won with 12 points. ..."}``; results are
     "won", "lost" or "draw". The winners are the seats with the best return.
     """
     if viewer is not None:
         viewer = check_player(viewer, state.game.num_players)
     returns = [float(r) for r in state.returns()]
-    scores = [float(s) for s in state.scores()]
+    scores = final_scores(state, viewer)
     winners = _returns_words(returns)
     draw = len(winners) == len(returns)
     seats = [{"seat": p, "score": scores[p], "return": returns[p],
@@ -180,7 +199,7 @@ def outcome(state: State, viewer: Optional[int] = None) -> Dict[str, Any]:
         text = f"{_join(names).capitalize()} {verb}."
     hook = getattr(game_module(state, "narrate"), "outcome_reason", None)
     reason = hook(_view(state, viewer), returns, scores) if callable(hook) else None
-    if not reason and any(scores) and not draw:
+    if not reason and any(scores) and None not in scores and not draw:
         if len(winners) == 1:
             others = ", ".join(f"{seat_name(p)} {_num(scores[p])}" for p in range(len(scores)) if p not in winners)
             reason = f"Final scores: {seat_name(winners[0])} {_num(scores[winners[0]])}; {others}."
@@ -241,5 +260,5 @@ def merge_summaries(sentences: Sequence[str]) -> List[str]:
     return out
 
 
-__all__ = ["generic_events", "match_log", "match_summaries", "merge_summaries", "move_line", "narrate", "outcome", "past_tense",
+__all__ = ["final_scores", "generic_events", "match_log", "match_summaries", "merge_summaries", "move_line", "narrate", "outcome", "past_tense",
            "plural", "seat_name", "turn_summary"]

@@ -101,7 +101,33 @@ def outcome_reason(view: Mapping[str, Any], returns: Sequence[float], scores: Se
     if view.get("result") == "team_escapes":
         why = "The Team reached Civilization; the surviving non-Alien with the most Alien Proof wins."
     elif view.get("result") == "alien_wins":
-        why = "The Alien won (the others died, it showed 50 Alien Proof, or no escape was left)."
+        why = "The Alien won: " + _alien_win_cause(view, scores) + "."
     else:
         return None
     return why + (" " + "; ".join(roles) + "." if roles else "")
+
+
+def _alien_win_cause(view: Mapping[str, Any], scores: Sequence[float]) -> str:
+    """Which of the Alien's three ways to win ended this game, checked in the rules' order (spec, "End")."""
+    seats = list(view.get("seats") or [])
+    alien = next((s for s in seats if s.get("role") == "Alien"), None)
+    if alien is not None and int(alien.get("life") or 0) > 0 and alien.get("role_revealed"):
+        return "it held 50 Technology Alien Proof and showed it"  # the one way a living Alien is revealed
+    others = [s for s in seats if s.get("role") not in (None, "Alien")]
+    if others and all(int(s.get("life") or 0) == 0 for s in others):
+        return "every Human and Hunter died"
+    return "the Team could no longer escape (no way out to a Civilization tile)"
+
+
+def public_scores(view: Mapping[str, Any], scores: Sequence[float]) -> List[Optional[float]]:
+    """The Alien Proof a seat is shown at the end (spec, "End"): the seat's own always; when the Team
+    escapes, the living Humans' and Hunter's, who compare theirs to find the winner; nobody else's."""
+    seats = list(view.get("seats") or [])
+    me = view.get("observer")
+    shown: List[Optional[float]] = []
+    for p, score in enumerate(scores):
+        seat = seats[p] if p < len(seats) else {}
+        compared = (view.get("result") == "team_escapes" and int(seat.get("life") or 0) > 0
+                    and seat.get("role") not in (None, "Alien"))
+        shown.append(float(score) if p == me or compared else None)
+    return shown
