@@ -421,6 +421,16 @@ class HumanGame:
             names = [f"player {p} ({'you' if p in self.humans else bot_label(self.bots[p])})" for p in winners]
             self.say("result: " + ", ".join(names) + " won")
         self.say(f"{self.match.move_number} moves, {self.match.turn_number} turns")
+        self.offer_review()
+
+    def offer_review(self) -> None:
+        """After the game: ``review`` prints the coach's review of each human seat (aiplay.review)."""
+        self.stdout.write("type review for the coach's review of your decisions, or press Enter to leave> ")
+        self.stdout.flush()
+        if self.stdin.readline().strip().lower() == "review":
+            for seat in sorted(self.humans):  # each seat as it saw the game (several seats: one terminal)
+                self.say(self.match.review(seat, progress=lambda done, total, _: self.say(
+                    f"  reviewing player {seat}: {done}/{total}")).text())
 
 
 def bot_label(bot: Any) -> str:
