@@ -13,7 +13,10 @@ played later:
 
 * perfect information, position small enough: the exact solver
   (:func:`aiplay.solve.solve` with ``move_values``), within :data:`EXACT_NODES`
-  nodes; such a decision is marked ``exact``;
+  nodes, the values of all its moves included; such a decision is marked
+  ``exact``. The solver tries the last decision first and goes back until
+  :data:`EXACT_MISSES` positions did not finish (a game's positions shrink
+  as it goes on);
 * otherwise the game's strongest search (:func:`~aiplay.search.kinds.strongest_kind`:
   MCTS, or ISMCTS from the seat's point of view where information is hidden,
   whose worlds are drawn by ``state.determinize(seat, rng)``), with the game's
@@ -92,8 +95,11 @@ LABELS = ("best", "good", "inaccuracy", "mistake", "blunder")
 THRESHOLDS: Tuple[float, float, float] = (0.02, 0.05, 0.15)
 #: The search budget per decision when none is given: the top difficulty level's.
 DEFAULT_ITERATIONS = 4000
-#: The solver's node budget for an exact decision; past it the decision is estimated by search.
-EXACT_NODES = 1_000_000
+#: The solver's node budget for an exact decision; past it the decision is estimated by search
+#: (nodes, not seconds, so that a review is reproducible; 250,000 is about 2 s on a board game).
+EXACT_NODES = 250_000
+#: How many positions the solver may fail to finish (going back from the end) before it stops trying.
+EXACT_MISSES = 3
 #: The most decisions of a mistake's expected line shown.
 LINE_LENGTH = 8
 #: The most repeated searches per decision.
@@ -373,17 +379,34 @@ def review(source: Union[Match, Mapping[str, Any], str], seat: int, *, budget: A
 
         threading.Thread(target=watch, name="aiplay-review-cancel", daemon=True).start()
     try:
+        # The solver first, from the last decision back: positions shrink as a game goes on, so after
+        # EXACT_MISSES positions it cannot finish within its budget it stops trying (a failed solve
+        # costs about a second on a board game: a few per review, not one per decision). Not one:
+        # a wide decision (42 moves) can fail between narrow ones that finish.
+        solved: Dict[int, Decision] = {}
+        misses = 0
+        if reviewer.exact:
+            for index, (state, ply, turn, action) in reversed(todo):
+                if misses >= EXACT_MISSES or (cancel is not None and cancel.is_set()):
+                    break
+                decision = reviewer.solved(index, state, ply, turn, action)
+                if decision is None:
+                    misses += 1
+                else:
+                    solved[index] = decision
         for index, (state, ply, turn, action) in todo:
             if cancel is not None and cancel.is_set():
                 partial = True
                 break
-            decision = reviewer.decide(index, state, ply, turn, action)
-            if decision is None:  # stopped in the middle of its search
+            found = solved.get(index)
+            if found is None:
+                found = reviewer.searched(index, state, ply, turn, action)
+            if found is None:  # stopped in the middle of its search
                 partial = True
                 break
-            decisions.append(decision)
+            decisions.append(found)
             if progress is not None:
-                progress(len(decisions), len(todo), decision)
+                progress(len(decisions), len(todo), found)
     except KeyboardInterrupt:  # Ctrl-C: the decisions priced so far, marked partial
         partial = True
     finally:
@@ -412,16 +435,13 @@ class _Reviewer:
         if bot is not None:
             bot.stop()
 
-    def decide(self, index: int, state: State, ply: int, turn: int, action: int) -> Optional[Decision]:
-        """The priced decision, or None when stopped during its search."""
-        if self.exact:
-            solved = self._solved(index, state, ply, turn, action)
-            if solved is not None:
-                return solved
-        return self._searched(index, state, ply, turn, action)
-
     # -- exact ----------------------------------------------------------------
-    def _solved(self, index: int, state: State, ply: int, turn: int, action: int) -> Optional[Decision]:
+    def solved(self, index: int, state: State, ply: int, turn: int, action: int) -> Optional[Decision]:
+        """The decision priced by the solver, or None where it does not finish within its node budget.
+
+        The budget covers the value of every move, not only the root's (which pruning proves
+        at a fraction of the cost).
+        """
         solution = solve(state, nodes=self.exact_nodes, deepening=False, move_values=True, pv_nodes=64)
         if not solution.exact or solution.move_values is None or solution.best_action is None:
             return None
@@ -429,12 +449,13 @@ class _Reviewer:
         best = solution.best_action
         loss = max(0.0, values[best] - values[action])
         label = label_of(loss, action == best, self.span, self.thresholds)
-        line = _pv_line(solution.pv, state) if label in ("mistake", "blunder") else []
+        line = _pv_line(solution.pv) if label in ("mistake", "blunder") else []
         return self._decision(index, ply, turn, state, action, best, values[action], values[best], loss,
                               (loss, loss), label, True, line)
 
     # -- estimated --------------------------------------------------------------
-    def _searched(self, index: int, state: State, ply: int, turn: int, action: int) -> Optional[Decision]:
+    def searched(self, index: int, state: State, ply: int, turn: int, action: int) -> Optional[Decision]:
+        """The decision priced by the search, or None when stopped during it."""
         analyses: List[Analysis] = []
         for r in range(self.repeats):
             if self._stopped.is_set():
@@ -526,7 +547,7 @@ def _t_interval(samples: List[float], centre: float) -> Tuple[float, float]:
     return centre - half, centre + half
 
 
-def _pv_line(node: Optional[PVNode], state: State) -> List[str]:
+def _pv_line(node: Optional[PVNode]) -> List[str]:
     """The solver's principal variation as names: decisions, and at chance the likeliest outcome."""
     names: List[str] = []
     while node is not None and len(names) < LINE_LENGTH:
