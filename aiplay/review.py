@@ -48,11 +48,14 @@ a change in the probability of winning. :data:`THRESHOLDS`:
 ``blunder``  15 % of the span or more
 ============ =============================================================
 
-A game may give its own thresholds or span, by convention as class attributes of
-its game class in ``games/<game>/`` (``review_thresholds``: the three fractions;
-``review_span``: the span, for a game whose utility bounds are far from the
-usual stakes); none of the shipped games needs to (benchmarks/RESULTS.md,
-"Review"). **Accuracy** is the share of the reviewed decisions labelled best or good.
+A game may give its own thresholds, span or search, by convention as class
+attributes of its game class in ``games/<game>/`` (``review_thresholds``: the
+three fractions; ``review_span``: the span, for a game whose utility bounds are
+far from the usual stakes; ``review_search``: options of the review's search
+bot over the game's presets). No shipped game changes the thresholds or the
+span; the two poker games set ``review_search`` (MO-ISMCTS, wider
+exploration), which agreed better with their equilibrium values
+(benchmarks/RESULTS.md, "The coach checked against exact values"). **Accuracy** is the share of the reviewed decisions labelled best or good.
 
 **Other seats.** A review of another seat's decisions reads what that seat
 knew, which the asking seat (``viewer``) did not: in a game with hidden
@@ -152,7 +155,8 @@ class Decision:
         out = (f"#{self.index + 1:<3} turn {self.turn:<3} played {self.played_name!r}: {self.label}"
                f" (loss {self.loss:.3f}, {kind}; value {self.value_played:.3f})")
         if self.best != self.played:
-            out += f"; best {self.best_name!r} ({self.value_best:.3f})"
+            rated = "as good as" if self.label == "best" else "best"
+            out += f"; {rated} {self.best_name!r} ({self.value_best:.3f})"
         if self.line:
             out += "\n      expected line: " + " -> ".join(self.line)
         return out
@@ -251,6 +255,14 @@ def scale_of(game: Game) -> Tuple[float, Tuple[float, float, float]]:
     return float(span), (float(thresholds[0]), float(thresholds[1]), float(thresholds[2]))
 
 
+def search_presets_of(game: Game) -> Dict[str, Any]:
+    """The review's search options on ``game``: its game class's ``review_search``, by convention (else none)."""
+    presets = getattr(game_entry(game.name).reference, "review_search", None) or {}
+    if not isinstance(presets, Mapping):
+        raise InvalidOptionError(f"game {game.name!r}: review_search must be a mapping of bot options")
+    return dict(presets)
+
+
 def label_of(loss: float, same_move: bool, span: float, thresholds: Sequence[float]) -> str:
     """The label of a decision that lost ``loss`` (``same_move``: the best move was played)."""
     if same_move or loss <= 0:
@@ -324,8 +336,8 @@ def _positions(match: Match) -> List[Tuple[State, int, int, int]]:
 
 def review(source: Union[Match, Mapping[str, Any], str], seat: int, *, budget: Any = None,
            exact: bool = True, viewer: Optional[int] = None, viewer_all: bool = False, seed: int = 0,
-           repeats: int = 1, exact_nodes: int = EXACT_NODES, progress: Optional[Progress] = None,
-           cancel: Any = None) -> Review:
+           repeats: int = 1, exact_nodes: int = EXACT_NODES, search: Optional[Mapping[str, Any]] = None,
+           progress: Optional[Progress] = None, cancel: Any = None) -> Review:
     """Review ``seat``'s decisions in ``source`` (a Match or its full record); see the module docstring.
 
     ``budget``: the search per decision (iterations as an int, a mapping of
@@ -335,7 +347,9 @@ def review(source: Union[Match, Mapping[str, Any], str], seat: int, *, budget: A
     enough (``exact_nodes`` nodes). ``viewer``: the seat asking (default
     ``seat``); ``viewer_all``: the caller sees the whole game, so it may review
     any seat and read every name. ``repeats``: searches per decision (> 1: the
-    interval from their spread). ``progress`` and ``cancel``: see the module
+    interval from their spread). ``search``: more options of the search bot
+    (over the game's presets, e.g. ``{"variant": "mo", "uct_c": 2.0}``; not
+    ``seed``, which the review sets). ``progress`` and ``cancel``: see the module
     docstring. Raises :class:`~aiplay.errors.AiplayError` for a bad argument.
     """
     match = _as_match(source)
@@ -359,12 +373,18 @@ def review(source: Union[Match, Mapping[str, Any], str], seat: int, *, budget: A
             f"player {seat} knew (their hidden cards); ask for the whole game by name (viewer_all=True, the "
             f"protocol's \"viewer\": \"all\") with the full record")
     search_budget = _budget(budget)
+    if search is not None and (not isinstance(search, Mapping) or "seed" in search or "game" in search):
+        raise InvalidOptionError(f"option search={shown(search)} is invalid; it accepts a mapping of bot options "
+                                 f"(not seed or game: the review sets them)")
     span, thresholds = scale_of(game)
     todo = [(i, p) for i, p in enumerate(p for p in _positions(match) if p[0].current_player() == seat
                                          and len(p[0].legal_actions()) > 1)]
     names_for = None if viewer_all else seat
+    options = {**search_presets_of(game), **dict(search or {})}
     reviewer = _Reviewer(game, seat, search_budget, exact and game.perfect_information, exact_nodes, seed,
-                         repeats, span, thresholds, names_for)
+                         repeats, span, thresholds, names_for, options)
+    # A bad bot option fails here, before any work (make_bot checks every option).
+    make_bot(reviewer.kind, game=game, seed=0, **reviewer.options)
     decisions: List[Decision] = []
     partial = False
     watcher_done = threading.Event()
@@ -421,10 +441,12 @@ class _Reviewer:
     """Prices one decision at a time (the search bots, the solver), and can be stopped from another thread."""
 
     def __init__(self, game: Game, seat: int, budget: Budget, exact: bool, exact_nodes: int, seed: int,
-                 repeats: int, span: float, thresholds: Tuple[float, float, float], names_for: Optional[int]):
+                 repeats: int, span: float, thresholds: Tuple[float, float, float], names_for: Optional[int],
+                 options: Dict[str, Any]):
         self.game, self.seat, self.budget, self.exact, self.exact_nodes = game, seat, budget, exact, exact_nodes
         self.seed, self.repeats, self.span, self.thresholds, self.names_for = seed, repeats, span, thresholds, names_for
         self.kind = strongest_kind(game)
+        self.options = options
         self._bot: Optional[Bot] = None
         self._stopped = threading.Event()
 
@@ -460,7 +482,7 @@ class _Reviewer:
         for r in range(self.repeats):
             if self._stopped.is_set():
                 return None
-            bot = make_bot(self.kind, game=self.game, seed=_decision_seed(self.seed, index, r))
+            bot = make_bot(self.kind, game=self.game, seed=_decision_seed(self.seed, index, r), **self.options)
             self._bot = bot
             if self._stopped.is_set():
                 return None
@@ -567,4 +589,4 @@ def _pv_line(node: Optional[PVNode]) -> List[str]:
 match_module.set_reviewer(review)
 
 __all__ = ["DEFAULT_ITERATIONS", "Decision", "EXACT_NODES", "LABELS", "Review", "THRESHOLDS", "label_of", "review",
-           "scale_of"]
+           "scale_of", "search_presets_of"]

@@ -57,6 +57,8 @@ except ImportError:  # pragma: no cover - the poker rows need OpenSpiel (the com
 HERE = Path(__file__).resolve().parent
 TWO_TURNS = HERE / "solver_positions" / "sunken_city_two_turns_3p.json"
 BAD = ("mistake", "blunder")
+#: Extra options of the review's search (``--search key=value``); empty: the review's defaults.
+SEARCH: Dict[str, Any] = {}
 
 
 # -- the truth -----------------------------------------------------------------------------------
@@ -180,7 +182,7 @@ def compare(match: Match, truth: Callable[[int, Any, int], Optional[Dict[int, fl
     span, thresholds = scale_of(match.game)
     positions = positions_of(match)
     for seat in range(match.game.num_players):
-        result = review(match, seat, budget=budget, exact=False, seed=seed)
+        result = review(match, seat, budget=budget, exact=False, seed=seed, search=SEARCH or None)
         for d in result.decisions:
             q = truth(d.ply, positions[d.ply], seat)
             if q is None:
@@ -314,10 +316,15 @@ def main(argv: Optional[List[str]] = None) -> int:
     parser.add_argument("--truth-nodes", type=int, default=3_000_000, help="solver nodes per Sunken City decision")
     parser.add_argument("--only", choices=["pig", "kuhn_poker", "leduc_poker", "sunken_city"], action="append")
     parser.add_argument("--winscore", type=int, default=20, help="Pig's winning score (default 20)")
+    parser.add_argument("--search", action="append", default=[],
+                        help="an option of the review's search bot, e.g. variant=mo or uct_c=2 (repeatable)")
     parser.add_argument("--json", help="also write the results to this file")
     args = parser.parse_args(argv)
     if args.quick:
         args.decisions, args.cfr, args.winscore, args.truth_nodes = 8, 20, 10, 300_000
+    for text in args.search:
+        key, _, raw = text.partition("=")
+        SEARCH[key] = json.loads(raw) if raw[:1].isdigit() or raw in ("true", "false") else raw
     games = args.only or ["pig", "kuhn_poker", "leduc_poker", "sunken_city"]
     results = []
     for name in games:

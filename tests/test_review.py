@@ -244,3 +244,14 @@ def test_cli_review_prints_every_decision_and_the_summary(tmp_path: Any, capsys:
     assert main(["review", str(path), "--seat", "1", "--viewer", "0", "--all-seats-visible", "--quiet",
                  "--budget", str(BUDGET), "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["seat"] == 1
+
+
+@pytest.mark.parametrize("fields", [
+    {"seat": "0"}, {"seat": 7}, {"seat": True}, {"iterations": -1}, {"iterations": 2.5}, {"seconds": 0},
+    {"seconds": 10 ** 400}, {"nodes": 0}, {"seed": "x"}, {"exact": "yes"}, {"repeats": 0}, {"repeats": 10 ** 9},
+])
+def test_protocol_review_refuses_bad_fields(fields: Dict[str, Any]) -> None:
+    match = played(PI_NAME, PI_OPTIONS, seed=16)
+    out = _protocol([{"cmd": "load", "record": match.to_record()}, {"cmd": "review", "seat": 0, **fields}])
+    reply = [o for o in out if o.get("cmd") == "review" and o["type"] == "reply"][0]
+    assert not reply["ok"] and reply["error_type"] in ("ProtocolError", "InvalidOptionError", "InvalidPlayerError")
