@@ -3,7 +3,9 @@ through Match, the protocol and the command line."""
 
 from __future__ import annotations
 
+import io
 import json
+import random
 import threading
 import time
 from typing import Any, Dict, List
@@ -11,12 +13,15 @@ from typing import Any, Dict, List
 import pytest
 
 import aiplay
+from aiplay.cli.human import play_with_humans
+from aiplay.cli.levels import review_levels
 from aiplay.cli.main import main
 from aiplay.errors import AiplayError, InvalidOptionError
 from aiplay.match import Match
 from aiplay.protocol import Server
+from aiplay.registry import game_entries
 from aiplay.review import LABELS, THRESHOLDS, Review, label_of, review, scale_of
-from aiplay.search import make_bot
+from aiplay.search import RandomBot, make_bot
 from aiplay.solve import example_positions, load_position
 from aiplay.testing.choose import pick_variant
 
@@ -255,3 +260,29 @@ def test_protocol_review_refuses_bad_fields(fields: Dict[str, Any]) -> None:
     out = _protocol([{"cmd": "load", "record": match.to_record()}, {"cmd": "review", "seat": 0, **fields}])
     reply = [o for o in out if o.get("cmd") == "review" and o["type"] == "reply"][0]
     assert not reply["ok"] and reply["error_type"] in ("ProtocolError", "InvalidOptionError", "InvalidPlayerError")
+
+
+def test_human_play_offers_the_review(tmp_path: Any) -> None:
+    game = aiplay.load(PI_NAME, **PI_OPTIONS)
+    legal = game.new_initial_state()
+    aiplay.skip_chance(legal, random.Random(0))
+    first = legal.action_to_string(legal.legal_actions()[0])
+    lines = [first, "review"] + [str(i % 2 + 1) for i in range(3000)]  # menu numbers: whatever is legal
+    out = io.StringIO()
+    play_with_humans(game, [None, RandomBot(seed=1)], "0", 3, stdin=io.StringIO("\n".join(lines) + "\n"), stdout=out)
+    text = out.getvalue()
+    assert "review of player 0" in text
+    offer = [line for line in text.splitlines() if line.startswith("review your decisions: aiplay review ")]
+    assert offer, text[-2000:]
+    path = offer[0].split("aiplay review ", 1)[1].split(" --seat")[0]
+    assert Match.load(path).is_terminal()
+
+
+def test_levels_prints_the_coachs_table_where_measured(capsys: Any) -> None:
+    measured = [e.name for e in game_entries() if review_levels(e.name)]
+    assert measured, "no game ships games/<game>/review_levels.json"
+    assert main(["levels", measured[0]]) == 0
+    out = capsys.readouterr().out
+    assert "the coach's review of each level" in out
+    rows = review_levels(measured[0])["levels"]
+    assert len([line for line in out.splitlines() if "moves" in line or "never seen" in line]) >= len(rows)

@@ -35,8 +35,10 @@ from __future__ import annotations
 
 import difflib
 import importlib
+import os
 import random
 import sys
+import tempfile
 from typing import Any, Dict, List, Optional, Sequence, Set, TextIO, Tuple
 
 from aiplay.errors import AiplayError, InvalidOptionError
@@ -46,6 +48,7 @@ from aiplay.search import make_bot
 from aiplay.views.text import render_state
 
 HELP = ("type a move's number or name; or: undo (take back your last move), hint (ask the best bot), "
+        "review (your decisions so far, priced by the coach), "
         "list or ? (every move; list WORD: the moves starting with WORD), save FILE, load FILE, "
         "moves (the position again), help, quit")
 
@@ -318,6 +321,9 @@ class HumanGame:
                 if command == "hint":
                     self.hint(player)
                     continue
+                if command == "review":  # the coach on this seat's decisions so far (aiplay.review)
+                    self.say(self.match.review(player).text())
+                    continue
                 if command == "undo":
                     undone = self.match.undo_decision(player)
                     self.say(f"undone: {', '.join(self.seen_name(m) for m in reversed(undone))}")
@@ -424,13 +430,15 @@ class HumanGame:
         self.offer_review()
 
     def offer_review(self) -> None:
-        """After the game: ``review`` prints the coach's review of each human seat (aiplay.review)."""
-        self.stdout.write("type review for the coach's review of your decisions, or press Enter to leave> ")
-        self.stdout.flush()
-        if self.stdin.readline().strip().lower() == "review":
-            for seat in sorted(self.humans):  # each seat as it saw the game (several seats: one terminal)
-                self.say(self.match.review(seat, progress=lambda done, total, _: self.say(
-                    f"  reviewing player {seat}: {done}/{total}")).text())
+        """After the game: the record saved to a temporary file and the command that reviews it (aiplay.review).
+
+        Not a prompt: the game's end never waits for input (a terminal session ends there).
+        """
+        handle, path = tempfile.mkstemp(prefix="aiplay-game-", suffix=".json")
+        os.close(handle)
+        self.match.save(path)
+        for seat in sorted(self.humans):
+            self.say(f"review your decisions: aiplay review {path} --seat {seat}")
 
 
 def bot_label(bot: Any) -> str:
