@@ -55,7 +55,9 @@ far from the usual stakes; ``review_search``: options of the review's search
 bot over the game's presets). No shipped game changes the thresholds or the
 span; the two poker games set ``review_search`` (MO-ISMCTS, wider
 exploration), which agreed better with their equilibrium values
-(benchmarks/RESULTS.md, "The coach checked against exact values"). **Accuracy** is the share of the reviewed decisions labelled best or good.
+(benchmarks/RESULTS.md, "The coach checked against exact values").
+
+**Accuracy** is the share of the reviewed decisions labelled best or good.
 
 **Other seats.** A review of another seat's decisions reads what that seat
 knew, which the asking seat (``viewer``) did not: in a game with hidden
@@ -285,7 +287,9 @@ def _as_match(source: Any) -> Match:
     """A Match from a Match, a full game record (dict) or its JSON text."""
     if isinstance(source, Match):
         return source
-    if isinstance(source, (str, bytes, bytearray)):
+    if isinstance(source, (bytes, bytearray)):
+        source = source.decode("utf-8", errors="replace")
+    if isinstance(source, str):
         return Match.from_json(source)
     if isinstance(source, Mapping):
         return Match.from_record(source)
@@ -357,7 +361,7 @@ def review(source: Union[Match, Mapping[str, Any], str], seat: int, *, budget: A
     seat = check_player(seat, game.num_players)
     check_bool("exact", exact)
     check_bool("viewer_all", viewer_all)
-    repeats = check_int("repeats", repeats, 1, MAX_REPEATS)
+    repeats = int(check_int("repeats", repeats, 1, MAX_REPEATS) or 1)
     exact_nodes = check_positive_int("exact_nodes", exact_nodes, allow_none=False)
     if isinstance(seed, bool) or not isinstance(seed, int):
         raise InvalidOptionError(f"option seed={shown(seed)} is invalid; it accepts an integer")
