@@ -286,3 +286,26 @@ def test_levels_prints_the_coachs_table_where_measured(capsys: Any) -> None:
     assert "the coach's review of each level" in out
     rows = review_levels(measured[0])["levels"]
     assert len([line for line in out.splitlines() if "moves" in line or "never seen" in line]) >= len(rows)
+
+
+def test_ctrl_c_returns_the_partial_review_and_the_cli_says_so(tmp_path: Any, capsys: Any,
+                                                                monkeypatch: Any) -> None:
+    match = played(PI_NAME, PI_OPTIONS, seed=17)
+
+    def interrupt(done: int, total: int, decision: Any) -> None:
+        raise KeyboardInterrupt  # what Ctrl-C raises in the middle of a review
+
+    result = match.review(0, budget=BUDGET, exact=False, progress=interrupt)
+    assert result.partial and len(result.decisions) == 1 and result.total > 1
+    path = tmp_path / "game.json"
+    match.save(str(path))
+    real = Match.review
+
+    def review_then_ctrl_c(self: Match, seat: int, **options: Any) -> Review:
+        options["progress"] = interrupt
+        return real(self, seat, **options)
+
+    monkeypatch.setattr(Match, "review", review_then_ctrl_c)
+    assert main(["review", str(path), "--seat", "0", "--budget", str(BUDGET), "--no-exact"]) == 130
+    captured = capsys.readouterr()
+    assert "partial" in captured.out and "review interrupted" in captured.err
