@@ -24,13 +24,15 @@ from aiplay.registry import games_available, load
 from aiplay.rng import make_rng
 from aiplay.testing.simulate import play_out, random_action, random_walk, skip_chance
 from aiplay.solve import Solution, solve
+from aiplay.review import Review, review
 
 __version__ = "0.1.0"
 
 __all__ = [
     "AiplayError", "BotBusyError", "CHANCE", "DeterminizationError", "Game", "IllegalActionError",
-    "InvalidOptionError", "InvalidPlayerError", "InvalidStateError", "Match", "NotDecisionNodeError", "SetupError",
+    "InvalidOptionError", "InvalidPlayerError", "InvalidStateError", "Match", "NotDecisionNodeError", "Review",
+    "SetupError",
     "Solution", "State", "TERMINAL", "UnknownGameError", "UnsupportedError", "__version__",
-    "games_available", "load", "make_rng", "play_out", "random_action", "random_walk", "sample_chance_outcome",
+    "games_available", "load", "make_rng", "play_out", "random_action", "random_walk", "review", "sample_chance_outcome",
     "skip_chance", "solve",
 ]

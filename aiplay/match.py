@@ -47,7 +47,7 @@ import hashlib
 import json
 import random
 from dataclasses import dataclass, field, replace
-from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple, Union
+from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Tuple, Union
 
 from aiplay.errors import IllegalActionError, InvalidOptionError, InvalidStateError
 from aiplay.game import (
@@ -483,9 +483,31 @@ class Match:
                 raise InvalidStateError("final", "the moves do not lead to the recorded final position")
         return match
 
+    # -- the coach -----------------------------------------------------------
+    def review(self, seat: int, **options: Any) -> Any:
+        """A review of ``seat``'s decisions so far: :func:`aiplay.review.review` of this match.
+
+        ``options`` are that function's (``budget``, ``exact``, ``seed``, ``viewer``, ``viewer_all``,
+        ``repeats``, ``progress``, ``cancel``); returns an :class:`aiplay.review.Review`.
+        """
+        if _reviewer is None:  # aiplay/__init__ imports aiplay.review, which sets it
+            raise InvalidOptionError("the coach is not loaded: import aiplay.review")
+        return _reviewer(self, seat, **options)
+
     def __repr__(self) -> str:
         return (f"<Match {self.game.name}: {self.ply} moves, turn {self._turn}, "
                 f"player {self.state.current_player()} to move>")
+
+
+#: The coach's review function, set by :mod:`aiplay.review` when it is imported (it imports this
+#: module, so this module cannot import it: the import graph has no cycles).
+_reviewer: Optional[Callable[..., Any]] = None
+
+
+def set_reviewer(function: Callable[..., Any]) -> None:
+    """Install the function :meth:`Match.review` calls (:func:`aiplay.review.review`)."""
+    global _reviewer
+    _reviewer = function
 
 
 def _rng_to_json(rng: random.Random) -> List[Any]:

@@ -621,7 +621,9 @@ def solve(state: State, *, seconds: Optional[float] = None, nodes: Optional[int]
     value.
 
     ``move_values``: also solve every legal move of a decision node exactly
-    (``Solution.move_values``; skipped when the root is not solved exactly).
+    (``Solution.move_values``; skipped when the root is not solved exactly; with a
+    ``nodes`` budget, the moves share what the root left of it, and they are None,
+    with a note, when it ends first).
     ``stoppable``: deepen even without a budget, so that Ctrl-C, or a stop
     through the engine's cancel flag (``on_engine`` receives the engine; its
     ``solver.cancel.request_stop()`` ends the solve), returns the best answer
@@ -686,13 +688,24 @@ def solve(state: State, *, seconds: Optional[float] = None, nodes: Optional[int]
             for action in state.legal_actions():  # the table holds much of each child from the root's solve
                 child = state.clone()
                 child.apply_action(action)
-                r = engine.solve(child, -1, -1.0, -1)
+                # A nodes budget covers the moves' values too: the root's value was proved with pruning,
+                # and every other move's exact value can cost far more (6.9 million nodes against 0.1
+                # million at a board game's last turns).
+                left = budget.nodes_left
+                r = engine.solve(child, -1, -1.0, -1 if left is None else max(1, left))
                 result.nodes += r["nodes"]
+                if left is not None:
+                    budget.nodes_left = left - r["nodes"]
+                if not r["exact"]:
+                    notes.append("the node budget ended while valuing the moves: no move values "
+                                 "(the root's value is exact)")
+                    values_of_moves = None
+                    break
                 values_of_moves.append({"action": action, "name": state.action_to_string(action),
                                         "values": list(_clamp(r["values"], lo, hi))})
         except KeyboardInterrupt:
             stopped = True
-            notes.append(f"stopped while valuing the moves: {len(values_of_moves)} of "
+            notes.append(f"stopped while valuing the moves: {len(values_of_moves or [])} of "
                          f"{len(state.legal_actions())} valued (the root's value is exact)")
     return Solution(
         game=game.name, player=player, values=_clamp(result.values, lo, hi), exact=result.exact,

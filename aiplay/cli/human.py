@@ -46,8 +46,10 @@ from __future__ import annotations
 
 import difflib
 import importlib
+import os
 import random
 import sys
+import tempfile
 from typing import Any, Dict, List, Optional, Sequence, Set, TextIO, Tuple
 
 from aiplay.errors import AiplayError, InvalidOptionError
@@ -60,6 +62,7 @@ from aiplay.views.panel import chances_in_words
 from aiplay.views.text import render_state
 
 HELP = ("type a move's number or name; or: undo (take back your last move), hint (ask the best bot), "
+        "review (your decisions so far, priced by the coach), "
         "list or ? (every move; list WORD: the moves starting with WORD), rules (how to play), "
         "help MOVE (what a move does), save FILE, load FILE, moves (the position again), help, quit")
 
@@ -431,6 +434,9 @@ class HumanGame:
                 if command == "hint":
                     self.hint(player)
                     continue
+                if command == "review":  # the coach on this seat's decisions so far (aiplay.review)
+                    self.say(self.match.review(player).text())
+                    continue
                 if command == "undo":
                     undone = self.match.undo_decision(player)
                     # A move played for the seat (its only one) would be played again at once: go on back.
@@ -557,6 +563,18 @@ class HumanGame:
             names = [f"player {p} ({'you' if p in self.humans else bot_label(self.bots[p])})" for p in winners]
             self.say("result: " + ", ".join(names) + " won")
         self.say(f"{self.match.move_number} moves, {self.match.turn_number} turns")
+        self.offer_review()
+
+    def offer_review(self) -> None:
+        """After the game: the record saved to a temporary file and the command that reviews it (aiplay.review).
+
+        Not a prompt: the game's end never waits for input (a terminal session ends there).
+        """
+        handle, path = tempfile.mkstemp(prefix="aiplay-game-", suffix=".json")
+        os.close(handle)
+        self.match.save(path)
+        for seat in sorted(self.humans):
+            self.say(f"review your decisions: aiplay review {path} --seat {seat}")
 
 
 def bot_label(bot: Any) -> str:

@@ -1,23 +1,62 @@
-"""``aiplay levels``: a game's difficulty levels and their calibrated ratings (:mod:`aiplay.search.level`)."""
+"""``aiplay levels``: a game's difficulty levels, their calibrated ratings (:mod:`aiplay.search.level`)
+and, where measured, what the coach (:mod:`aiplay.review`) found in their play."""
 
 from __future__ import annotations
 
-from typing import Any
+import json
+from importlib import resources
+from typing import Any, Dict, Optional
 
+from aiplay.registry import game_entry
 from aiplay.search.level import format_levels
+
+#: The coach's per-level table in a game's folder (written by ``benchmarks/review_levels.py --write``).
+REVIEW_LEVELS = "review_levels.json"
+
+
+def review_levels(game: str) -> Optional[Dict[str, Any]]:
+    """The coach's per-level table of ``game`` (its folder's :data:`REVIEW_LEVELS`), or None when not measured."""
+    try:
+        text = resources.files(game_entry(game).package).joinpath(REVIEW_LEVELS).read_text(encoding="utf-8")
+    except (FileNotFoundError, ModuleNotFoundError, OSError):
+        return None
+    return json.loads(text)
+
+
+def format_review_levels(game: str) -> str:
+    """The per-level lines: average loss per decision and blunders, as the coach priced them ("" if none)."""
+    doc = review_levels(game)
+    if not doc:
+        return ""
+    lines = [f"  the coach's review of each level against {doc['opponent']} ({doc['levels'][0]['games']} games a "
+             f"level, {doc['budget']['iterations']} iterations a decision; a small sample: "
+             f"{doc.get('command', 'benchmarks/review_levels.py')}):",
+             f"  {'level':>5}  {'decisions':>9}  {'loss/decision':>13}  {'% of span':>9}  {'blunders/game':>13}  "
+             f"{'blunder every':>13}"]
+    for row in doc["levels"]:
+        rate = row["blunders_per_decision"]
+        every = f"{1 / rate:.0f} moves" if rate else "never seen"
+        lines.append(f"  {row['level']:>5}  {row['decisions']:>9}  {row['mean_loss']:>13.4f}  "
+                     f"{row['mean_loss_span']:>9.2%}  {row['blunders_per_game']:>13.1f}  {every:>13}")
+    return "\n".join(lines)
 
 
 def add_levels_command(sub: Any) -> None:
     """Register ``aiplay levels GAME`` on the CLI's subparsers."""
     parser = sub.add_parser("levels", help="the difficulty levels of a game and their calibrated ratings",
-                            description="Print the difficulty levels and their ratings on GAME (random = 0).")
+                            description="Print the difficulty levels and their ratings on GAME (random = 0), and "
+                                        "where measured each level's average loss and blunders as the coach "
+                                        "(aiplay review) prices them.")
     parser.add_argument("game", help="game name (see `aiplay games`)")
 
     def command(args: Any) -> int:
         print(format_levels(args.game))
+        extra = format_review_levels(args.game)
+        if extra:
+            print(extra)
         return 0
 
     parser.set_defaults(func=command)
 
 
-__all__ = ["add_levels_command"]
+__all__ = ["REVIEW_LEVELS", "add_levels_command", "format_review_levels", "review_levels"]

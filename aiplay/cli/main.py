@@ -11,6 +11,7 @@ Examples (``GAME`` is a name from ``aiplay games``)::
     aiplay play GAME --players 3 --human 0 --bots heuristic
     aiplay play GAME --players 2 --bots level,heuristic --level 3
     aiplay levels GAME
+    aiplay review game.json --seat 0
     aiplay serve
     aiplay arena GAME --bots 'mcts(iterations=200)',expectimax,random --games 20 --out results.jsonl
     aiplay bench --quick
@@ -33,6 +34,7 @@ from aiplay.cli.demo import add_demo_command
 from aiplay.cli.human import bot_label, parse_seats, play_with_humans
 from aiplay.cli.levels import add_levels_command
 from aiplay.cli.render import add_render_command
+from aiplay.cli.review import add_review_command
 from aiplay.cli.serve import add_serve_command
 from aiplay.cli.solve import add_solve_command
 from aiplay.errors import AiplayError, InvalidOptionError
@@ -285,6 +287,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_bench_command(sub)  # aiplay bench: the speed table (aiplay/cli/bench.py, aiplay/bench.py)
     add_render_command(sub)  # aiplay render: a position's SVG picture (aiplay/cli/render.py, aiplay/views/svg.py)
     add_levels_command(sub)  # aiplay levels: the difficulty levels (aiplay/cli/levels.py, aiplay/search/level.py)
+    add_review_command(sub)  # aiplay review: the coach (aiplay/cli/review.py, aiplay/review.py)
     return parser
 
 

@@ -38,6 +38,7 @@ from aiplay.errors import AiplayError, IllegalActionError, InvalidOptionError, N
 from aiplay.game import CHANCE, TERMINAL, Game, State, seen_action
 from aiplay.limits import finite_number
 from aiplay.match import Match, Move
+from aiplay.protocol.review import start_review
 from aiplay.protocol.wire import (
     DEFAULT_HANDSHAKE_TIMEOUT, DEFAULT_IDLE_TIMEOUT, DEFAULT_INFO_SECONDS, DEFAULT_MAX_CONNECTIONS, DEFAULT_MAX_GAMES,
     DEFAULT_MAX_HANDSHAKES, DEFAULT_MAX_SEARCHES, DEFAULT_SOLVE_SECONDS, ENGINE_NAME, MAX_CAP, MAX_SOLVE_SECONDS,
@@ -549,6 +550,7 @@ class Server:
             "history": self._history, "record": self._record, "load": self._load, "go": self._go,
             "analyse": self._analyse, "stop": self._stop, "solve": self._solve, "quit": self._quit,
             "join": self._join, "rules": self._rules,
+            "review": functools.partial(start_review, self),  # aiplay/protocol/review.py
         }
 
     # -- framing -------------------------------------------------------------

@@ -53,7 +53,7 @@ WEBSOCKET_QUEUE = 4
 MAX_CAP = 100_000
 #: Commands that open a game, and commands that start a search (each checked against a cap).
 OPENING = ("new", "load")
-SEARCHING = ("go", "analyse", "solve")
+SEARCHING = ("go", "analyse", "solve", "review")
 
 Emit = Callable[[Dict[str, Any]], None]
 

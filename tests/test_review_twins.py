@@ -1,0 +1,106 @@
+"""Only what the seat knew: two games a seat cannot tell apart get the same review of its decisions.
+
+For every variant of every game with hidden information (:func:`aiplay.testing.choose.variants_with`,
+no game named here) and every seat ``p``: twin games A and B are played side by side, B taking
+another move than A where ``p`` cannot see the difference (``p``'s information-state key and view
+stay equal after every move, as in :mod:`aiplay.testing.contract`'s twins). Then ``review(A, p)``
+and ``review(B, p)`` must be the same, byte for byte: values, losses, labels, best moves, lines.
+A review that read the true deal, or a move ``p`` did not see, would tell them apart.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from typing import Any, Dict, List, Tuple
+
+import pytest
+
+import aiplay
+from aiplay.match import Match
+from aiplay.testing.choose import variants_with
+
+#: The most moves of one twin pair, and the search per decision (small: only equality matters).
+PLIES = 200
+BUDGET = 60
+SEEDS = 16
+#: How often B takes another move than A where one fits (lower: longer twin pairs, fewer differences).
+SWAP_RATE = 0.3
+
+CASES = [pytest.param(name, options, id=f"{name}-" + (",".join(f"{k}={v}" for k, v in options.items()) or "default"))
+         for name, options in variants_with(perfect_information=False)]
+
+
+def twins(game: aiplay.Game, viewer: int, seed: int) -> Tuple[List[int], List[int]]:
+    """The moves of twin games A and B for ``viewer``: B swaps in a move ``viewer`` cannot tell apart."""
+    rng, b_rng = random.Random(f"review-a-{seed}-{viewer}"), random.Random(f"review-b-{seed}-{viewer}")
+    a, b = game.new_initial_state(), game.new_initial_state()
+    moves_a: List[int] = []
+    moves_b: List[int] = []
+    for _ in range(PLIES):
+        if a.is_terminal():
+            break
+        legal = [x for x, _ in a.chance_outcomes()] if a.is_chance_node() else a.legal_actions()
+        action_a = rng.choice(legal)
+        after_a = a.clone()
+        after_a.apply_action(action_a)
+        key, view = after_a.information_state_key(viewer), after_a.view(viewer)
+        # The seat's own moves are the same in both: its review is of the moves it played.
+        others = [] if a.current_player() == viewer else [x for x in b.legal_actions() if x != action_a]
+        b_rng.shuffle(others)
+        order = others + [action_a] if b_rng.random() < SWAP_RATE else [action_a] + others
+        chosen = None
+        for action_b in order:
+            if action_b not in b.legal_actions():
+                continue
+            trial = b.clone()
+            trial.apply_action(action_b)
+            if trial.information_state_key(viewer) == key and trial.view(viewer) == view \
+                    and trial.returns() == after_a.returns():
+                chosen = (action_b, trial)
+                break
+        if chosen is None:
+            break
+        moves_a.append(action_a)
+        moves_b.append(chosen[0])
+        a, b = after_a, chosen[1]
+    return moves_a, moves_b
+
+
+def _match(game: aiplay.Game, moves: List[int]) -> Match:
+    match = Match(game)
+    for action in moves:
+        match.apply(action)
+    return match
+
+
+def _differing_decisions(game: aiplay.Game, viewer: int, moves_a: List[int], moves_b: List[int]) -> int:
+    """How many of ``viewer``'s reviewed decisions (a choice) stand in true positions that differ in A and B."""
+    a, b = game.new_initial_state(), game.new_initial_state()
+    count = 0
+    for action_a, action_b in zip(moves_a, moves_b):
+        if a.current_player() == viewer and len(a.legal_actions()) > 1 and a.to_json() != b.to_json():
+            count += 1
+        a.apply_action(action_a)
+        b.apply_action(action_b)
+    return count
+
+
+@pytest.mark.parametrize("name,options", CASES)
+def test_twin_games_get_the_same_review(name: str, options: Dict[str, Any]) -> None:
+    game = aiplay.load(name, **options)
+    proved = 0  # twin pairs that differ and gave decisions to review
+    for viewer in range(game.num_players):
+        for seed in range(SEEDS):
+            moves_a, moves_b = twins(game, viewer, seed)
+            if moves_a == moves_b:
+                continue  # no hidden difference in this pair: try another seed
+            a = _match(game, moves_a).review(viewer, budget=BUDGET, seed=seed).to_dict()
+            b = _match(game, moves_b).review(viewer, budget=BUDGET, seed=seed).to_dict()
+            assert json.dumps(a, sort_keys=True) == json.dumps(b, sort_keys=True), (
+                f"seat {viewer} cannot tell the twins of seed {seed} apart, but their reviews differ")
+            if _differing_decisions(game, viewer, moves_a, moves_b):
+                proved += 1
+                break  # this seat is proved: on to the next
+    assert proved, ("no twin pair whose true positions differ at a decision the seat has a choice at: "
+                    "the test would prove nothing")
