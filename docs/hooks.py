@@ -97,6 +97,8 @@ EXAMPLES: List[Tuple[str, Dict[str, Any], Optional[Dict[str, Any]]]] = [
      {"cmd": "analyse", "game_id": "g1", "level": 2, "iterations": 100}),
     ("solve", {"cmd": "solve", "game_id": "g1", "seconds": 2},
      {"cmd": "solve", "game_id": "g1", "options": {"no_such_option": 1}}),
+    ("review", {"cmd": "review", "game_id": "g1", "seat": 0, "iterations": 100, "seed": 1},
+     {"cmd": "review", "game_id": "g1", "seat": 9}),
     ("stop", {"cmd": "stop"}, None),
     ("join", {"cmd": "join", "token": "$token"}, {"cmd": "join", "token": "not-a-token"}),
     ("close", {"cmd": "close", "game_id": "g2"}, {"cmd": "close", "game_id": "g2"}),
@@ -104,7 +106,7 @@ EXAMPLES: List[Tuple[str, Dict[str, Any], Optional[Dict[str, Any]]]] = [
 ]
 
 #: Commands whose reply comes from a worker thread, after the search.
-ASYNC = ("go", "analyse", "solve")
+ASYNC = ("go", "analyse", "solve", "review")
 
 
 def _shorten(value: Any, depth: int = 0) -> Any:

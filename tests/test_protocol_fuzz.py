@@ -25,11 +25,12 @@ SEED = int(os.environ.get("AIPLAY_PROTOCOL_FUZZ_SEED", "1"))
 #: Commands the fuzzer sends (quit and close of the tracked games are left out: they would end
 #: the checks, not break the server).
 COMMANDS = ["hello", "new", "games", "status", "position", "legal", "apply", "chance", "undo", "redo", "view",
-            "history", "record", "load", "go", "analyse", "stop", "solve", "close", "dance", "", "APPLY"]
+            "history", "record", "load", "go", "analyse", "stop", "solve", "review", "rules", "join", "close",
+            "dance", "", "APPLY"]
 FIELDS = ["game_id", "game", "players", "options", "seed", "backend", "auto_chance", "state", "action", "count",
           "seat", "player", "render", "record", "bot", "iterations", "seconds", "nodes", "depth", "preset",
           "play", "info_every", "info_seconds", "x"]
-SEARCHES = ("go", "analyse", "solve")
+SEARCHES = ("go", "analyse", "solve", "review")
 #: The real option names of the bots and the solver (and make_bot's own parameters), drawn as `options`
 #: keys with wrong values (issue 27: {"seed": 5}, {"game": ...}, {"kind": ...} and {"bogus": 1} were TypeErrors).
 OPTION_NAMES = ["iterations", "seconds", "nodes", "depth", "seed", "uct_c", "rollout", "rollout_epsilon",

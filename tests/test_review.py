@@ -100,9 +100,13 @@ def endgame(seed: int) -> Match:
 
 
 def test_exact_values_agree_with_the_solver_where_it_finishes() -> None:
-    match = endgame(seed=3)
-    result = match.review(0, budget=BUDGET)
-    exact = [d for d in result.decisions if d.exact]
+    # Some seeds leave seat 0 no decision with a choice near the end: the first of a few seeds that does.
+    for seed in range(3, 13):
+        match = endgame(seed=seed)
+        result = match.review(0, budget=BUDGET)
+        exact = [d for d in result.decisions if d.exact]
+        if exact:
+            break
     assert exact, "a short game's last decisions are small enough to solve"
     state = match.game.state_from_json(json.dumps(match.to_record()["start"]))
     positions = {}
