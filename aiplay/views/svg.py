@@ -48,6 +48,22 @@ MIN_TEXT = 13
 BACK_FILL = "#5b4a8a"
 
 
+def wrap(text: str, width: int) -> List[str]:
+    """``text`` broken between words into lines of at most ``width`` characters (a longer word keeps a line).
+
+    The pictures count characters rather than measure glyphs: at 13 units a character of the
+    picture's font is about 7.5 units wide (8.5 bold), which is bound enough to keep a line inside
+    its box (the pictures fit 1280x720 windows, issue 38).
+    """
+    lines: List[str] = []
+    for word in text.split():
+        if lines and len(lines[-1]) + 1 + len(word) <= width:
+            lines[-1] += " " + word
+        else:
+            lines.append(word)
+    return lines or [""]
+
+
 #: Escapes for attribute values and text (one ``str.translate`` pass: pictures have thousands).
 _ESCAPES = str.maketrans({"&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;"})
 _NAMES: Dict[str, str] = {}
@@ -385,4 +401,4 @@ def legal_moves_on_svg(state: Any, viewer: Optional[int] = None) -> Dict[int, Li
 
 
 __all__ = ["BACK_FILL", "CHANGED_STYLE", "MIN_TEXT", "Drawing", "FONT", "changed_ids", "last_decision_ply", "legal_moves_on_svg", "mark_changed", "svg",
-           "svg_module", "targets_in"]
+           "svg_module", "targets_in", "wrap"]
