@@ -56,13 +56,18 @@ STEP_TEXT = {
     "investigate_keep": "keep one investigation card", "vote": "vote", "give": "hand out the next card",
     "turn_discard": "put a card face down on the Refresh stack", "half_vote": "vote on the Half-Win",
 }
-MAP_W = 760
-SIDE_X = MAP_W + 20
-WIDTH = 1300
-#: The seats' column's width, and the least width of the map's box: the map takes only the room its
-#: tiles need (up to MAP_W), so that a small early map leaves a narrow picture (legible at 1280x720).
-SIDE_W = WIDTH - SIDE_X - 10
-MAP_MIN_W = 440
+#: The widest picture: at 12/13 scale (13-unit text at 12 px) it fits the demo's board panel at
+#: 1280x720 (issue 38). The map's box takes the room its tiles need, from MAP_MIN_W up to MAP_W (the
+#: tiles shrink as the map grows), and the seats' column (SIDE_W) stands on its right.
+WIDTH = 940
+SIDE_W = 450
+MAP_W = WIDTH - 30 - SIDE_W
+MAP_MIN_W = 400
+#: A card's width ("Recovery" in bold 13-unit type), the step from one to the next, and cards a row in the
+#: seats' column.
+CARD_W = 70
+CARD_STEP = CARD_W + 4
+CARDS_PER_ROW = SIDE_W // CARD_STEP
 
 
 def _seen(state: State, viewer: Optional[int]) -> Dict[str, Any]:
@@ -144,6 +149,8 @@ def _tile(d: Drawing, x: float, y: float, s: float, tile: int, rot: int, open_: 
         label = "Groom Lake" if tile == GROOM_LAKE else TERRAIN_NAMES[info.terrain]
         if s < 70:  # small tiles: a shorter word
             label = "Lake" if tile == GROOM_LAKE else label[:4] + "."
+        elif s < 92 and tile == GROOM_LAKE:  # "Groom Lake" in bold 13-unit type needs 88 units
+            label = "Lake"
         d.text(x + s / 2, y + fs + 6, label, size=fs, anchor="middle",
                fill="#fff" if info.terrain == CANYON else "#000", weight="bold")
         if info.hazard:
@@ -166,7 +173,7 @@ def _frontier(cells: Dict[Tuple[int, int], Any]) -> List[Tuple[int, int]]:
 
 
 def _card(d: Drawing, x: float, y: float, t: int, target: Optional[str], count: int = 1) -> None:
-    d.card(x, y, 62, 40, TYPE_NAMES[t].split()[0], fill=CARD_FILL[t], sub=TYPE_NAMES[t].split()[1]
+    d.card(x, y, CARD_W, 40, TYPE_NAMES[t].split()[0], fill=CARD_FILL[t], sub=TYPE_NAMES[t].split()[1]
            if " " in TYPE_NAMES[t] else "", target=target, tip=TYPE_NAMES[t], count=count, size=10)
 
 
@@ -274,7 +281,7 @@ def svg(state: State, viewer: Optional[int] = None) -> str:
             for t in range(NUM_TYPES):
                 if hand[t]:
                     _card(d, hx, y + 54, t, f"p{p}-hand-t{t}", hand[t])
-                    hx += 66
+                    hx += CARD_STEP
         elif v["hand_sizes"][p]:
             d.card_back(hx, y + 54, 30, 40, count=v["hand_sizes"][p], tip=f"{v['hand_sizes'][p]} cards in hand")
         if dead:
@@ -285,18 +292,19 @@ def svg(state: State, viewer: Optional[int] = None) -> str:
     d.text(sx, y + 16, f"Discard Stack ({len(v['discard'])}, face up; the turn takes the top):", size=12,
            weight="bold")
     for i, t in enumerate(v["discard"]):
-        _card(d, sx + (i % 7) * 66, y + 24 + (i // 7) * 44, t, None)
+        _card(d, sx + (i % CARDS_PER_ROW) * CARD_STEP, y + 24 + (i // CARDS_PER_ROW) * 44, t, None)
     if v["discard"]:
         last = len(v["discard"]) - 1
-        d.text(sx + (last % 7) * 66 + 31, y + 76 + (last // 7) * 44, "top", size=10, anchor="middle")
-    y += 24 + 44 * max(1, -(-len(v["discard"]) // 7)) + 20
+        d.text(sx + (last % CARDS_PER_ROW) * CARD_STEP + CARD_W / 2, y + 76 + (last // CARDS_PER_ROW) * 44, "top", size=10,
+               anchor="middle")
+    y += 24 + 44 * max(1, -(-len(v["discard"]) // CARDS_PER_ROW)) + 20
     if v["inv"] is not None:
         d.text(sx, y + 12, "Investigation cards (keep one):", size=12, weight="bold")
         x = sx
         for t in range(NUM_TYPES):
             if v["inv"][t]:
                 _card(d, x, y + 18, t, f"inv-t{t}", v["inv"][t])
-                x += 66
+                x += CARD_STEP
         y += 66
     elif v["inv_size"]:
         d.text(sx, y + 12, f"An investigation: {v['inv_size']} card(s) drawn (hidden)", size=12)
@@ -317,7 +325,7 @@ def svg(state: State, viewer: Optional[int] = None) -> str:
     d.legend(sx, ly, [("#6fa8dc", "Groom Lake (start)"), (TERRAIN_FILL[DESERT], "Desert (move 1)"),
                       (TERRAIN_FILL[MOUNTAIN], "Mountain (move 2)"), (TERRAIN_FILL[CANYON], "Canyon (no entry)"),
                       (TERRAIN_FILL[CIVILIZATION], "Civilization (escape)"), ("#d00000", "red-dot edge"),
-                      ("#1450c8", "the Team (T)"), ("#e03050", "life token")], columns=2, column_width=230)
+                      ("#1450c8", "the Team (T)"), ("#e03050", "life token")], columns=2, column_width=215)
     d.text(sx, ly + 112, "A hazard's number: its toughness (the dice must total more);", size=11)
     d.text(sx, ly + 127, "a Crash Site's number: its investigations. Grey: closed.", size=11)
     return d.to_string()
