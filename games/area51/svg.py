@@ -192,7 +192,7 @@ def svg(state: State, viewer: Optional[int] = None) -> str:
             hx = x0 + 10 + h * hw
             with d.group(target=f"r{r}-h{h}", cls="hangar", tip=f"{region_name(r)} hangar {h + 1}: {len(pile)} cards"):
                 d.rect(hx, hy, hw - 6, region_h - (hy - y0) - 8, fill="#bfb08e", stroke="#6b5a3a", rx=5)
-                d.text(hx + 4, hy + 14, f"hangar {h + 1} ({len(pile)})", size=11)
+                d.text(hx + 4, hy + 14, f"hangar {h + 1}: {len(pile)}", size=11)  # "hangar 1: 12" fits 87 units
                 for i, (t, up, by) in enumerate(pile):
                     # Three cards a row, each over the last one's right edge (its value stays in sight).
                     cx = hx + 4 + (i % 3) * HANGAR_STEP

@@ -35,7 +35,7 @@ from __future__ import annotations
 
 from typing import Any, Dict, List, Optional, Tuple
 
-from aiplay.views.svg import Drawing
+from aiplay.views.svg import MIN_TEXT, Drawing, wrap
 
 from . import actions as A
 from .components import (
@@ -68,6 +68,8 @@ MAP_MIN_W = 400
 CARD_W = 70
 CARD_STEP = CARD_W + 4
 CARDS_PER_ROW = SIDE_W // CARD_STEP
+#: A seat's hand cards a row (inside its box, the count badge included).
+HAND_PER_ROW = (SIDE_W - 30) // CARD_STEP
 
 
 def _seen(state: State, viewer: Optional[int]) -> Dict[str, Any]:
@@ -156,6 +158,9 @@ def _tile(d: Drawing, x: float, y: float, s: float, tile: int, rot: int, open_: 
         if info.hazard:
             colour = "#c00000" if open_ else "#707070"
             short = "Crash" if info.hazard == CRASH else HAZARD_NAMES[info.hazard].replace("Alien ", "")
+            fits = int((s - 4) / (0.68 * max(fs, MIN_TEXT)))  # letters of bold type that fit across the tile
+            if len(short) > fits:  # "Dehydr." on a small tile (the tooltip has the whole name)
+                short = short[:max(3, fits - 1)] + "."
             # Toughness (or a Crash Site's investigations) in large type, the state below it.
             d.text(x + s / 2, y + s / 2, short, size=fs, anchor="middle", fill=colour, weight="bold")
             d.text(x + s / 2, y + s / 2 + 1.5 * fs, f"{info.number} {'open' if open_ else 'closed'}", size=fs,
@@ -189,16 +194,21 @@ def svg(state: State, viewer: Optional[int] = None) -> str:
     size = max(22.0, min(84.0, (MAP_W - 20) / (x1 - x0 + 1), 640 / (y1 - y0 + 1)))
     map_h = (y1 - y0 + 1) * size + 20
     map_w = max(MAP_MIN_W, min(MAP_W, (x1 - x0 + 1) * size + 20))
-    seat_h = 100
-    side_h = 40 + seat_h * n + 345
-    height = max(60 + map_h + 10 + 110 + (200 if v["held_count"] else 0), side_h + 60)
+    # A seat's box: its name, life and one row of cards; a hand of many kinds takes more rows.
+    seat_hs = [100 + 44 * (max(1, -(-sum(1 for c in hand if c) // HAND_PER_ROW)) - 1) if hand is not None else 100
+               for hand in v["hands"]]
+    side_h = 40 + sum(seat_hs) + 345
+    status = wrap(_status(v), 84)
+    top = 18 * (len(status) - 1)  # a long status takes more lines
+    height = top + max(60 + map_h + 10 + 110 + (200 if v["held_count"] else 0), side_h + 60)
     who = "everything" if viewer is None else f"player {viewer}'s view"
     d = Drawing(map_w + 30 + SIDE_W, height, f"Unleashed From Groom Lake! ({who})", background="#f6efe0")
-    d.text(12, 24, _status(v), size=16, weight="bold")
-    d.text(12, 44, f"Picture: {who}.", size=12)
+    for i, line in enumerate(status):
+        d.text(12, 24 + 18 * i, line, size=16, weight="bold")
+    d.text(12, top + 44, f"Picture: {who}.", size=12)
 
     # -- map ------------------------------------------------------------------------------
-    mx, my = 10, 60
+    mx, my = 10, top + 60
 
     def at(x: int, y: int) -> Tuple[float, float]:
         return mx + 10 + (x - x0) * size, my + 10 + (y1 - y) * size  # north is up
@@ -253,9 +263,10 @@ def svg(state: State, viewer: Optional[int] = None) -> str:
     # -- seats ----------------------------------------------------------------------------
     sx = map_w + 20
     sw = SIDE_W
-    y = 60
+    y = top + 60
     alien_card_holder = [p for p in range(n) if v["roles"][p] == 2 and v["alien_card"]]
     for p in range(n):
+        seat_h = seat_hs[p]
         mine = p == viewer
         dead = v["life"][p] == 0 and v["turn"] >= 0
         acting = v["current"] == p
@@ -278,10 +289,10 @@ def svg(state: State, viewer: Optional[int] = None) -> str:
         hand = v["hands"][p]
         hx = sx + 10
         if hand is not None:
-            for t in range(NUM_TYPES):
-                if hand[t]:
-                    _card(d, hx, y + 54, t, f"p{p}-hand-t{t}", hand[t])
-                    hx += CARD_STEP
+            kinds = [t for t in range(NUM_TYPES) if hand[t]]
+            for k, t in enumerate(kinds):
+                _card(d, hx + (k % HAND_PER_ROW) * CARD_STEP, y + 54 + (k // HAND_PER_ROW) * 44, t, f"p{p}-hand-t{t}",
+                      hand[t])
         elif v["hand_sizes"][p]:
             d.card_back(hx, y + 54, 30, 40, count=v["hand_sizes"][p], tip=f"{v['hand_sizes'][p]} cards in hand")
         if dead:
