@@ -92,6 +92,8 @@ FEATS_PER_ROW = (WIDTH - 20 - 70) // (FEAT_W + 6)
 #: Gadgets: three a row; a gadget's box height (its sockets show a mod's name on two lines).
 GADGETS_PER_ROW = 3
 GADGET_H = 82
+#: Another seat's junkyard, beside its hand (its backs): this far right of the hand's.
+JUNK_BESIDE = 160
 #: Where the decks stand, right of the turn track.
 DECKS_X = 640
 
@@ -109,6 +111,11 @@ def _seat_layout(b: Dict[str, Any]) -> Dict[str, Any]:
     lay = {"hand": hand, "junk": junk, "hand_rows": max(1, -(-len(hand) // CARDS_PER_ROW)),
            "junk_rows": max(1, -(-len(junk) // CARDS_PER_ROW)), "feat_rows": max(1, -(-feats // FEATS_PER_ROW)),
            "gadget_rows": -(-len(b["gadgets"]) // GADGETS_PER_ROW)}
+    # Another seat's hand and junkyard are backs: both fit one row (its panel is shorter, so that
+    # more of the other seats shows at 1280x720).
+    lay["beside"] = b["hand"] is None and b["junk"] is None
+    if lay["beside"]:
+        lay["junk_rows"] = 0
     gadgets_h = (GADGET_H + 6) * lay["gadget_rows"] if lay["gadget_rows"] else 24
     lay["height"] = 36 + ROW_H * (lay["hand_rows"] + lay["junk_rows"]) + 32 * lay["feat_rows"] + 8 + gadgets_h
     return lay
@@ -287,18 +294,18 @@ def svg(state: State, viewer: Optional[int] = None) -> str:
                 _tinker(d, cx, hy + cy, t, f"p{p}-hand-t{t}", b["hand"][t])
         elif b["hand_size"]:
             d.card_back(CARDS_X, hy, 40, 44, count=b["hand_size"], tip=f"{b['hand_size']} hand cards")
-        jy = hy + lay["hand_rows"] * ROW_H
+        jy, jx = (hy, CARDS_X + JUNK_BESIDE) if lay["beside"] else (hy + lay["hand_rows"] * ROW_H, CARDS_X)
         with d.group(target=f"p{p}-junk", cls="junkyard", tip=f"junkyard: {b['junk_size']} cards"):
-            d.rect(CARDS_X - 84, jy, 76, 44, fill="#d8d0bc", stroke="#777", rx=5)
-            d.text(CARDS_X - 46, jy + 18, "Junkyard", size=10, anchor="middle", weight="bold")
-            d.text(CARDS_X - 46, jy + 34, f"{b['junk_size']} card(s)", size=10, anchor="middle")
+            d.rect(jx - 84, jy, 76, 44, fill="#d8d0bc", stroke="#777", rx=5)
+            d.text(jx - 46, jy + 18, "Junkyard", size=10, anchor="middle", weight="bold")
+            d.text(jx - 46, jy + 34, f"{b['junk_size']} card(s)", size=10, anchor="middle")
         if b["junk"] is not None:
             for k, t in enumerate(lay["junk"]):
                 cx, cy = _slot(k)
                 _tinker(d, cx, jy + cy, t, f"p{p}-junk-t{t}", b["junk"][t])
         elif b["junk_size"]:
-            d.card_back(CARDS_X, jy, 40, 44, count=b["junk_size"], tip=f"{b['junk_size']} junkyard cards")
-        fy = jy + lay["junk_rows"] * ROW_H
+            d.card_back(jx, jy, 40, 44, count=b["junk_size"], tip=f"{b['junk_size']} junkyard cards")
+        fy = hy + (lay["hand_rows"] + lay["junk_rows"]) * ROW_H
         d.text(20, fy + 17, "Feats:", size=12, weight="bold")
         feats: List[Any] = []
         if b["down"] is not None:
