@@ -148,23 +148,51 @@ def _tile(d: Drawing, x: float, y: float, s: float, tile: int, rot: int, open_: 
         d.line(x + s / 2 + nx_ * (s / 2 - 14), y + s / 2 - ny_ * (s / 2 - 14), x + s / 2 + nx_ * (s / 2 - 9),
                y + s / 2 - ny_ * (s / 2 - 9), stroke="#333", stroke_width=2)
         fs = max(7.0, s / 8.5)
+        text_fill = "#fff" if info.terrain == CANYON else "#000"
+        colour = "#c00000" if open_ else "#707070"
+        if s < COMPACT_TILE:
+            _compact_labels(d, x, y, s, tile, open_, text_fill, colour)
+            return
         label = "Groom Lake" if tile == GROOM_LAKE else TERRAIN_NAMES[info.terrain]
-        if s < 70:  # small tiles: a shorter word
-            label = "Lake" if tile == GROOM_LAKE else label[:4] + "."
-        elif s < 92 and tile == GROOM_LAKE:  # "Groom Lake" in bold 13-unit type needs 88 units
+        if s < 92 and tile == GROOM_LAKE:  # "Groom Lake" in bold 13-unit type needs 88 units
             label = "Lake"
-        d.text(x + s / 2, y + fs + 6, label, size=fs, anchor="middle",
-               fill="#fff" if info.terrain == CANYON else "#000", weight="bold")
+        label = _cut(label, s)
+        d.text(x + s / 2, y + fs + 6, label, size=fs, anchor="middle", fill=text_fill, weight="bold")
         if info.hazard:
-            colour = "#c00000" if open_ else "#707070"
-            short = "Crash" if info.hazard == CRASH else HAZARD_NAMES[info.hazard].replace("Alien ", "")
-            fits = int((s - 4) / (0.68 * max(fs, MIN_TEXT)))  # letters of bold type that fit across the tile
-            if len(short) > fits:  # "Dehydr." on a small tile (the tooltip has the whole name)
-                short = short[:max(3, fits - 1)] + "."
             # Toughness (or a Crash Site's investigations) in large type, the state below it.
-            d.text(x + s / 2, y + s / 2, short, size=fs, anchor="middle", fill=colour, weight="bold")
+            d.text(x + s / 2, y + s / 2, _cut(_hazard_word(tile), s), size=fs, anchor="middle", fill=colour,
+                   weight="bold")
             d.text(x + s / 2, y + s / 2 + 1.5 * fs, f"{info.number} {'open' if open_ else 'closed'}", size=fs,
                    anchor="middle", fill=colour)
+
+
+#: Under this size (a wide map's tiles) a tile shows two short labels instead of three lines.
+COMPACT_TILE = 66
+
+
+def _hazard_word(tile: int) -> str:
+    info = TILES[tile]
+    return "Crash" if info.hazard == CRASH else HAZARD_NAMES[info.hazard].replace("Alien ", "")
+
+
+def _cut(word: str, s: float) -> str:
+    """``word`` cut to the bold 13-unit letters that fit across a tile ``s`` wide ("Dehydr."); the tooltip has it whole."""
+    fits = int((s - 4) / (0.68 * MIN_TEXT))
+    return word if len(word) <= fits else word[:max(2, fits - 1)] + "."
+
+
+def _compact_labels(d: Drawing, x: float, y: float, s: float, tile: int, open_: bool, text_fill: str,
+                    colour: str) -> None:
+    """A small tile's labels: a hazard's cut name at the top and its number in the lower right (red: open, grey:
+    closed), or else the terrain's cut name in the middle (its colour says it too; the legend tells)."""
+    info = TILES[tile]
+    if info.hazard:
+        d.text(x + s / 2, y + 16, _cut(_hazard_word(tile), s), size=MIN_TEXT, anchor="middle", fill=colour,
+               weight="bold")
+        d.text(x + s - 6, y + s - 6, str(info.number), size=MIN_TEXT, anchor="end", fill=colour, weight="bold")
+    else:
+        word = "Lake" if tile == GROOM_LAKE else TERRAIN_NAMES[info.terrain]
+        d.text(x + s / 2, y + s / 2 + 5, _cut(word, s), size=MIN_TEXT, anchor="middle", fill=text_fill, weight="bold")
 
 
 def _frontier(cells: Dict[Tuple[int, int], Any]) -> List[Tuple[int, int]]:
