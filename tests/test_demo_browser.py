@@ -14,8 +14,8 @@ menu that opens); any other move by its button. On the way it checks what it can
 the highlighted elements are exactly those the legal moves touch, the buttons are exactly the
 legal moves, each click plays the move it aimed at, the log is the seat's own, the status line
 never shows a bot's best move, no text of the picture is drawn under 12 px (font size times the
-picture's scale on screen), the picture fits the board panel's width (no sideways scroll), after every turn of the bots a note above the board tells it and the
-picture marks what changed (in the perfect-information game exactly what the library computes;
+picture's scale on screen), the picture fits the board panel's width (no sideways scroll), after
+every turn of the bots a note above the board tells it and the picture marks what changed (in the perfect-information game exactly what the library computes;
 in every game, most bot turns change something the seat sees), and the game-over panel names the
 winner(s) and every seat's final score (the engine's). Screenshots of a bot turn and of the end
 go to ``AIPLAY_DEMO_SHOTS`` (default: a folder in the system's temporary directory).

@@ -250,24 +250,24 @@ def svg(state: State, viewer: Optional[int] = None) -> str:
     # -- locations: the picture's whole width ---------------------------------------------------
     lw = (WIDTH - 12) / NUM_LOCATIONS
     for loc in range(NUM_LOCATIONS):
-        x = 10 + loc * lw
+        lx = 10 + loc * lw
         with d.group(target=f"loc-{loc}", cls="location", tip=f"{LOCATIONS[loc]}: {'; '.join(LOCATION_EFFECTS[loc])}"):
-            d.rect(x, ly, lw - 8, LOCATION_H, fill="#e8dcc0", stroke="#5a4630", stroke_width=2, rx=6)
-            d.text(x + (lw - 8) / 2, ly + 18, LOCATIONS[loc], size=14, anchor="middle", weight="bold")
+            d.rect(lx, ly, lw - 8, LOCATION_H, fill="#e8dcc0", stroke="#5a4630", stroke_width=2, rx=6)
+            d.text(lx + (lw - 8) / 2, ly + 18, LOCATIONS[loc], size=14, anchor="middle", weight="bold")
             # Each level's effect on up to two lines, so that 13-unit text stays inside the box.
             lines = [line for effect in LOCATION_EFFECTS[loc] for line in wrap(effect, 22)]
             for i, line in enumerate(lines[:4]):
-                d.text(x + 6, ly + 34 + 14 * i, line, size=9)
+                d.text(lx + 6, ly + 34 + 14 * i, line, size=9)
             top_ = ly + 34 + 14 * 3 + 6
-            d.rect(x + 6, top_, lw - 20, 40, fill="#fff8e8", stroke="#999", rx=4)
-            d.text(x + 10, top_ + 13, "waiting", size=9, fill="#666")
-            d.rect(x + 6, top_ + 46, lw - 20, 40, fill="#f0e0c8", stroke="#999", rx=4)
-            d.text(x + 10, top_ + 59, "activated", size=9, fill="#666")
+            d.rect(lx + 6, top_, lw - 20, 40, fill="#fff8e8", stroke="#999", rx=4)
+            d.text(lx + 10, top_ + 13, "waiting", size=9, fill="#666")
+            d.rect(lx + 6, top_ + 46, lw - 20, 40, fill="#f0e0c8", stroke="#999", rx=4)
+            d.text(lx + 10, top_ + 59, "activated", size=9, fill="#666")
             for space, key in ((0, "wait"), (1, "active")):
                 i = 0
                 for p, b in enumerate(v["players"]):
                     for _ in range(b[key][loc]):
-                        d.circle(x + 18 + i * 18, top_ + 28 + space * 46, 7, fill=SEAT_FILL[p], stroke="#000",
+                        d.circle(lx + 18 + i * 18, top_ + 28 + space * 46, 7, fill=SEAT_FILL[p], stroke="#000",
                                  tip=f"assistant of player {p}")
                         i += 1
 
@@ -342,7 +342,8 @@ def svg(state: State, viewer: Optional[int] = None) -> str:
                 tip = (f"empty {SOCKETS[sock]} socket" if m < 0
                        else f"{TINKER_NAMES[m]} (rating {TINKER[m].rating})")
                 with d.group(target=f"p{p}-gadget-{g}-socket-{s}", cls="socket", tip=tip):
-                    d.rect(sx, gyy + 24, 88, GADGET_H - 30, fill="#ffffff" if m < 0 else FACTION_FILL[TINKER[m].faction],
+                    d.rect(sx, gyy + 24, 88, GADGET_H - 30,
+                           fill="#ffffff" if m < 0 else FACTION_FILL[TINKER[m].faction],
                            stroke="#fff", stroke_width=1.5, rx=4, stroke_dasharray="4,2" if m < 0 else None)
                     d.text(sx + 44, gyy + 40, SOCKET_LETTERS[sock] + (" socket" if m < 0 else ""), size=10,
                            anchor="middle", fill="#000" if m < 0 else "#fff", weight="bold")

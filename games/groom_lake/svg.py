@@ -176,7 +176,10 @@ def _hazard_word(tile: int) -> str:
 
 
 def _cut(word: str, s: float) -> str:
-    """``word`` cut to the bold 13-unit letters that fit across a tile ``s`` wide ("Dehydr."); the tooltip has it whole."""
+    """``word`` cut to the bold 13-unit letters that fit across a tile ``s`` wide ("Dehydr.").
+
+    The tooltip has the whole word.
+    """
     fits = int((s - 4) / (0.68 * MIN_TEXT))
     return word if len(word) <= fits else word[:max(2, fits - 1)] + "."
 
@@ -334,8 +337,8 @@ def svg(state: State, viewer: Optional[int] = None) -> str:
         _card(d, sx + (i % CARDS_PER_ROW) * CARD_STEP, y + 24 + (i // CARDS_PER_ROW) * 44, t, None)
     if v["discard"]:
         last = len(v["discard"]) - 1
-        d.text(sx + (last % CARDS_PER_ROW) * CARD_STEP + CARD_W / 2, y + 76 + (last // CARDS_PER_ROW) * 44, "top", size=10,
-               anchor="middle")
+        d.text(sx + (last % CARDS_PER_ROW) * CARD_STEP + CARD_W / 2, y + 76 + (last // CARDS_PER_ROW) * 44, "top",
+               size=10, anchor="middle")
     y += 24 + 44 * max(1, -(-len(v["discard"]) // CARDS_PER_ROW)) + 20
     if v["inv"] is not None:
         d.text(sx, y + 12, "Investigation cards (keep one):", size=12, weight="bold")
