@@ -44,6 +44,9 @@ FONT = "DejaVu Sans, Arial, sans-serif"
 #: frontend may shrink the picture to 12/13 of its size and every text is still at least 12 px
 #: (issue 38: legible at 1280x720; the demo does so when the board has less room).
 MIN_TEXT = 13
+#: The widest picture a game should draw, in user units: at 12/13 scale (13-unit text at 12 px) it
+#: fits the demo's board panel at 1280x720 with no sideways scroll (issue 38).
+FIT_WIDTH = 940
 #: Colour of card backs.
 BACK_FILL = "#5b4a8a"
 
@@ -400,5 +403,5 @@ def legal_moves_on_svg(state: Any, viewer: Optional[int] = None) -> Dict[int, Li
     return {a: [t for t in mapping.get(a, []) if t in drawn] for a in ref.legal_actions()}
 
 
-__all__ = ["BACK_FILL", "CHANGED_STYLE", "MIN_TEXT", "Drawing", "FONT", "changed_ids", "last_decision_ply", "legal_moves_on_svg", "mark_changed", "svg",
+__all__ = ["BACK_FILL", "CHANGED_STYLE", "FIT_WIDTH", "MIN_TEXT", "Drawing", "FONT", "changed_ids", "last_decision_ply", "legal_moves_on_svg", "mark_changed", "svg",
            "svg_module", "targets_in", "wrap"]

@@ -36,7 +36,7 @@ from __future__ import annotations
 
 from typing import Any, Dict, List, Optional
 
-from aiplay.views.svg import Drawing, wrap
+from aiplay.views.svg import FIT_WIDTH, Drawing, wrap
 
 from . import actions as A
 from .cards import (
@@ -78,7 +78,7 @@ TODO_TEXT = ("A Harsh Requirement: a gadget or mod to your junkyard", "Casino Ni
              "place one more assistant", "To the Left!: a card to your junkyard?",
              "To the Right!: discard your whole hand?", "build or modify for free")
 #: The picture's width: at 12/13 scale it fits the demo's board panel at 1280x720 (issue 38).
-WIDTH = 940
+WIDTH = FIT_WIDTH
 TOTAL_TURNS = 15
 #: Where a seat's card rows start, and their grid (a card is CARD_W wide: "Pioneer c7 r6" at 13 units).
 CARDS_X = 230

@@ -37,7 +37,7 @@ from __future__ import annotations
 
 from typing import Any, Dict, List, Optional
 
-from aiplay.views.svg import Drawing, wrap
+from aiplay.views.svg import FIT_WIDTH, Drawing, wrap
 
 from . import actions as A
 from .components import (
@@ -52,7 +52,7 @@ COLOUR_FILL = ("#3f9b3f", "#2f6fd0", "#8b5a2b", "#f08a24")
 OWNER_FILL = {"white": "#ffffff", "pink": "#ff8fc8", "yellow": "#ffe14d", "blue": "#6fb7ff",
               "purple": "#9b59d0", "black": "#222222"}
 #: The picture's width: at 12/13 scale it fits the demo's board panel at 1280x720 (issue 38).
-WIDTH = 940
+WIDTH = FIT_WIDTH
 CARD_W, CARD_H = 30, 40
 #: A hangar's cards: three a row, each this far right of the last (a hangar is about 87 units wide).
 HANGAR_STEP = 26

@@ -35,7 +35,7 @@ from __future__ import annotations
 
 from typing import Any, Dict, List, Optional, Tuple
 
-from aiplay.views.svg import MIN_TEXT, Drawing, wrap
+from aiplay.views.svg import FIT_WIDTH, MIN_TEXT, Drawing, wrap
 
 from . import actions as A
 from .components import (
@@ -59,7 +59,7 @@ STEP_TEXT = {
 #: The widest picture: at 12/13 scale (13-unit text at 12 px) it fits the demo's board panel at
 #: 1280x720 (issue 38). The map's box takes the room its tiles need, from MAP_MIN_W up to MAP_W (the
 #: tiles shrink as the map grows), and the seats' column (SIDE_W) stands on its right.
-WIDTH = 940
+WIDTH = FIT_WIDTH
 SIDE_W = 450
 MAP_W = WIDTH - 30 - SIDE_W
 MAP_MIN_W = 400
