@@ -14,8 +14,8 @@ menu that opens); any other move by its button. On the way it checks what it can
 the highlighted elements are exactly those the legal moves touch, the buttons are exactly the
 legal moves, each click plays the move it aimed at, the log is the seat's own, the status line
 never shows a bot's best move, no text of the picture is drawn under 12 px (font size times the
-picture's scale on screen), after every turn of the bots a note above the board tells it and the
-picture marks what changed (in the perfect-information game exactly what the library computes;
+picture's scale on screen), the picture fits the board panel's width (no sideways scroll), after
+every turn of the bots a note above the board tells it and the picture marks what changed (in the perfect-information game exactly what the library computes;
 in every game, most bot turns change something the seat sees), and the game-over panel names the
 winner(s) and every seat's final score (the engine's). Screenshots of a bot turn and of the end
 go to ``AIPLAY_DEMO_SHOTS`` (default: a folder in the system's temporary directory).
@@ -216,6 +216,15 @@ SMALLEST_TEXT = """(() => {
     least = Math.min(least, parseFloat(getComputedStyle(t).fontSize) * Math.hypot(m.a, m.b));
   }
   return least;
+})()"""
+
+#: How the picture fits the board panel: the picture's width on screen, the panel's inner width
+#: (without its scroll bar) and how far its content reaches sideways (a sideways scroll if wider).
+FIT = """(() => {
+  const svg = document.querySelector('#board svg');
+  const board = document.getElementById('board');
+  if (!svg) return null;
+  return {picture: svg.getBoundingClientRect().width, panel: board.clientWidth, content: board.scrollWidth};
 })()"""
 
 #: The marks of what changed: the ids the engine marked and the frames the page drew over them.
@@ -420,7 +429,7 @@ def play_whole_game(browser, demo_url, tmp_path, game, options, seat, bot, secon
     browser.js(WATCH_STATUS)
     browser.click("document.getElementById('start')")
     counts = {"board": 0, "menu": 0, "narrowed": 0, "buttons": 0, "checked": 0, "idle_clicks": 0,
-              "bot_turns": 0, "marked_turns": 0, "smallest_text": 99.0}
+              "bot_turns": 0, "marked_turns": 0, "smallest_text": 99.0, "widest": 0.0}
     shot = None
     menu_shot_taken = []
     deadline = time.monotonic() + max_seconds
@@ -437,6 +446,11 @@ def play_whole_game(browser, demo_url, tmp_path, game, options, seat, bot, secon
         if smallest is not None:
             counts["smallest_text"] = min(counts["smallest_text"], smallest)
             assert smallest >= 11.99, f"{tag}: a text of the picture is {smallest:.1f} px"
+        # The picture fits the board panel's width: no sideways scroll, at every window size (issue 38).
+        fit = browser.js(FIT)
+        if fit is not None:
+            counts["widest"] = max(counts["widest"], fit["picture"] / fit["panel"])
+            assert fit["picture"] <= fit["panel"] and fit["content"] <= fit["panel"], f"{tag}: {fit}"
         # The bots played since the seat's last look: a note above the board tells their turn, and the
         # picture marks what changed since it began.
         players_logged = browser.js(f"[...document.querySelectorAll('#log li')].slice({seen_log}).map(li => Number(li.dataset.player))")

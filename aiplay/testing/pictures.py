@@ -6,6 +6,7 @@ them on option sets that keep its games short enough.
 from __future__ import annotations
 
 import random
+import re
 import xml.etree.ElementTree as ET
 from typing import Any, Dict, Iterable, Optional, Sequence, Set
 
@@ -13,6 +14,9 @@ import aiplay
 from aiplay.testing.contract import _Checker
 from aiplay.testing.simulate import random_walk
 from aiplay.views import svg as S
+
+#: The picture's width, on its root element.
+_WIDTH = re.compile(r'<svg[^>]*? width="([0-9.]+)"')
 
 __all__ = ["check_every_picture", "check_marks_look_alike", "check_twins_look_alike", "targets"]
 
@@ -33,7 +37,8 @@ def _reference(state: Any) -> Any:
 
 
 def check_every_picture(name: str, options: Dict[str, Any], seeds: Iterable[int]) -> None:
-    """Every state and viewer of seeded random games parses, and the move map names drawn elements."""
+    """Every state and viewer of seeded random games parses, is at most ``FIT_WIDTH`` units wide, and the move
+    map names drawn elements."""
     game = aiplay.load(name, **options)
     module = S.svg_module(game.new_initial_state())
     assert module is not None
@@ -41,7 +46,11 @@ def check_every_picture(name: str, options: Dict[str, Any], seeds: Iterable[int]
     decisions = placed = 0
     for seed in seeds:
         for state in random_walk(game.new_initial_state(), random.Random(seed)):
-            drawn: Dict[Optional[int], Set[str]] = {v: targets(S.svg(state, v)) for v in [None] + seats}
+            pictures = {v: S.svg(state, v) for v in [None] + seats}
+            drawn: Dict[Optional[int], Set[str]] = {v: targets(doc) for v, doc in pictures.items()}
+            for v, doc in pictures.items():  # legible at 1280x720 without a sideways scroll (issue 38)
+                width = float(_WIDTH.search(doc).group(1))  # type: ignore[union-attr]
+                assert width <= S.FIT_WIDTH, f"{name}: the picture for viewer {v} is {width} units wide (> {S.FIT_WIDTH})"
             if state.is_terminal() or state.is_chance_node():
                 assert S.legal_moves_on_svg(state) == {}
                 continue

@@ -44,8 +44,27 @@ FONT = "DejaVu Sans, Arial, sans-serif"
 #: frontend may shrink the picture to 12/13 of its size and every text is still at least 12 px
 #: (issue 38: legible at 1280x720; the demo does so when the board has less room).
 MIN_TEXT = 13
+#: The widest picture a game should draw, in user units: at 12/13 scale (13-unit text at 12 px) it
+#: fits the demo's board panel at 1280x720 with no sideways scroll (issue 38).
+FIT_WIDTH = 940
 #: Colour of card backs.
 BACK_FILL = "#5b4a8a"
+
+
+def wrap(text: str, width: int) -> List[str]:
+    """``text`` broken between words into lines of at most ``width`` characters (a longer word keeps a line).
+
+    The pictures count characters rather than measure glyphs: at 13 units a character of the
+    picture's font is about 7.5 units wide (8.5 bold), which is bound enough to keep a line inside
+    its box (the pictures fit 1280x720 windows, issue 38).
+    """
+    lines: List[str] = []
+    for word in text.split():
+        if lines and len(lines[-1]) + 1 + len(word) <= width:
+            lines[-1] += " " + word
+        else:
+            lines.append(word)
+    return lines or [""]
 
 
 #: Escapes for attribute values and text (one ``str.translate`` pass: pictures have thousands).
@@ -384,5 +403,5 @@ def legal_moves_on_svg(state: Any, viewer: Optional[int] = None) -> Dict[int, Li
     return {a: [t for t in mapping.get(a, []) if t in drawn] for a in ref.legal_actions()}
 
 
-__all__ = ["BACK_FILL", "CHANGED_STYLE", "MIN_TEXT", "Drawing", "FONT", "changed_ids", "last_decision_ply", "legal_moves_on_svg", "mark_changed", "svg",
-           "svg_module", "targets_in"]
+__all__ = ["BACK_FILL", "CHANGED_STYLE", "FIT_WIDTH", "MIN_TEXT", "Drawing", "FONT", "changed_ids", "last_decision_ply", "legal_moves_on_svg", "mark_changed", "svg",
+           "svg_module", "targets_in", "wrap"]

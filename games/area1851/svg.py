@@ -36,7 +36,7 @@ from __future__ import annotations
 
 from typing import Any, Dict, List, Optional
 
-from aiplay.views.svg import Drawing
+from aiplay.views.svg import FIT_WIDTH, Drawing, wrap
 
 from . import actions as A
 from .cards import (
@@ -51,17 +51,6 @@ FACTION_FILL = ("#6a5acd", "#b8860b", "#2e8b57")
 SEAT_FILL = ("#d33c2c", "#2f5fd0", "#2e9e48", "#e6c619", "#9b59d0")
 #: A location box's height: its name, two effects on up to four lines, the waiting and activated spaces.
 LOCATION_H = 178
-
-
-def _wrap(text: str, width: int) -> List[str]:
-    """``text`` in lines of at most about ``width`` characters, broken between words."""
-    lines: List[str] = []
-    for word in text.split():
-        if lines and len(lines[-1]) + 1 + len(word) <= width:
-            lines[-1] += " " + word
-        else:
-            lines.append(word)
-    return lines
 
 
 LOCATION_EFFECTS = (
@@ -88,18 +77,30 @@ TODO_TEXT = ("A Harsh Requirement: a gadget or mod to your junkyard", "Casino Ni
              "Casino Night: move an assistant?", "Risky Deal: roll a die?", "Smell My Feat: draw a feat?",
              "place one more assistant", "To the Left!: a card to your junkyard?",
              "To the Right!: discard your whole hand?", "build or modify for free")
-WIDTH = 1240
+#: The picture's width: at 12/13 scale it fits the demo's board panel at 1280x720 (issue 38).
+WIDTH = FIT_WIDTH
 TOTAL_TURNS = 15
-#: Where a seat's card rows start, and their grid.
+#: Where a seat's card rows start, and their grid (a card is CARD_W wide: "Pioneer c7 r6" at 13 units).
 CARDS_X = 230
-CARDS_PER_ROW = (WIDTH - 20 - CARDS_X) // 90
+CARD_W = 96
+SLOT_W = CARD_W + 6
+CARDS_PER_ROW = (WIDTH - 20 - CARDS_X) // SLOT_W
 ROW_H = 50
-FEATS_PER_ROW = 7  # a bound for the panel's height (the backs take less room)
+#: A feat's card width ("Feats? Who Needs Feats?" in bold 13-unit type), and a bound for the panel's height.
+FEAT_W = 196
+FEATS_PER_ROW = (WIDTH - 20 - 70) // (FEAT_W + 6)
+#: Gadgets: three a row; a gadget's box height (its sockets show a mod's name on two lines).
+GADGETS_PER_ROW = 3
+GADGET_H = 82
+#: Another seat's junkyard, beside its hand (its backs): this far right of the hand's.
+JUNK_BESIDE = 160
+#: Where the decks stand, right of the turn track.
+DECKS_X = 640
 
 
 def _slot(k: int) -> Any:
     """Offset of the ``k``-th card of a wrapped card row."""
-    return CARDS_X + (k % CARDS_PER_ROW) * 90, (k // CARDS_PER_ROW) * ROW_H
+    return CARDS_X + (k % CARDS_PER_ROW) * SLOT_W, (k // CARDS_PER_ROW) * ROW_H
 
 
 def _seat_layout(b: Dict[str, Any]) -> Dict[str, Any]:
@@ -109,8 +110,13 @@ def _seat_layout(b: Dict[str, Any]) -> Dict[str, Any]:
     feats = (sum(b["down"]) if b["down"] is not None else int(b["down_size"] > 0)) + len(b["up"])
     lay = {"hand": hand, "junk": junk, "hand_rows": max(1, -(-len(hand) // CARDS_PER_ROW)),
            "junk_rows": max(1, -(-len(junk) // CARDS_PER_ROW)), "feat_rows": max(1, -(-feats // FEATS_PER_ROW)),
-           "gadget_rows": -(-len(b["gadgets"]) // 4)}
-    gadgets_h = 76 * lay["gadget_rows"] if lay["gadget_rows"] else 24
+           "gadget_rows": -(-len(b["gadgets"]) // GADGETS_PER_ROW)}
+    # Another seat's hand and junkyard are backs: both fit one row (its panel is shorter, so that
+    # more of the other seats shows at 1280x720).
+    lay["beside"] = b["hand"] is None and b["junk"] is None
+    if lay["beside"]:
+        lay["junk_rows"] = 0
+    gadgets_h = (GADGET_H + 6) * lay["gadget_rows"] if lay["gadget_rows"] else 24
     lay["height"] = 36 + ROW_H * (lay["hand_rows"] + lay["junk_rows"]) + 32 * lay["feat_rows"] + 8 + gadgets_h
     return lay
 
@@ -182,7 +188,7 @@ def _tinker(d: Drawing, x: float, y: float, t: int, target: Optional[str], count
         label = "".join(SOCKET_LETTERS[s] for s in info.sockets) + " gadget"
     else:
         label = f"{MOD_NAMES[info.sockets[0]][info.faction]} {SOCKET_LETTERS[info.sockets[0]]}"
-    d.card(x, y, 84, 44, label, fill=FACTION_FILL[info.faction], text_fill="#fff",
+    d.card(x, y, CARD_W, 44, label, fill=FACTION_FILL[info.faction], text_fill="#fff",
            sub=f"{FACTIONS[info.faction]} c{info.cost} r{info.rating}", target=target,
            tip=f"{TINKER_NAMES[t]}: cost {info.cost}, rating {info.rating}", count=count, size=11)
 
@@ -200,62 +206,70 @@ def svg(state: State, viewer: Optional[int] = None) -> str:
     n = v["n"]
     layouts = [_seat_layout(b) for b in v["players"]]
     seat_heights = [lay["height"] for lay in layouts]
-    height = 300 + (LOCATION_H - 150) + sum(seat_heights) + 10 * n + 80
+    status = wrap(_status(v), 88)
+    top = 18 * (len(status) - 1)  # a long status takes more lines
+    this_turn = wrap("This turn's events: " + (", ".join(EVENTS[e] for e in v["turn_events"]) or "-"), 66)
+    earlier = v["events"][:len(v["events"]) - len(v["turn_events"])]
+    earlier_lines = wrap("Earlier events: " + (", ".join(EVENTS[e] for e in earlier[-8:]) or "-")
+                         + (" ..." if len(earlier) > 8 else ""), 76)
+    events_h = 16 * (len(this_turn) + len(earlier_lines))
+    ly = top + max(156, 112 + events_h)
+    height = ly + LOCATION_H + 16 + sum(seat_heights) + 10 * n + 80
     who = "everything" if viewer is None else f"player {viewer}'s view"
     d = Drawing(WIDTH, height, f"Area 1851 ({who})", background="#f5efe0")
-    d.text(12, 24, _status(v), size=16, weight="bold")
-    d.text(12, 44, f"Picture: {who}. Hands pass to the {v['direction']}.", size=12)
+    for i, line in enumerate(status):
+        d.text(12, 24 + 18 * i, line, size=16, weight="bold")
+    d.text(12, top + 44, f"Picture: {who}. Hands pass to the {v['direction']}.", size=12)
 
-    # -- turn and event track -------------------------------------------------------------
-    d.text(12, 72, "Turns:", size=12, weight="bold")
+    # -- turn and event track; the decks on their right ---------------------------------------
+    ty = top + 56
+    d.text(12, ty + 17, "Turns:", size=12, weight="bold")
     for k in range(1, TOTAL_TURNS + 1):
-        x = 60 + (k - 1) * 40
+        x = 60 + (k - 1) * 36
         now = k == v["turn"]
         mark = {5: "R", 10: "L", 15: "E"}.get(k, "")
-        d.rect(x, 56, 34, 24, fill="#c03030" if now else ("#ddd" if k < v["turn"] else "#fff"), stroke="#444", rx=3,
+        d.rect(x, ty, 32, 24, fill="#c03030" if now else ("#ddd" if k < v["turn"] else "#fff"), stroke="#444", rx=3,
                tip=f"turn {k}" + {5: ": To the Right!", 10: ": To the Left!", 15: ": The End"}.get(k, ""))
-        d.text(x + 17, 73, f"{k}{mark}", size=11, anchor="middle", fill="#fff" if now else "#000")
-    d.text(672, 72, "R: To the Right!  L: To the Left!  E: The End", size=10, fill="#555")
-    this_turn = ", ".join(EVENTS[e] for e in v["turn_events"]) or "-"
-    d.text(12, 98, f"This turn's events: {this_turn}", size=12, weight="bold")
-    earlier = v["events"][:len(v["events"]) - len(v["turn_events"])]
-    d.text(12, 114, "Earlier events: " + (", ".join(EVENTS[e] for e in earlier[-8:]) or "-")
-           + (" ..." if len(earlier) > 8 else ""), size=10, fill="#444")
+        d.text(x + 16, ty + 17, f"{k}{mark}", size=11, anchor="middle", fill="#fff" if now else "#000")
+    d.text(12, ty + 42, "R: To the Right!  L: To the Left!  E: The End", size=10, fill="#555")
+    for i, line in enumerate(this_turn):
+        d.text(12, ty + 62 + 16 * i, line, size=12, weight="bold")
+    for i, line in enumerate(earlier_lines):
+        d.text(12, ty + 62 + 16 * (len(this_turn) + i), line, size=10, fill="#444")
+    dx = DECKS_X
+    d.card_back(dx, top + 56, 60, 80, target="tinker-deck", tip=f"Tinker deck: {v['deck']} cards", label=str(v["deck"]))
+    d.text(dx + 30, top + 152, "Tinker deck", size=10, anchor="middle")
+    d.card_back(dx + 100, top + 56, 60, 80, target="feat-deck", tip=f"Feat deck: {v['feat_deck']} cards",
+                label=str(v["feat_deck"]))
+    d.text(dx + 130, top + 152, "Feat deck", size=10, anchor="middle")
+    d.rect(dx + 200, top + 56, 60, 80, fill="#eee", stroke="#666", rx=4, tip="Tinker discard pile (face up)")
+    d.text(dx + 230, top + 100, str(v["discard"]), size=14, anchor="middle", weight="bold")
+    d.text(dx + 230, top + 152, "discard", size=10, anchor="middle")
+    d.text(WIDTH - 10, top + 44, "cards: c3 r2 = dice cost 3, rating 2", size=9, fill="#555", anchor="end")
 
-    # -- locations --------------------------------------------------------------------------
-    lw = (WIDTH - 20 - 260) / NUM_LOCATIONS
-    ly = 124
+    # -- locations: the picture's whole width ---------------------------------------------------
+    lw = (WIDTH - 12) / NUM_LOCATIONS
     for loc in range(NUM_LOCATIONS):
-        x = 10 + loc * lw
+        lx = 10 + loc * lw
         with d.group(target=f"loc-{loc}", cls="location", tip=f"{LOCATIONS[loc]}: {'; '.join(LOCATION_EFFECTS[loc])}"):
-            d.rect(x, ly, lw - 8, LOCATION_H, fill="#e8dcc0", stroke="#5a4630", stroke_width=2, rx=6)
-            d.text(x + (lw - 8) / 2, ly + 18, LOCATIONS[loc], size=14, anchor="middle", weight="bold")
+            d.rect(lx, ly, lw - 8, LOCATION_H, fill="#e8dcc0", stroke="#5a4630", stroke_width=2, rx=6)
+            d.text(lx + (lw - 8) / 2, ly + 18, LOCATIONS[loc], size=14, anchor="middle", weight="bold")
             # Each level's effect on up to two lines, so that 13-unit text stays inside the box.
-            lines = [line for effect in LOCATION_EFFECTS[loc] for line in _wrap(effect, 24)]
+            lines = [line for effect in LOCATION_EFFECTS[loc] for line in wrap(effect, 22)]
             for i, line in enumerate(lines[:4]):
-                d.text(x + 6, ly + 34 + 14 * i, line, size=9)
-            top = ly + 34 + 14 * 3 + 6
-            d.rect(x + 6, top, lw - 20, 40, fill="#fff8e8", stroke="#999", rx=4)
-            d.text(x + 10, top + 13, "waiting", size=9, fill="#666")
-            d.rect(x + 6, top + 46, lw - 20, 40, fill="#f0e0c8", stroke="#999", rx=4)
-            d.text(x + 10, top + 59, "activated", size=9, fill="#666")
+                d.text(lx + 6, ly + 34 + 14 * i, line, size=9)
+            top_ = ly + 34 + 14 * 3 + 6
+            d.rect(lx + 6, top_, lw - 20, 40, fill="#fff8e8", stroke="#999", rx=4)
+            d.text(lx + 10, top_ + 13, "waiting", size=9, fill="#666")
+            d.rect(lx + 6, top_ + 46, lw - 20, 40, fill="#f0e0c8", stroke="#999", rx=4)
+            d.text(lx + 10, top_ + 59, "activated", size=9, fill="#666")
             for space, key in ((0, "wait"), (1, "active")):
                 i = 0
                 for p, b in enumerate(v["players"]):
                     for _ in range(b[key][loc]):
-                        d.circle(x + 18 + i * 18, top + 28 + space * 46, 7, fill=SEAT_FILL[p], stroke="#000",
+                        d.circle(lx + 18 + i * 18, top_ + 28 + space * 46, 7, fill=SEAT_FILL[p], stroke="#000",
                                  tip=f"assistant of player {p}")
                         i += 1
-    dx = 10 + NUM_LOCATIONS * lw + 4
-    d.card_back(dx, ly, 70, 96, target="tinker-deck", tip=f"Tinker deck: {v['deck']} cards", label=str(v["deck"]))
-    d.text(dx + 35, ly + 112, "Tinker deck", size=10, anchor="middle")
-    d.card_back(dx + 84, ly, 70, 96, target="feat-deck", tip=f"Feat deck: {v['feat_deck']} cards",
-                label=str(v["feat_deck"]))
-    d.text(dx + 119, ly + 112, "Feat deck", size=10, anchor="middle")
-    d.rect(dx + 168, ly, 70, 96, fill="#eee", stroke="#666", rx=4, tip="Tinker discard pile (face up)")
-    d.text(dx + 203, ly + 52, str(v["discard"]), size=14, anchor="middle", weight="bold")
-    d.text(dx + 203, ly + 112, "discard", size=10, anchor="middle")
-    d.text(dx, ly + 140, "cards: c3 r2 = dice cost 3, rating 2", size=9, fill="#555")
 
     # -- seats ------------------------------------------------------------------------------
     y = ly + LOCATION_H + 16
@@ -272,7 +286,7 @@ def svg(state: State, viewer: Optional[int] = None) -> str:
         for dd in range(len(b["dice"])):
             _die(d, 20 + dd * 38, y + 36, b["dice"][dd], bool(b["used"][dd]), f"p{p}-die-{dd}", SEAT_FILL[p])
         d.text(20, y + 82, "dice (grey: used)", size=10, fill="#555")
-        d.text(CARDS_X - 70, y + 56, f"Hand ({b['hand_size']})", size=12, weight="bold")
+        d.text(CARDS_X - 84, y + 56, f"Hand ({b['hand_size']})", size=12, weight="bold")
         hy = y + 36
         if b["hand"] is not None:
             for k, t in enumerate(lay["hand"]):
@@ -280,18 +294,18 @@ def svg(state: State, viewer: Optional[int] = None) -> str:
                 _tinker(d, cx, hy + cy, t, f"p{p}-hand-t{t}", b["hand"][t])
         elif b["hand_size"]:
             d.card_back(CARDS_X, hy, 40, 44, count=b["hand_size"], tip=f"{b['hand_size']} hand cards")
-        jy = hy + lay["hand_rows"] * ROW_H
+        jy, jx = (hy, CARDS_X + JUNK_BESIDE) if lay["beside"] else (hy + lay["hand_rows"] * ROW_H, CARDS_X)
         with d.group(target=f"p{p}-junk", cls="junkyard", tip=f"junkyard: {b['junk_size']} cards"):
-            d.rect(CARDS_X - 74, jy, 66, 44, fill="#d8d0bc", stroke="#777", rx=5)
-            d.text(CARDS_X - 41, jy + 18, "Junkyard", size=10, anchor="middle", weight="bold")
-            d.text(CARDS_X - 41, jy + 34, f"{b['junk_size']} card(s)", size=10, anchor="middle")
+            d.rect(jx - 84, jy, 76, 44, fill="#d8d0bc", stroke="#777", rx=5)
+            d.text(jx - 46, jy + 18, "Junkyard", size=10, anchor="middle", weight="bold")
+            d.text(jx - 46, jy + 34, f"{b['junk_size']} card(s)", size=10, anchor="middle")
         if b["junk"] is not None:
             for k, t in enumerate(lay["junk"]):
                 cx, cy = _slot(k)
                 _tinker(d, cx, jy + cy, t, f"p{p}-junk-t{t}", b["junk"][t])
         elif b["junk_size"]:
-            d.card_back(CARDS_X, jy, 40, 44, count=b["junk_size"], tip=f"{b['junk_size']} junkyard cards")
-        fy = jy + lay["junk_rows"] * ROW_H
+            d.card_back(jx, jy, 40, 44, count=b["junk_size"], tip=f"{b['junk_size']} junkyard cards")
+        fy = hy + (lay["hand_rows"] + lay["junk_rows"]) * ROW_H
         d.text(20, fy + 17, "Feats:", size=12, weight="bold")
         feats: List[Any] = []
         if b["down"] is not None:
@@ -301,25 +315,25 @@ def svg(state: State, viewer: Optional[int] = None) -> str:
         feats += [("up", f) for f in b["up"]]
         fx, fyy = 70.0, fy
         for kind, f in feats:
-            if fx + 150 > WIDTH - 20:
+            if fx + FEAT_W > WIDTH - 20:
                 fx, fyy = 70.0, fyy + 32
             if kind == "backs":
                 d.card_back(fx, fyy, 40, 26, count=f, tip=f"{f} face-down feats")
             elif kind == "down":
-                d.card(fx, fyy, 150, 26, FEAT_NAMES[f], fill="#fff", target=f"p{p}-feat-f{f}",
+                d.card(fx, fyy, FEAT_W, 26, FEAT_NAMES[f], fill="#fff", target=f"p{p}-feat-f{f}",
                        tip=f"{FEAT_NAMES[f]} ({FEATS[f].timing} feat, face down: only you see it)", size=10)
-                d.rect(fx + 1, fyy + 1, 148, 24, stroke="#5b4a8a", stroke_width=2, stroke_dasharray="3,2", rx=3)
+                d.rect(fx + 1, fyy + 1, FEAT_W - 2, 24, stroke="#5b4a8a", stroke_width=2, stroke_dasharray="3,2", rx=3)
             else:
-                d.card(fx, fyy, 150, 26, FEAT_NAMES[f], fill="#ffe9a0", tip=f"{FEAT_NAMES[f]} (revealed)", size=10)
-            fx += 56 if kind == "backs" else 156
+                d.card(fx, fyy, FEAT_W, 26, FEAT_NAMES[f], fill="#ffe9a0", tip=f"{FEAT_NAMES[f]} (revealed)", size=10)
+            fx += 56 if kind == "backs" else FEAT_W + 6
         # gadgets
         gy = fy + lay["feat_rows"] * 32 + 4
         for g, gad in enumerate(b["gadgets"]):
-            gx = 20 + (g % 4) * 300
-            gyy = gy + (g // 4) * 76
+            gx = 20 + (g % GADGETS_PER_ROW) * 300
+            gyy = gy + (g // GADGETS_PER_ROW) * (GADGET_H + 6)
             info = TINKER[gad[0]]
             with d.group(target=f"p{p}-gadget-{g}", cls="gadget", tip=f"{TINKER_NAMES[gad[0]]} (rating {info.rating})"):
-                d.rect(gx, gyy, 290, 70, fill=FACTION_FILL[info.faction], stroke="#222", rx=6)
+                d.rect(gx, gyy, 290, GADGET_H, fill=FACTION_FILL[info.faction], stroke="#222", rx=6)
                 d.text(gx + 8, gyy + 16, f"{TINKER_NAMES[gad[0]]}, rating {info.rating}", size=11, fill="#fff",
                        weight="bold")
             for s, (m, sock) in enumerate(zip(gad[1:], info.sockets)):
@@ -328,12 +342,15 @@ def svg(state: State, viewer: Optional[int] = None) -> str:
                 tip = (f"empty {SOCKETS[sock]} socket" if m < 0
                        else f"{TINKER_NAMES[m]} (rating {TINKER[m].rating})")
                 with d.group(target=f"p{p}-gadget-{g}-socket-{s}", cls="socket", tip=tip):
-                    d.rect(sx, gyy + 24, 88, 40, fill="#ffffff" if m < 0 else FACTION_FILL[TINKER[m].faction],
+                    d.rect(sx, gyy + 24, 88, GADGET_H - 30,
+                           fill="#ffffff" if m < 0 else FACTION_FILL[TINKER[m].faction],
                            stroke="#fff", stroke_width=1.5, rx=4, stroke_dasharray="4,2" if m < 0 else None)
                     d.text(sx + 44, gyy + 40, SOCKET_LETTERS[sock] + (" socket" if m < 0 else ""), size=10,
                            anchor="middle", fill="#000" if m < 0 else "#fff", weight="bold")
-                    d.text(sx + 44, gyy + 56, "empty" if m < 0 else label, size=8, anchor="middle",
-                           fill="#000" if m < 0 else "#fff")
+                    # A mod's name on up to two lines ("Futuristic" / "Time 3"): 88 units hold ten letters.
+                    for i, line in enumerate(["empty"] if m < 0 else wrap(label, 11)[:2]):
+                        d.text(sx + 44, gyy + 56 + 14 * i, line, size=8, anchor="middle",
+                               fill="#000" if m < 0 else "#fff")
         if not b["gadgets"]:
             d.text(20, gy + 16, "no gadgets yet", size=11, fill="#777")
         y += h + 10

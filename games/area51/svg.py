@@ -37,7 +37,7 @@ from __future__ import annotations
 
 from typing import Any, Dict, List, Optional
 
-from aiplay.views.svg import Drawing
+from aiplay.views.svg import FIT_WIDTH, Drawing, wrap
 
 from . import actions as A
 from .components import (
@@ -51,8 +51,17 @@ State = Any
 COLOUR_FILL = ("#3f9b3f", "#2f6fd0", "#8b5a2b", "#f08a24")
 OWNER_FILL = {"white": "#ffffff", "pink": "#ff8fc8", "yellow": "#ffe14d", "blue": "#6fb7ff",
               "purple": "#9b59d0", "black": "#222222"}
-WIDTH = 1200
+#: The picture's width: at 12/13 scale it fits the demo's board panel at 1280x720 (issue 38).
+WIDTH = FIT_WIDTH
 CARD_W, CARD_H = 30, 40
+#: A hangar's cards: three a row, each this far right of the last (a hangar is about 87 units wide).
+HANGAR_STEP = 26
+#: The face-up row's box width, and where the pile being loaded starts (right of the deck).
+ROW_W = 320
+PILE_X = ROW_W + 100
+PILE_PER_ROW = (WIDTH - 10 - PILE_X - 20) // (CARD_W + 12)
+#: Where a seat's hand cards start (16 types fit: 250 + 16 * 42 < 930).
+HAND_X = 250
 
 
 def _seen(state: State, viewer: Optional[int]) -> Dict[str, Any]:
@@ -122,21 +131,32 @@ def _card(d: Drawing, x: float, y: float, t: Optional[int], target: Optional[str
 
 
 def svg(state: State, viewer: Optional[int] = None) -> str:
-    """The picture of ``state`` as seat ``viewer`` sees it (None: everything); see the module docstring."""
+    """The picture of ``state`` as seat ``viewer`` sees it (None: everything); see the module docstring.
+
+    It is WIDTH (940) units wide for any player count, so that at 12/13 scale (13-unit text shown at
+    12 px) it fits the demo's board panel at 1280x720 (issue 38): the supply on three rows, hangar
+    cards overlapping a little, the hand beside the seat's name.
+    """
     v = _seen(state, viewer)
     n = v["players"]
     hangar_rows = max(1, max(-(-len(h) // 3) for reg in v["hangars"] for h in reg))
     region_h = 200 + hangar_rows * (CARD_H + 4)
     seat_h = 70
-    height = 60 + region_h + 20 + 130 + 20 + 120 + 20 + seat_h * n + 110
+    status = wrap(_status(v), 80)
+    top = 18 * (len(status) - 1)  # a long status takes a second line
+    pile_types = sum(1 for c in v["pile"] if c)
+    pile_rows = max(1, -(-pile_types // PILE_PER_ROW))
+    row_h = max(110, 30 + pile_rows * (CARD_H + 4) + 4)
+    height = top + 60 + region_h + 16 + seat_h * n + 14 + row_h + 20 + 176 + 100
     who = "everything" if viewer is None else f"player {viewer}'s view"
     d = Drawing(WIDTH, height, f"Area 51 ({who})", background="#efe8d8")
-    d.text(12, 24, _status(v), size=17, weight="bold")
-    d.text(12, 44, f"Picture: {who}. Deck {v['deck']} cards, discard pile {v['discards']}.", size=12)
+    for i, line in enumerate(status):
+        d.text(12, 24 + 18 * i, line, size=16, weight="bold")
+    d.text(12, top + 44, f"Picture: {who}. Deck {v['deck']} cards, discard pile {v['discards']}.", size=12)
 
     # -- regions --------------------------------------------------------------------------
     panel_w = (WIDTH - 40) / 3
-    y0 = 60
+    y0 = top + 60
     for r in range(NUM_REGIONS):
         x0 = 10 + r * (panel_w + 10)
         d.rect(x0, y0, panel_w, region_h, fill="#d9cdb0", stroke="#6b5a3a", stroke_width=2, rx=8)
@@ -172,16 +192,21 @@ def svg(state: State, viewer: Optional[int] = None) -> str:
             hx = x0 + 10 + h * hw
             with d.group(target=f"r{r}-h{h}", cls="hangar", tip=f"{region_name(r)} hangar {h + 1}: {len(pile)} cards"):
                 d.rect(hx, hy, hw - 6, region_h - (hy - y0) - 8, fill="#bfb08e", stroke="#6b5a3a", rx=5)
-                d.text(hx + 6, hy + 14, f"hangar {h + 1} ({len(pile)})", size=11, weight="bold")
+                d.text(hx + 4, hy + 14, f"hangar {h + 1}: {len(pile)}", size=11)  # "hangar 1: 12" fits 87 units
                 for i, (t, up, by) in enumerate(pile):
-                    cx = hx + 6 + (i % 3) * (CARD_W + 4)
+                    # Three cards a row, each over the last one's right edge (its value stays in sight).
+                    cx = hx + 4 + (i % 3) * HANGAR_STEP
                     cy = hy + 20 + (i // 3) * (CARD_H + 4)
                     _card(d, cx, cy, t, hidden_own=(t is not None and not up))
         if v["pile_region"] == r:
             d.text(x0 + panel_w / 2, y0 + region_h - 4, "(pile being loaded from here)", size=10, anchor="middle")
 
     # -- vehicles, routes, supply ---------------------------------------------------------
-    y1 = y0 + region_h + 20
+    # The seats come right under the regions (the hand is played into hangars), then the row, deck
+    # and pile, then the vehicles and the supply: at 1280x720 the first screen shows regions and hands.
+    y3 = y0 + region_h + 16
+    y2 = y3 + seat_h * n + 14
+    y1 = y2 + row_h + 20
     d.text(12, y1 + 14, "Vehicles (colour, kind, route and number)", size=13, weight="bold")
     vw = (WIDTH - 20) / NUM_VEHICLES
     for veh in range(NUM_VEHICLES):
@@ -203,48 +228,49 @@ def svg(state: State, viewer: Optional[int] = None) -> str:
             d.text(rx + 35, y1 + 89, f"{region_name(a)} \u2192 {region_name(b)}", size=11, anchor="middle")
     d.text(560, y1 + 88, "Numbers:", size=12, weight="bold")
     for k in range(1, MAX_VEHICLE_NUMBER + 1):
-        nx_ = 625 + (k - 1) * 30
+        nx_ = 630 + (k - 1) * 30
         with d.group(target=f"number-{k}", cls="number", tip=f"vehicle number {k}"):
             d.circle(nx_ + 11, y1 + 85, 11, fill="#fff8d0", stroke="#444")
             d.text(nx_ + 11, y1 + 89, str(k), size=11, anchor="middle")
-    supply = ", ".join(f"{2 * i + 1}/{2 * i + 2}: {c}" for i, c in enumerate(v["supply"]))
-    d.text(870, y1 + 89, f"markers left {supply}", size=10)
     d.text(12, y1 + 122, "Towers:", size=12, weight="bold")
     for c in range(4):
         tx = 70 + c * 90
         with d.group(target=f"tower-{c}", cls="tower", tip=f"{COLOURS[c]} towers left: {v['towers'][c]}"):
             d.rect(tx, y1 + 106, 80, 22, fill=COLOUR_FILL[c], stroke="#222", rx=3)
             d.text(tx + 40, y1 + 121, f"{COLOURS[c]} x{v['towers'][c]}", size=11, fill="#fff", anchor="middle")
-    d.text(440, y1 + 122, "Caps:", size=12, weight="bold")
+    supply = ", ".join(f"{2 * i + 1}/{2 * i + 2}: {c}" for i, c in enumerate(v["supply"]))
+    d.text(440, y1 + 121, f"Number markers left {supply}", size=10)
+    d.text(12, y1 + 154, "Caps:", size=12, weight="bold")
     for o, name in enumerate(v["owner_names"]):
-        cx = 485 + o * 95
+        cx = 70 + o * 100
         with d.group(target=f"cap-{o}", cls="cap", tip=f"caps of {name} left: {v['caps'][o]}"):
-            d.circle(cx + 10, y1 + 117, 9, fill=OWNER_FILL.get(name, "#ccc"), stroke="#000")
-            d.text(cx + 24, y1 + 121, f"{name} x{v['caps'][o]}", size=11)
+            d.circle(cx + 10, y1 + 149, 9, fill=OWNER_FILL.get(name, "#ccc"), stroke="#000")
+            d.text(cx + 24, y1 + 153, f"{name} x{v['caps'][o]}", size=11)
 
     # -- row, deck, pile ------------------------------------------------------------------
-    y2 = y1 + 150
     with d.group(target="row-refresh", cls="row", tip="the face-up row (refresh: discard 1 card and the row)"):
-        d.rect(10, y2, 620, 110, fill="#e4dcc6", stroke="#6b5a3a", rx=6)
+        d.rect(10, y2, ROW_W, row_h, fill="#e4dcc6", stroke="#6b5a3a", rx=6)
         d.text(20, y2 + 18, "Face-up row", size=13, weight="bold")
     x = 20
     for t in range(NUM_TYPES):
         if v["row"][t]:
             _card(d, x, y2 + 30, t, target=f"row-t{t}", count=v["row"][t])
             x += CARD_W + 12
-    d.card_back(640, y2 + 10, 60, 84, target="deck", tip=f"the deck: {v['deck']} cards", label=str(v["deck"]))
-    d.text(670, y2 + 106, "deck", size=11, anchor="middle")
+    dx = 20 + ROW_W
+    d.card_back(dx, y2 + 6, 60, 84, target="deck", tip=f"the deck: {v['deck']} cards", label=str(v["deck"]))
+    d.text(dx + 30, y2 + 106, "deck", size=11, anchor="middle")
     if any(v["pile"]):
-        d.rect(720, y2, WIDTH - 730, 110, fill="#f6e6b0", stroke="#9a7a20", rx=6)
-        d.text(730, y2 + 18, f"Pile being loaded (from {region_name(v['pile_region'])})", size=13, weight="bold")
-        x = 730
+        px = PILE_X
+        d.rect(px, y2, WIDTH - 10 - px, row_h, fill="#f6e6b0", stroke="#9a7a20", rx=6)
+        d.text(px + 10, y2 + 18, f"Pile being loaded (from {region_name(v['pile_region'])})", size=13, weight="bold")
+        k = 0
         for t in range(NUM_TYPES):
             if v["pile"][t]:
-                _card(d, x, y2 + 30, t, target=f"pile-t{t}", count=v["pile"][t])
-                x += CARD_W + 12
+                _card(d, px + 10 + (k % PILE_PER_ROW) * (CARD_W + 12), y2 + 30 + (k // PILE_PER_ROW) * (CARD_H + 4), t,
+                      target=f"pile-t{t}", count=v["pile"][t])
+                k += 1
 
     # -- seats ----------------------------------------------------------------------------
-    y3 = y2 + 130
     for p in range(n):
         sy = y3 + p * seat_h
         mine = p == viewer
@@ -254,13 +280,15 @@ def svg(state: State, viewer: Optional[int] = None) -> str:
         for j, o in enumerate(owners):
             d.circle(26 + 20 * j, sy + 20, 8, fill=OWNER_FILL.get(v["owner_names"][o], "#ccc"), stroke="#000")
         names = "/".join(v["owner_names"][o] for o in owners)
-        per_owner = " + ".join(str(v["scores"][o]) for o in owners) if len(owners) > 1 else ""
-        d.text(60, sy + 24, f"Player {p}{' (you)' if mine else ''} [{names}]", size=13, weight="bold")
-        d.text(60, sy + 44, f"score {v['seat_scores'][p]}" + (f" (owners {per_owner}, the lower counts)"
-                                                              if per_owner else ""), size=12)
-        d.text(60, sy + 59, f"hand {v['hand_sizes'][p]} cards", size=11)
+        # The name, the score and the hand's size on three short lines: the hand's cards start at HAND_X.
+        d.text(26 + 20 * len(owners), sy + 24, f"Player {p}{' (you)' if mine else ''}", size=13, weight="bold")
+        score = f"score {v['seat_scores'][p]}"
+        if len(owners) > 1:
+            score += " (lower of " + " and ".join(str(v["scores"][o]) for o in owners) + ")"
+        d.text(20, sy + 42, score, size=12)
+        d.text(20, sy + 58, f"{names}, hand {v['hand_sizes'][p]} cards", size=11)
         hand = v["hands"][p]
-        x = 430
+        x = HAND_X
         if hand is not None:
             for t in range(NUM_TYPES):
                 if hand[t]:
@@ -276,13 +304,13 @@ def svg(state: State, viewer: Optional[int] = None) -> str:
             if hidden > 0:
                 d.card_back(x, sy + 10, CARD_W, CARD_H, count=hidden, tip=f"{hidden} unknown cards")
             if sum(known):
-                d.text(430, sy + 62, "face up: cards everyone saw enter this hand", size=9, fill="#555")
+                d.text(HAND_X, sy + 62, "face up: cards everyone saw enter this hand", size=9, fill="#555")
 
-    y4 = y3 + seat_h * n + 4
-    d.legend(10, y4, [(COLOUR_FILL[c], f"{COLOURS[c]} card / bunker / vehicle") for c in range(4)]
-             + [("#5b4a8a", "face-down card"), ("#eee6d0", "empty building space")], columns=3, column_width=230)
-    d.text(730, y4 + 30, "Cards show their value; a dashed frame: face down,", size=11)
-    d.text(730, y4 + 46, "visible only to you. Bunkers show level and owner.", size=11)
+    y4 = y1 + 176
+    lh = d.legend(10, y4, [(COLOUR_FILL[c], f"{COLOURS[c]} card / bunker / vehicle") for c in range(4)]
+                  + [("#5b4a8a", "face-down card"), ("#eee6d0", "empty building space")], columns=3, column_width=230)
+    d.text(10, y4 + lh + 16, "Cards show their value; a dashed frame: face down, visible only to you.", size=11)
+    d.text(10, y4 + lh + 32, "Bunkers show their level and owner.", size=11)
     return d.to_string()
 
 

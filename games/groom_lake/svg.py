@@ -35,7 +35,7 @@ from __future__ import annotations
 
 from typing import Any, Dict, List, Optional, Tuple
 
-from aiplay.views.svg import Drawing
+from aiplay.views.svg import FIT_WIDTH, MIN_TEXT, Drawing, wrap
 
 from . import actions as A
 from .components import (
@@ -56,13 +56,20 @@ STEP_TEXT = {
     "investigate_keep": "keep one investigation card", "vote": "vote", "give": "hand out the next card",
     "turn_discard": "put a card face down on the Refresh stack", "half_vote": "vote on the Half-Win",
 }
-MAP_W = 760
-SIDE_X = MAP_W + 20
-WIDTH = 1300
-#: The seats' column's width, and the least width of the map's box: the map takes only the room its
-#: tiles need (up to MAP_W), so that a small early map leaves a narrow picture (legible at 1280x720).
-SIDE_W = WIDTH - SIDE_X - 10
-MAP_MIN_W = 440
+#: The widest picture: at 12/13 scale (13-unit text at 12 px) it fits the demo's board panel at
+#: 1280x720 (issue 38). The map's box takes the room its tiles need, from MAP_MIN_W up to MAP_W (the
+#: tiles shrink as the map grows), and the seats' column (SIDE_W) stands on its right.
+WIDTH = FIT_WIDTH
+SIDE_W = 450
+MAP_W = WIDTH - 30 - SIDE_W
+MAP_MIN_W = 400
+#: A card's width ("Recovery" in bold 13-unit type), the step from one to the next, and cards a row in the
+#: seats' column.
+CARD_W = 70
+CARD_STEP = CARD_W + 4
+CARDS_PER_ROW = SIDE_W // CARD_STEP
+#: A seat's hand cards a row (inside its box, the count badge included).
+HAND_PER_ROW = (SIDE_W - 30) // CARD_STEP
 
 
 def _seen(state: State, viewer: Optional[int]) -> Dict[str, Any]:
@@ -141,18 +148,54 @@ def _tile(d: Drawing, x: float, y: float, s: float, tile: int, rot: int, open_: 
         d.line(x + s / 2 + nx_ * (s / 2 - 14), y + s / 2 - ny_ * (s / 2 - 14), x + s / 2 + nx_ * (s / 2 - 9),
                y + s / 2 - ny_ * (s / 2 - 9), stroke="#333", stroke_width=2)
         fs = max(7.0, s / 8.5)
+        text_fill = "#fff" if info.terrain == CANYON else "#000"
+        colour = "#c00000" if open_ else "#707070"
+        if s < COMPACT_TILE:
+            _compact_labels(d, x, y, s, tile, open_, text_fill, colour)
+            return
         label = "Groom Lake" if tile == GROOM_LAKE else TERRAIN_NAMES[info.terrain]
-        if s < 70:  # small tiles: a shorter word
-            label = "Lake" if tile == GROOM_LAKE else label[:4] + "."
-        d.text(x + s / 2, y + fs + 6, label, size=fs, anchor="middle",
-               fill="#fff" if info.terrain == CANYON else "#000", weight="bold")
+        if s < 92 and tile == GROOM_LAKE:  # "Groom Lake" in bold 13-unit type needs 88 units
+            label = "Lake"
+        label = _cut(label, s)
+        d.text(x + s / 2, y + fs + 6, label, size=fs, anchor="middle", fill=text_fill, weight="bold")
         if info.hazard:
-            colour = "#c00000" if open_ else "#707070"
-            short = "Crash" if info.hazard == CRASH else HAZARD_NAMES[info.hazard].replace("Alien ", "")
             # Toughness (or a Crash Site's investigations) in large type, the state below it.
-            d.text(x + s / 2, y + s / 2, short, size=fs, anchor="middle", fill=colour, weight="bold")
+            d.text(x + s / 2, y + s / 2, _cut(_hazard_word(tile), s), size=fs, anchor="middle", fill=colour,
+                   weight="bold")
             d.text(x + s / 2, y + s / 2 + 1.5 * fs, f"{info.number} {'open' if open_ else 'closed'}", size=fs,
                    anchor="middle", fill=colour)
+
+
+#: Under this size (a wide map's tiles) a tile shows two short labels instead of three lines.
+COMPACT_TILE = 66
+
+
+def _hazard_word(tile: int) -> str:
+    info = TILES[tile]
+    return "Crash" if info.hazard == CRASH else HAZARD_NAMES[info.hazard].replace("Alien ", "")
+
+
+def _cut(word: str, s: float) -> str:
+    """``word`` cut to the bold 13-unit letters that fit across a tile ``s`` wide ("Dehydr.").
+
+    The tooltip has the whole word.
+    """
+    fits = int((s - 4) / (0.68 * MIN_TEXT))
+    return word if len(word) <= fits else word[:max(2, fits - 1)] + "."
+
+
+def _compact_labels(d: Drawing, x: float, y: float, s: float, tile: int, open_: bool, text_fill: str,
+                    colour: str) -> None:
+    """A small tile's labels: a hazard's cut name at the top and its number in the lower right (red: open, grey:
+    closed), or else the terrain's cut name in the middle (its colour says it too; the legend tells)."""
+    info = TILES[tile]
+    if info.hazard:
+        d.text(x + s / 2, y + 16, _cut(_hazard_word(tile), s), size=MIN_TEXT, anchor="middle", fill=colour,
+               weight="bold")
+        d.text(x + s - 6, y + s - 6, str(info.number), size=MIN_TEXT, anchor="end", fill=colour, weight="bold")
+    else:
+        word = "Lake" if tile == GROOM_LAKE else TERRAIN_NAMES[info.terrain]
+        d.text(x + s / 2, y + s / 2 + 5, _cut(word, s), size=MIN_TEXT, anchor="middle", fill=text_fill, weight="bold")
 
 
 def _frontier(cells: Dict[Tuple[int, int], Any]) -> List[Tuple[int, int]]:
@@ -166,7 +209,7 @@ def _frontier(cells: Dict[Tuple[int, int], Any]) -> List[Tuple[int, int]]:
 
 
 def _card(d: Drawing, x: float, y: float, t: int, target: Optional[str], count: int = 1) -> None:
-    d.card(x, y, 62, 40, TYPE_NAMES[t].split()[0], fill=CARD_FILL[t], sub=TYPE_NAMES[t].split()[1]
+    d.card(x, y, CARD_W, 40, TYPE_NAMES[t].split()[0], fill=CARD_FILL[t], sub=TYPE_NAMES[t].split()[1]
            if " " in TYPE_NAMES[t] else "", target=target, tip=TYPE_NAMES[t], count=count, size=10)
 
 
@@ -182,16 +225,21 @@ def svg(state: State, viewer: Optional[int] = None) -> str:
     size = max(22.0, min(84.0, (MAP_W - 20) / (x1 - x0 + 1), 640 / (y1 - y0 + 1)))
     map_h = (y1 - y0 + 1) * size + 20
     map_w = max(MAP_MIN_W, min(MAP_W, (x1 - x0 + 1) * size + 20))
-    seat_h = 100
-    side_h = 40 + seat_h * n + 345
-    height = max(60 + map_h + 10 + 110 + (200 if v["held_count"] else 0), side_h + 60)
+    # A seat's box: its name, life and one row of cards; a hand of many kinds takes more rows.
+    seat_hs = [100 + 44 * (max(1, -(-sum(1 for c in hand if c) // HAND_PER_ROW)) - 1) if hand is not None else 100
+               for hand in v["hands"]]
+    side_h = 40 + sum(seat_hs) + 345
+    status = wrap(_status(v), 84)
+    top = 18 * (len(status) - 1)  # a long status takes more lines
+    height = top + max(60 + map_h + 10 + 110 + (200 if v["held_count"] else 0), side_h + 60)
     who = "everything" if viewer is None else f"player {viewer}'s view"
     d = Drawing(map_w + 30 + SIDE_W, height, f"Unleashed From Groom Lake! ({who})", background="#f6efe0")
-    d.text(12, 24, _status(v), size=16, weight="bold")
-    d.text(12, 44, f"Picture: {who}.", size=12)
+    for i, line in enumerate(status):
+        d.text(12, 24 + 18 * i, line, size=16, weight="bold")
+    d.text(12, top + 44, f"Picture: {who}.", size=12)
 
     # -- map ------------------------------------------------------------------------------
-    mx, my = 10, 60
+    mx, my = 10, top + 60
 
     def at(x: int, y: int) -> Tuple[float, float]:
         return mx + 10 + (x - x0) * size, my + 10 + (y1 - y) * size  # north is up
@@ -246,9 +294,10 @@ def svg(state: State, viewer: Optional[int] = None) -> str:
     # -- seats ----------------------------------------------------------------------------
     sx = map_w + 20
     sw = SIDE_W
-    y = 60
+    y = top + 60
     alien_card_holder = [p for p in range(n) if v["roles"][p] == 2 and v["alien_card"]]
     for p in range(n):
+        seat_h = seat_hs[p]
         mine = p == viewer
         dead = v["life"][p] == 0 and v["turn"] >= 0
         acting = v["current"] == p
@@ -271,10 +320,10 @@ def svg(state: State, viewer: Optional[int] = None) -> str:
         hand = v["hands"][p]
         hx = sx + 10
         if hand is not None:
-            for t in range(NUM_TYPES):
-                if hand[t]:
-                    _card(d, hx, y + 54, t, f"p{p}-hand-t{t}", hand[t])
-                    hx += 66
+            kinds = [t for t in range(NUM_TYPES) if hand[t]]
+            for k, t in enumerate(kinds):
+                _card(d, hx + (k % HAND_PER_ROW) * CARD_STEP, y + 54 + (k // HAND_PER_ROW) * 44, t, f"p{p}-hand-t{t}",
+                      hand[t])
         elif v["hand_sizes"][p]:
             d.card_back(hx, y + 54, 30, 40, count=v["hand_sizes"][p], tip=f"{v['hand_sizes'][p]} cards in hand")
         if dead:
@@ -285,18 +334,19 @@ def svg(state: State, viewer: Optional[int] = None) -> str:
     d.text(sx, y + 16, f"Discard Stack ({len(v['discard'])}, face up; the turn takes the top):", size=12,
            weight="bold")
     for i, t in enumerate(v["discard"]):
-        _card(d, sx + (i % 7) * 66, y + 24 + (i // 7) * 44, t, None)
+        _card(d, sx + (i % CARDS_PER_ROW) * CARD_STEP, y + 24 + (i // CARDS_PER_ROW) * 44, t, None)
     if v["discard"]:
         last = len(v["discard"]) - 1
-        d.text(sx + (last % 7) * 66 + 31, y + 76 + (last // 7) * 44, "top", size=10, anchor="middle")
-    y += 24 + 44 * max(1, -(-len(v["discard"]) // 7)) + 20
+        d.text(sx + (last % CARDS_PER_ROW) * CARD_STEP + CARD_W / 2, y + 76 + (last // CARDS_PER_ROW) * 44, "top",
+               size=10, anchor="middle")
+    y += 24 + 44 * max(1, -(-len(v["discard"]) // CARDS_PER_ROW)) + 20
     if v["inv"] is not None:
         d.text(sx, y + 12, "Investigation cards (keep one):", size=12, weight="bold")
         x = sx
         for t in range(NUM_TYPES):
             if v["inv"][t]:
                 _card(d, x, y + 18, t, f"inv-t{t}", v["inv"][t])
-                x += 66
+                x += CARD_STEP
         y += 66
     elif v["inv_size"]:
         d.text(sx, y + 12, f"An investigation: {v['inv_size']} card(s) drawn (hidden)", size=12)
@@ -317,7 +367,7 @@ def svg(state: State, viewer: Optional[int] = None) -> str:
     d.legend(sx, ly, [("#6fa8dc", "Groom Lake (start)"), (TERRAIN_FILL[DESERT], "Desert (move 1)"),
                       (TERRAIN_FILL[MOUNTAIN], "Mountain (move 2)"), (TERRAIN_FILL[CANYON], "Canyon (no entry)"),
                       (TERRAIN_FILL[CIVILIZATION], "Civilization (escape)"), ("#d00000", "red-dot edge"),
-                      ("#1450c8", "the Team (T)"), ("#e03050", "life token")], columns=2, column_width=230)
+                      ("#1450c8", "the Team (T)"), ("#e03050", "life token")], columns=2, column_width=215)
     d.text(sx, ly + 112, "A hazard's number: its toughness (the dice must total more);", size=11)
     d.text(sx, ly + 127, "a Crash Site's number: its investigations. Grey: closed.", size=11)
     return d.to_string()
