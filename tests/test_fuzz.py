@@ -30,7 +30,7 @@ import pytest
 
 hypothesis = pytest.importorskip("hypothesis")  # an optional test dependency
 
-from hypothesis import HealthCheck, given, note, settings  # noqa: E402
+from hypothesis import HealthCheck, assume, given, note, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
 import aiplay  # noqa: E402
@@ -266,6 +266,10 @@ def test_every_arena_argument(spec, argument, value):
                            game_options={**options, "players": players} if "players" in options else options,
                            progress=None)
         return
+    # A valid number of worker processes starts that many (a local Dask cluster or a process pool): up to
+    # tournament.MAX_WORKERS on this machine. More than two add nothing to the check and would only load it.
+    assume(not (argument in ("workers", "processes") and isinstance(value, int) and not isinstance(value, bool)
+                and value > 2))
     arguments = dict(bots=["random"] * players, games=players, seed=1, game_options=options, progress=False)
     arguments[argument] = value
     game_name = arguments.pop("game", name)

@@ -535,8 +535,10 @@ def run(game: str, bots: Sequence[Union[str, Mapping[str, Any], BotSpec]], *, ga
 
 #: The most games one arena plays (its schedule is built in memory first).
 MAX_GAMES = 1_000_000
-#: The most worker processes (``workers``, ``processes``) an arena starts.
-MAX_WORKERS = 1024
+#: The most worker processes (``workers``, ``processes``) an arena starts: four per CPU of this machine
+#: (at least 8). More processes than that only share the same cores, and a few hundred exhaust the
+#: machine's memory and process table before the first game is played.
+MAX_WORKERS = max(8, 4 * (os.cpu_count() or 1))
 
 
 def _check_arena(game: Any, bots: Any, games: Any, seed: Any, game_options: Any, backend: Any, out: Any,
