@@ -39,6 +39,8 @@ def game_package(game: Any) -> str:
 
 @functools.lru_cache(maxsize=None)
 def _module(package: str, name: str) -> Optional[ModuleType]:
+    if not package:
+        return None  # a game whose class lives in no package (a script's toy game): no modules beside it
     try:
         return importlib.import_module(f"{package}.{name}")
     except ModuleNotFoundError as exc:
