@@ -549,8 +549,8 @@ def _api_call(case: Case, game: Game, state: State) -> Any:
         guard = {"seconds": 0.05} if option == "nodes" else {"nodes": 200}
         return aiplay.solve(state, **{**guard, option: value})
     if call == "bot_spec":
-        guard = ", seconds=0.05" if option == "nodes" else ", nodes=40"
-        text = f"{p['kind']}({option}={value}{guard})"
+        budget_text = ", seconds=0.05" if option == "nodes" else ", nodes=40"
+        text = f"{p['kind']}({option}={value}{budget_text})"
         bot = parse_bot(text, files=False).make(game, seed=1)
         return bot.choose(state) if state.current_player() >= 0 else None
     if call == "budget":

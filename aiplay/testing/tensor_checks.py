@@ -33,7 +33,8 @@ def random_game_states(game: Game, games: int, seed: int) -> Iterator[Tuple[Stat
     """Every state of ``games`` seeded random games (chance nodes and the end included), with its moves."""
     rng = random.Random(seed)
     for _ in range(games):
-        state, moves = game.new_initial_state(), []
+        state = game.new_initial_state()
+        moves: List[int] = []
         while True:
             yield state.clone(), list(moves)
             if state.is_terminal():
@@ -100,7 +101,8 @@ def check_kernel_tensors_match_encoding(name: str, options: Mapping[str, Any], g
                                         seed: int = 6) -> None:
     """The kernel's native tensors equal the ones written from the state's dict, for both kinds and every seat."""
     game = load(name, backend="native", **options)
-    assert callable(getattr(game.kernel, "fill_tensor", None)), f"{name}'s kernel writes no tensors"
+    kernel = getattr(game, "kernel", None)
+    assert callable(getattr(kernel, "fill_tensor", None)), f"{name}'s kernel writes no tensors"
     for state, _ in random_game_states(game, games, seed):
         for p in range(game.num_players):
             for kind in ("information_state", "observation"):

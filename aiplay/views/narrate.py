@@ -210,7 +210,9 @@ def outcome(state: State, viewer: Optional[int] = None) -> Dict[str, Any]:
     return {"winners": winners, "draw": draw, "seats": seats, "text": text}
 
 
-def _num(x: float) -> str:
+def _num(x: Optional[float]) -> str:
+    if x is None:
+        return "?"  # a score the seat was not shown
     return str(int(x)) if float(x).is_integer() else f"{x:.2f}"
 
 
