@@ -14,6 +14,7 @@ import aiplay
 from aiplay.testing.contract import _Checker
 from aiplay.testing.simulate import random_walk
 from aiplay.views import svg as S
+from aiplay.views.hooks import reference_state
 
 #: The picture's width, on its root element.
 _WIDTH = re.compile(r'<svg[^>]*? width="([0-9.]+)"')
@@ -30,10 +31,6 @@ def targets(document: str) -> Set[str]:
         inner = [sub.get("data-target") for sub in el.iter() if sub is not el and sub.get("data-target") is not None]
         assert not inner, (el.get("data-target"), inner)
     return {el.get("data-target") for el in found}  # type: ignore[misc]
-
-
-def _reference(state: Any) -> Any:
-    return state.to_reference() if hasattr(state, "to_reference") else state
 
 
 def check_every_picture(name: str, options: Dict[str, Any], seeds: Iterable[int]) -> None:
@@ -56,7 +53,7 @@ def check_every_picture(name: str, options: Dict[str, Any], seeds: Iterable[int]
                 continue
             decisions += 1
             player = state.current_player()
-            raw = module.move_targets(_reference(state))
+            raw = module.move_targets(reference_state(state))
             assert sorted(raw) == sorted(state.legal_actions())
             for action, ids in raw.items():
                 # The acting seat's picture and the omniscient one draw every element its moves touch.

@@ -34,6 +34,7 @@ from types import ModuleType
 from typing import Any, Dict, Iterable, List, Optional, Sequence, Tuple
 
 from aiplay.errors import InvalidOptionError, InvalidPlayerError
+from aiplay.views.hooks import reference_state
 
 #: An attribute value: numbers are written compactly, None leaves the attribute out.
 Attr = Any
@@ -255,14 +256,9 @@ def targets_in(document: str) -> List[str]:
     return list(seen)
 
 
-def _reference(state: Any) -> Any:
-    to_reference = getattr(state, "to_reference", None)
-    return to_reference() if callable(to_reference) else state
-
-
 def svg_module(state: Any) -> Optional[ModuleType]:
     """The ``svg`` module of ``state``'s game (reference engine package), or None when it has none."""
-    ref = _reference(state)
+    ref = reference_state(state)
     package = type(ref).__module__.rsplit(".", 1)[0]
     try:
         return importlib.import_module(package + ".svg")
@@ -283,7 +279,7 @@ def _module_or_raise(state: Any) -> Tuple[Any, ModuleType]:
     module = svg_module(state)
     if module is None:
         raise InvalidOptionError(f"game {state.game.name!r} has no SVG picture (no board to draw)")
-    return _reference(state), module
+    return reference_state(state), module
 
 
 #: An element's ids for comparing two pictures: a move's target, or a part drawn for people only.
@@ -361,7 +357,7 @@ def _check_since(state: Any, since: Any) -> Any:
     if earlier.name != game.name or earlier.num_players != game.num_players:
         raise InvalidOptionError(f"since is a state of {earlier.name!r} for {earlier.num_players}, "
                                  f"not of {game.name!r} for {game.num_players}")
-    return _reference(since)
+    return reference_state(since)
 
 
 def svg(state: Any, viewer: Optional[int] = None, since: Any = None) -> str:

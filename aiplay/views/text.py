@@ -13,13 +13,8 @@ import inspect
 from typing import Any, Callable, Optional
 
 from aiplay.game import State
+from aiplay.views.hooks import reference_state
 from aiplay.views.svg import svg_module
-
-def _reference_state(state: State) -> State:
-    """The reference engine's copy of ``state`` (renderers live there)."""
-    to_reference = getattr(state, "to_reference", None)
-    return to_reference() if callable(to_reference) else state
-
 
 def _game_package(state: State) -> str:
     """The package of the game's reference engine (``aiplay.games.<name>``)."""
@@ -44,7 +39,7 @@ def render_state(state: State, player: Optional[int], kind: str = "text") -> Opt
     the ``view`` command allows only when nothing is hidden); elements a move can
     name carry ``data-target`` ids (docs/svg.md).
     """
-    ref = _reference_state(state)
+    ref = reference_state(state)
     package = importlib.import_module(_game_package(ref))
     if kind == "text":
         fn = getattr(package, "render", None)

@@ -10,6 +10,7 @@ import aiplay
 from aiplay.testing.pictures import check_every_picture, check_twins_look_alike, targets as _targets
 from aiplay.testing.simulate import random_action
 from aiplay.views import svg as S
+from aiplay.views.hooks import reference_state
 
 #: (options, seeds): whole seeded random games.
 CASES = [
@@ -17,10 +18,6 @@ CASES = [
     ({"players": 3, "block": 1}, (2,)),
 ]
 IDS = ["-".join(f"{k}{v}" for k, v in opts.items()) for opts, _ in CASES]
-
-
-def _reference(state):
-    return state.to_reference() if hasattr(state, "to_reference") else state
 
 
 def _mid_game(name, options, steps, seed=4):
@@ -46,7 +43,7 @@ def test_twins_the_viewer_cannot_tell_apart_give_the_same_picture(options, seeds
 def test_feats_show_only_to_their_owner():
     """Area 1851: face-down feats by name for their owner only."""
     state = _mid_game("area1851", {"players": 3}, 60)
-    ref = _reference(state)
+    ref = reference_state(state)
     owner = next(p for p in range(3) if any(ref.players[p].down))
     ids = {f"p{owner}-feat-f{f}" for f, c in enumerate(ref.players[owner].down) if c}
     assert ids <= _targets(S.svg(state, owner)) and ids <= _targets(S.svg(state, None))

@@ -10,6 +10,7 @@ import aiplay
 from aiplay.testing.pictures import check_every_picture, check_twins_look_alike, targets as _targets
 from aiplay.testing.simulate import random_action
 from aiplay.views import svg as S
+from aiplay.views.hooks import reference_state
 
 #: (options, seeds): whole seeded random games.
 CASES = [
@@ -17,10 +18,6 @@ CASES = [
     ({"players": 2, "max_turns": 24}, (2,)),
 ]
 IDS = ["-".join(f"{k}{v}" for k, v in opts.items()) for opts, _ in CASES]
-
-
-def _reference(state):
-    return state.to_reference() if hasattr(state, "to_reference") else state
 
 
 def _mid_game(name, options, steps, seed=4):
@@ -50,7 +47,7 @@ def test_hidden_cards_are_not_in_another_seats_picture():
     rng = random.Random(3)
     while state.is_chance_node():
         state.apply_action(aiplay.game.sample_chance_outcome(state, rng))
-    ref = _reference(state)
+    ref = reference_state(state)
     own = _targets(S.svg(state, 0))
     other = _targets(S.svg(state, 1))
     hand = [f"p0-hand-t{t}" for t, c in enumerate(ref.hands[0]) if c]

@@ -10,6 +10,7 @@ import aiplay
 from aiplay.testing.pictures import check_every_picture, check_twins_look_alike, targets as _targets
 from aiplay.testing.simulate import random_action
 from aiplay.views import svg as S
+from aiplay.views.hooks import reference_state
 
 #: (options, seeds): whole seeded random games.
 CASES = [
@@ -17,10 +18,6 @@ CASES = [
     ({"players": 5, "half_win": True}, (2,)),
 ]
 IDS = ["-".join(f"{k}{v}" for k, v in opts.items()) for opts, _ in CASES]
-
-
-def _reference(state):
-    return state.to_reference() if hasattr(state, "to_reference") else state
 
 
 def _mid_game(name, options, steps, seed=4):
@@ -46,7 +43,7 @@ def test_twins_the_viewer_cannot_tell_apart_give_the_same_picture(options, seeds
 def test_roles_and_feats_show_only_to_their_owner():
     """Groom Lake: a role is drawn for its seat only."""
     state = _mid_game("groom_lake", {"players": 3}, 40)
-    ref = _reference(state)
+    ref = reference_state(state)
     alien = ref.roles.index(1)
     human = (alien + 1) % 3
     assert f"Player {alien} (you): Alien" in S.svg(state, alien)

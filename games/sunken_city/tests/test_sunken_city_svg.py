@@ -19,10 +19,6 @@ CASES = [
 IDS = ["-".join(f"{k}{v}" for k, v in opts.items()) for opts, _ in CASES]
 
 
-def _reference(state):
-    return state.to_reference() if hasattr(state, "to_reference") else state
-
-
 def _mid_game(name, options, steps, seed=4):
     state = aiplay.load(name, **options).new_initial_state()
     rng = random.Random(seed)
