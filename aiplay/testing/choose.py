@@ -115,8 +115,10 @@ def _properties(name: str, options_key: Tuple[Tuple[str, Any], ...]) -> Dict[str
         short = True
     else:
         short = all(_random_length_within(name, options, SHORT_MOVES, seed) for seed in range(SHORT_PLAYOUTS))
-    svg = importlib.util.find_spec(entry.package + ".svg") is not None
-    text = callable(getattr(importlib.import_module(entry.package), "render", None)) or game.perfect_information
+    # A game registered from a module outside any package (a test's copy) has no modules beside it.
+    svg = bool(entry.package) and importlib.util.find_spec(entry.package + ".svg") is not None
+    text = (bool(entry.package) and callable(getattr(importlib.import_module(entry.package), "render", None))
+            or game.perfect_information)
     return {
         "perfect_information": bool(game.perfect_information),
         "chance": game.max_chance_outcomes > 0,
