@@ -545,12 +545,22 @@ def _build_pv(engine: Any, state: State, root: _Pass, max_nodes: int, lo: float,
     Each node is solved again (mostly table hits) so that it carries its own
     exact value and best move; chance nodes list every outcome.
     """
-    def make(s: State, values: Optional[Values], action: Optional[int]) -> PVNode:
+    stopped = False
+
+    def make(s: State, values: Optional[Values], action: Optional[int], parent: Values) -> PVNode:
+        nonlocal stopped
         player = s.current_player()
         if player == TERMINAL:
             return PVNode("terminal", player, _clamp(s.returns(), lo, hi))
         if values is None:
+            if stopped:
+                return PVNode("open", player, parent)
             r = engine.solve(s, -1, -1.0, -1)
+            if not r["complete"] or (player >= 0 and r["action"] is None):
+                # A stop (the client's, or the protocol's deadline) arrived while the tree was being
+                # built: the root's value stands, the rest of the line is left open.
+                stopped = True
+                return PVNode("open", player, parent)
             values, action = tuple(r["values"]), r["action"]
         kind = "chance" if player == CHANCE else "decision"
         node = PVNode(kind, player, _clamp(values, lo, hi))
@@ -559,7 +569,7 @@ def _build_pv(engine: Any, state: State, root: _Pass, max_nodes: int, lo: float,
             node.action, node.name = action, s.action_to_string(action)
         return node
 
-    top = make(state, root.values, root.action)
+    top = make(state, root.values, root.action, root.values)
     queue: Deque[Tuple[PVNode, State]] = deque([(top, state)])
     count = 1
     while queue:
@@ -571,9 +581,10 @@ def _build_pv(engine: Any, state: State, root: _Pass, max_nodes: int, lo: float,
             child = s.clone()
             assert node.action is not None
             child.apply_action(node.action)
-            node.next = make(child, None, None)
+            node.next = make(child, None, None, node.values)
             count += 1
-            queue.append((node.next, child))
+            if node.next.kind != "open":
+                queue.append((node.next, child))
         elif node.kind == "chance":
             for outcome, prob in s.chance_outcomes():
                 child = s.clone()
@@ -582,9 +593,10 @@ def _build_pv(engine: Any, state: State, root: _Pass, max_nodes: int, lo: float,
                 if count >= max_nodes:
                     nxt = PVNode("open", child.current_player(), node.values)
                 else:
-                    nxt = make(child, None, None)
+                    nxt = make(child, None, None, node.values)
                     count += 1
-                    queue.append((nxt, child))
+                    if nxt.kind != "open":
+                        queue.append((nxt, child))
                 node.outcomes.append(PVOutcome(outcome, name, prob, nxt))
     return top
 

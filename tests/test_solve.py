@@ -331,3 +331,31 @@ def test_cli_reports_a_bad_file(tmp_path):
     with contextlib.redirect_stderr(err):
         code, _ = _run_cli(["solve", str(bad)])
     assert code == 2 and "not valid JSON" in err.getvalue()
+
+
+def test_a_stop_while_the_line_is_built_leaves_it_open():
+    """A stop that arrives after the root is solved exactly, while the principal line is being
+    built (CI found it through the protocol: a `solve` with `seconds` whose deadline fell there),
+    keeps the root's exact value and leaves the rest of the line open; it never fails an assertion.
+    The engine is made to answer every solve after the root's as a stopped one would."""
+    state = aiplay.load("kuhn_poker").new_initial_state()
+    state.apply_action(state.chance_outcomes()[0][0])
+    state.apply_action(state.chance_outcomes()[0][0])
+    exact = solve(state)
+
+    def stop_after_the_root(engine):
+        inner = engine.solve
+        calls = []
+
+        def solve_then_stopped(state, depth, seconds, nodes):
+            calls.append(1)
+            result = inner(state, depth, seconds, nodes)
+            if len(calls) > 1:  # as the native and reference solvers answer a stopped search
+                result = dict(result, complete=False, exact=False, action=None)
+            return result
+        engine.solve = solve_then_stopped
+
+    result = solve(state, deepening=False, on_engine=stop_after_the_root)
+    assert result.exact and result.values == pytest.approx(exact.values)
+    assert result.best_action == exact.best_action
+    assert result.pv.kind == "decision" and result.pv.next.kind == "open"
