@@ -338,9 +338,10 @@ def test_a_stop_while_the_line_is_built_leaves_it_open():
     built (CI found it through the protocol: a `solve` with `seconds` whose deadline fell there),
     keeps the root's exact value and leaves the rest of the line open; it never fails an assertion.
     The engine is made to answer every solve after the root's as a stopped one would."""
-    state = aiplay.load("kuhn_poker").new_initial_state()
-    state.apply_action(state.chance_outcomes()[0][0])
-    state.apply_action(state.chance_outcomes()[0][0])
+    name, options = SMALL_WHOLE_GAMES[0].values
+    state = aiplay.load(name, **options).new_initial_state()
+    while state.current_player() == CHANCE:  # to the first decision, which has a line after it
+        state.apply_action(state.chance_outcomes()[0][0])
     exact = solve(state)
 
     def stop_after_the_root(engine):
