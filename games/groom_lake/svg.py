@@ -70,6 +70,8 @@ CARD_STEP = CARD_W + 4
 CARDS_PER_ROW = SIDE_W // CARD_STEP
 #: A seat's hand cards a row (inside its box, the count badge included).
 HAND_PER_ROW = (SIDE_W - 30) // CARD_STEP
+#: Hand cards a row in a half-width seat box (two other seats a row).
+HALF_PER_ROW = ((SIDE_W - 6) // 2 - 20) // CARD_STEP
 
 
 def _seen(state: State, viewer: Optional[int]) -> Dict[str, Any]:
@@ -213,6 +215,31 @@ def _card(d: Drawing, x: float, y: float, t: int, target: Optional[str], count: 
            if " " in TYPE_NAMES[t] else "", target=target, tip=TYPE_NAMES[t], count=count, size=10)
 
 
+def _seat_places(own: Optional[int], others: List[int], heights: List[float],
+                 paired: bool) -> Dict[int, Tuple[float, float, float]]:
+    """``{seat: (x, y, width)}`` of each seat's box in the side column, from the column's top-left corner.
+
+    The viewer's own box (``own``) first, the whole width; then the others, two a row when ``paired``.
+    """
+    places: Dict[int, Tuple[float, float, float]] = {}
+    y = 0.0
+    if own is not None:
+        places[own] = (0.0, y, float(SIDE_W))
+        y += heights[own]
+    if not paired:
+        for p in others:
+            places[p] = (0.0, y, float(SIDE_W))
+            y += heights[p]
+        return places
+    half = (SIDE_W - 6) / 2
+    for i in range(0, len(others), 2):
+        row = others[i:i + 2]
+        for j, p in enumerate(row):
+            places[p] = (j * (half + 6), y, half)
+        y += max(heights[p] for p in row)
+    return places
+
+
 def svg(state: State, viewer: Optional[int] = None) -> str:
     """The picture of ``state`` as seat ``viewer`` sees it (None: everything); see the module docstring."""
     v = _seen(state, viewer)
@@ -226,12 +253,30 @@ def svg(state: State, viewer: Optional[int] = None) -> str:
     map_h = (y1 - y0 + 1) * size + 20
     map_w = max(MAP_MIN_W, min(MAP_W, (x1 - x0 + 1) * size + 20))
     # A seat's box: its name, life and one row of cards; a hand of many kinds takes more rows.
-    seat_hs = [100 + 44 * (max(1, -(-sum(1 for c in hand if c) // HAND_PER_ROW)) - 1) if hand is not None else 100
-               for hand in v["hands"]]
-    side_h = 40 + sum(seat_hs) + 345
+    # The viewer's own box comes first, the full width of the column; with a viewer the other seats'
+    # boxes go two a row (their hands are backs): six seats then fit a 1280x720 window (issue 38).
+    own = viewer if viewer is not None and 0 <= viewer < n else None
+    others = [p for p in range(n) if p != own]
+    paired = own is not None and len(others) > 1
+    per_row = [HAND_PER_ROW if p == own or not paired else HALF_PER_ROW for p in range(n)]
+    # Cards start 60 units down: a card's count badge (half above its corner) stays clear of the life line.
+    seat_hs = [106 + 44 * (max(1, -(-sum(1 for c in hand if c) // per_row[p])) - 1) if hand is not None else 106
+               for p, hand in enumerate(v["hands"])]
+    places = _seat_places(own, others, seat_hs, paired)
+    seats_h = max((y + seat_hs[p] for p, (_, y, _) in places.items()), default=0)
+    # The side column: the seats, then the Discard Stack and the notes of the moment; the legend goes
+    # under the map (the map's column is the shorter one while the Team is near the start).
+    notes_h = (24 + 44 * max(1, -(-len(v["discard"]) // CARDS_PER_ROW)) + 20
+               + (66 if v["inv"] is not None else 24 if v["inv_size"] else 0) + (24 if v["handout"] else 0)
+               + (24 if v["kept"] is not None and any(v["kept"]) else 0)
+               + (24 if v["step"] in ("vote", "half_vote") or v["ballots"] else 0))
+    side_h = seats_h + notes_h + 10
     status = wrap(_status(v), 84)
     top = 18 * (len(status) - 1)  # a long status takes more lines
-    height = top + max(60 + map_h + 10 + 110 + (200 if v["held_count"] else 0), side_h + 60)
+    held_h = 130 if v["held_count"] else 0
+    legend_notes = wrap("A hazard's number: its toughness (the dice must total more); a Crash Site's number: its "
+                        "investigations. Grey: closed.", 50)
+    height = top + 60 + max(map_h + 10 + 92 + held_h + 104 + 16 * len(legend_notes), side_h)
     who = "everything" if viewer is None else f"player {viewer}'s view"
     d = Drawing(map_w + 30 + SIDE_W, height, f"Unleashed From Groom Lake! ({who})", background="#f6efe0")
     for i, line in enumerate(status):
@@ -292,27 +337,31 @@ def svg(state: State, viewer: Optional[int] = None) -> str:
                 _tile(d, 10 + i * 84, ty0 + 24, 70, tile, 0, TILES[tile].hazard > 0, f"held-t{tile}")
 
     # -- seats ----------------------------------------------------------------------------
-    sx = map_w + 20
-    sw = SIDE_W
-    y = top + 60
+    sx0 = map_w + 20
     alien_card_holder = [p for p in range(n) if v["roles"][p] == 2 and v["alien_card"]]
-    for p in range(n):
+    for p in [own] * (own is not None) + others:
+        dx, dy, sw = places[p]
+        sx, y = sx0 + dx, top + 60 + dy
         seat_h = seat_hs[p]
         mine = p == viewer
+        half = sw < SIDE_W
         dead = v["life"][p] == 0 and v["turn"] >= 0
         acting = v["current"] == p
+        role = v["roles"][p]
+        role_text = "role ?" if role is None else ("role ?" if role < 0 else ROLE_NAMES[role])
+        extras = ([" (revealed)"] if role is not None and role >= 0 and v["revealed"][p] else []) \
+            + ([" +Alien card"] if p in alien_card_holder else []) + (["  DEAD"] if dead else [])
         with d.group(target=f"seat-{p}", cls="seat", tip=f"player {p}" + (" (dead)" if dead else "")):
             d.rect(sx, y, sw, seat_h - 6, fill="#cccccc" if dead else ("#fffbe8" if mine else "#f7f1e3"),
-                   stroke="#c03030" if acting else "#888", stroke_width=3 if acting else 1, rx=6)
+                   stroke="#c03030" if acting else "#888", stroke_width=3 if acting else 1, rx=6,
+                   cls="own-seat" if mine else None)
             d.circle(sx + 16, y + 18, 9, fill=SEAT_FILL[p], stroke="#000")
-            role = v["roles"][p]
-            role_text = "role ?" if role is None else ("role ?" if role < 0 else ROLE_NAMES[role])
-            if role is not None and role >= 0 and v["revealed"][p]:
-                role_text += " (revealed)"
-            if p in alien_card_holder:
-                role_text += " +Alien card"
-            d.text(sx + 32, y + 23, f"Player {p}{' (you)' if mine else ''}: {role_text}"
-                   + ("  DEAD" if dead else ""), size=13, weight="bold", fill="#600" if dead else "#000")
+            # A half-width box keeps the name on its line and says the rest beside the hand.
+            d.text(sx + 32, y + 23, f"Player {p}{' (you)' if mine else ''}: {role_text}" + ("" if half else "".join(extras)),
+                   size=13, weight="bold", fill="#600" if dead else "#000")
+            if half and extras:
+                d.text(sx + 50, y + 86, ", ".join(e.strip() for e in extras), size=12,
+                       fill="#600" if dead else "#000")
         with d.group(target=f"p{p}-life", cls="life", tip=f"{v['life'][p]} life tokens"):
             for k in range(v["life"][p]):
                 d.circle(sx + 20 + k * 16, y + 40, 6, fill="#e03050", stroke="#600")
@@ -322,13 +371,13 @@ def svg(state: State, viewer: Optional[int] = None) -> str:
         if hand is not None:
             kinds = [t for t in range(NUM_TYPES) if hand[t]]
             for k, t in enumerate(kinds):
-                _card(d, hx + (k % HAND_PER_ROW) * CARD_STEP, y + 54 + (k // HAND_PER_ROW) * 44, t, f"p{p}-hand-t{t}",
+                _card(d, hx + (k % per_row[p]) * CARD_STEP, y + 60 + (k // per_row[p]) * 44, t, f"p{p}-hand-t{t}",
                       hand[t])
         elif v["hand_sizes"][p]:
-            d.card_back(hx, y + 54, 30, 40, count=v["hand_sizes"][p], tip=f"{v['hand_sizes'][p]} cards in hand")
+            d.card_back(hx, y + 60, 30, 40, count=v["hand_sizes"][p], tip=f"{v['hand_sizes'][p]} cards in hand")
         if dead:
             d.line(sx + 4, y + 4, sx + sw - 4, y + seat_h - 10, stroke="#600", stroke_width=2)
-        y += seat_h
+    sx, y = sx0, top + 60 + seats_h
 
     # -- Discard Stack, investigation, votes, kept ------------------------------------------
     d.text(sx, y + 16, f"Discard Stack ({len(v['discard'])}, face up; the turn takes the top):", size=12,
@@ -363,13 +412,13 @@ def svg(state: State, viewer: Optional[int] = None) -> str:
         about = "Half-Win" if v["step"] == "half_vote" else f"against player {v['target']}"
         d.text(sx, y + 12, f"Vote {about}: {votes}", size=12)
         y += 24
-    ly = max(y + 10, height - 165)
-    d.legend(sx, ly, [("#6fa8dc", "Groom Lake (start)"), (TERRAIN_FILL[DESERT], "Desert (move 1)"),
+    ly = by + 92 + held_h
+    d.legend(10, ly, [("#6fa8dc", "Groom Lake (start)"), (TERRAIN_FILL[DESERT], "Desert (move 1)"),
                       (TERRAIN_FILL[MOUNTAIN], "Mountain (move 2)"), (TERRAIN_FILL[CANYON], "Canyon (no entry)"),
                       (TERRAIN_FILL[CIVILIZATION], "Civilization (escape)"), ("#d00000", "red-dot edge"),
-                      ("#1450c8", "the Team (T)"), ("#e03050", "life token")], columns=2, column_width=215)
-    d.text(sx, ly + 112, "A hazard's number: its toughness (the dice must total more);", size=11)
-    d.text(sx, ly + 127, "a Crash Site's number: its investigations. Grey: closed.", size=11)
+                      ("#1450c8", "the Team (T)"), ("#e03050", "life token")], columns=2, column_width=195)
+    for i, line in enumerate(legend_notes):
+        d.text(10, ly + 112 + 16 * i, line, size=11)
     return d.to_string()
 
 
