@@ -273,12 +273,16 @@ def svg(state: State, viewer: Optional[int] = None) -> str:
 
     # -- seats ------------------------------------------------------------------------------
     y = ly + LOCATION_H + 16
-    for p, b in enumerate(v["players"]):
+    # The viewer's own seat first, right under the locations (issue 38: with five players the last
+    # seats are below the fold at 1280x720).
+    order = list(range(n)) if viewer is None or not 0 <= viewer < n else [viewer] + [p for p in range(n) if p != viewer]
+    for p in order:
+        b = v["players"][p]
         h = seat_heights[p]
         mine = p == viewer
         acting = v["current"] == p
         d.rect(10, y, WIDTH - 20, h, fill="#fffbe8" if mine else "#f7f1e3", stroke="#c03030" if acting else "#888",
-               stroke_width=3 if acting else 1, rx=8)
+               stroke_width=3 if acting else 1, rx=8, cls="own-seat" if mine else None)
         d.circle(28, y + 20, 9, fill=SEAT_FILL[p], stroke="#000")
         d.text(44, y + 25, f"Player {p}{' (you)' if mine else ''}: {b['score']} reputation, {b['ap']} AP, "
                f"assistants in reserve {b['reserve']} of {ASSISTANTS}", size=14, weight="bold")

@@ -271,11 +271,15 @@ def svg(state: State, viewer: Optional[int] = None) -> str:
                 k += 1
 
     # -- seats ----------------------------------------------------------------------------
-    for p in range(n):
-        sy = y3 + p * seat_h
+    # The viewer's own row first, right under the regions it plays into (issue 38: at 1280x720 with six
+    # players the last rows are below the fold).
+    order = list(range(n)) if viewer is None or not 0 <= viewer < n else [viewer] + [p for p in range(n) if p != viewer]
+    for row, p in enumerate(order):
+        sy = y3 + row * seat_h
         mine = p == viewer
         d.rect(10, sy, WIDTH - 20, seat_h - 6, fill="#fffbe8" if mine else "#f4efe2",
-               stroke="#c03030" if p == v["current"] else "#888", stroke_width=3 if p == v["current"] else 1, rx=6)
+               stroke="#c03030" if p == v["current"] else "#888", stroke_width=3 if p == v["current"] else 1, rx=6,
+               cls="own-seat" if mine else None)
         owners = v["owners_of"][p]
         for j, o in enumerate(owners):
             d.circle(26 + 20 * j, sy + 20, 8, fill=OWNER_FILL.get(v["owner_names"][o], "#ccc"), stroke="#000")
