@@ -296,7 +296,7 @@ def svg(state: State, viewer: Optional[int] = None) -> str:
             d.rect(px + 2, py + 2, size - 4, size - 4, fill="#ffffff40", stroke="#b09a70", stroke_dasharray="4,3")
             # The coordinates the placement moves name ("place at (x,y) turned r").
             d.text(px + size / 2, py + size / 2 + 4, f"{x},{y}", size=max(7.0, size / 8), anchor="middle",
-                   fill="#a8977a")
+                   fill="#6e5f45")  # dark enough on the sand (was too faint)
     for (x, y), t in sorted(cells.items()):
         px, py = at(x, y)
         _tile(d, px, py, size, t[0], t[3], bool(t[4]), f"cell-{cell_index(x, y)}", f" at ({x},{y})")
