@@ -263,7 +263,7 @@ def svg(state: State, viewer: Optional[int] = None) -> str:
     seat_hs = [106 + 44 * (max(1, -(-sum(1 for c in hand if c) // per_row[p])) - 1) if hand is not None else 106
                for p, hand in enumerate(v["hands"])]
     places = _seat_places(own, others, seat_hs, paired)
-    seats_h = max((y + seat_hs[p] for p, (_, y, _) in places.items()), default=0)
+    seats_h: float = max((y + seat_hs[p] for p, (_, y, _) in places.items()), default=0.0)
     # The side column: the seats, then the Discard Stack and the notes of the moment; the legend goes
     # under the map (the map's column is the shorter one while the Team is near the start).
     notes_h = (24 + 44 * max(1, -(-len(v["discard"]) // CARDS_PER_ROW)) + 20
@@ -338,8 +338,9 @@ def svg(state: State, viewer: Optional[int] = None) -> str:
 
     # -- seats ----------------------------------------------------------------------------
     sx0 = map_w + 20
+    y: float
     alien_card_holder = [p for p in range(n) if v["roles"][p] == 2 and v["alien_card"]]
-    for p in [own] * (own is not None) + others:
+    for p in ([own] if own is not None else []) + others:
         dx, dy, sw = places[p]
         sx, y = sx0 + dx, top + 60 + dy
         seat_h = seat_hs[p]
