@@ -88,7 +88,7 @@ CARDS_PER_ROW = (WIDTH - 20 - CARDS_X) // SLOT_W
 ROW_H = 50
 #: A feat's card width ("Feats? Who Needs Feats?" in bold 13-unit type), and a bound for the panel's height.
 FEAT_W = 196
-FEATS_PER_ROW = (WIDTH - 20 - 70) // (FEAT_W + 6)
+FEATS_PER_ROW = (WIDTH - 20 - 80) // (FEAT_W + 6)
 #: Gadgets: three a row; a gadget's box height (its sockets show a mod's name on two lines).
 GADGETS_PER_ROW = 3
 GADGET_H = 82
@@ -117,7 +117,7 @@ def _seat_layout(b: Dict[str, Any]) -> Dict[str, Any]:
     if lay["beside"]:
         lay["junk_rows"] = 0
     gadgets_h = (GADGET_H + 6) * lay["gadget_rows"] if lay["gadget_rows"] else 24
-    lay["height"] = 36 + ROW_H * (lay["hand_rows"] + lay["junk_rows"]) + 32 * lay["feat_rows"] + 8 + gadgets_h
+    lay["height"] = 40 + ROW_H * (lay["hand_rows"] + lay["junk_rows"]) + 32 * lay["feat_rows"] + 8 + gadgets_h
     return lay
 
 
@@ -288,10 +288,12 @@ def svg(state: State, viewer: Optional[int] = None) -> str:
                f"assistants in reserve {b['reserve']} of {ASSISTANTS}", size=14, weight="bold")
         lay = layouts[p]
         for dd in range(len(b["dice"])):
-            _die(d, 20 + dd * 38, y + 36, b["dice"][dd], bool(b["used"][dd]), f"p{p}-die-{dd}", SEAT_FILL[p])
-        d.text(20, y + 82, "dice (grey: used)", size=10, fill="#555")
-        d.text(CARDS_X - 84, y + 56, f"Hand ({b['hand_size']})", size=12, weight="bold")
-        hy = y + 36
+            _die(d, 20 + dd * 38, y + 40, b["dice"][dd], bool(b["used"][dd]), f"p{p}-die-{dd}", SEAT_FILL[p])
+        # Short: a feat's count badge, half above its card on the next line, starts 109 units in.
+        d.text(20, y + 86, "grey = used", size=10, fill="#555")
+        d.text(CARDS_X - 84, y + 60, f"Hand ({b['hand_size']})", size=12, weight="bold")
+        # 40 units down: a count badge (half above its card) stays clear of the title line.
+        hy = y + 40
         if b["hand"] is not None:
             for k, t in enumerate(lay["hand"]):
                 cx, cy = _slot(k)
@@ -317,10 +319,10 @@ def svg(state: State, viewer: Optional[int] = None) -> str:
         elif b["down_size"]:
             feats.append(("backs", b["down_size"]))
         feats += [("up", f) for f in b["up"]]
-        fx, fyy = 70.0, fy
+        fx, fyy = 80.0, fy
         for kind, f in feats:
             if fx + FEAT_W > WIDTH - 20:
-                fx, fyy = 70.0, fyy + 32
+                fx, fyy = 80.0, fyy + 32
             if kind == "backs":
                 d.card_back(fx, fyy, 40, 26, count=f, tip=f"{f} face-down feats")
             elif kind == "down":

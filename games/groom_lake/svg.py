@@ -66,7 +66,9 @@ MAP_MIN_W = 400
 #: A card's width ("Recovery" in bold 13-unit type), the step from one to the next, and cards a row in the
 #: seats' column.
 CARD_W = 70
-CARD_STEP = CARD_W + 4
+#: A card's place in a row: 10 units between cards, so that a count badge (half outside its card's
+#: corner) and a highlight's frame stay off the next card's label.
+CARD_STEP = CARD_W + 10
 CARDS_PER_ROW = SIDE_W // CARD_STEP
 #: A seat's hand cards a row (inside its box, the count badge included).
 HAND_PER_ROW = (SIDE_W - 30) // CARD_STEP
