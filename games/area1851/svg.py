@@ -114,7 +114,9 @@ def _seat_layout(b: Dict[str, Any]) -> Dict[str, Any]:
     # Another seat's hand and junkyard are backs: both fit one row (its panel is shorter, so that
     # more of the other seats shows at 1280x720).
     lay["beside"] = b["hand"] is None and b["junk"] is None
-    if lay["beside"]:
+    # The viewer's own empty junkyard sits after a one-row hand rather than on a row of its own.
+    lay["after_hand"] = not lay["beside"] and not junk and len(hand) < CARDS_PER_ROW
+    if lay["beside"] or lay["after_hand"]:
         lay["junk_rows"] = 0
     gadgets_h = (GADGET_H + 6) * lay["gadget_rows"] if lay["gadget_rows"] else 24
     lay["height"] = 40 + ROW_H * (lay["hand_rows"] + lay["junk_rows"]) + 32 * lay["feat_rows"] + 8 + gadgets_h
@@ -213,8 +215,9 @@ def svg(state: State, viewer: Optional[int] = None) -> str:
     earlier_lines = wrap("Earlier events: " + (", ".join(EVENTS[e] for e in earlier[-8:]) or "-")
                          + (" ..." if len(earlier) > 8 else ""), 76)
     events_h = 16 * (len(this_turn) + len(earlier_lines))
-    ly = top + max(156, 112 + events_h)
-    height = ly + LOCATION_H + 16 + sum(seat_heights) + 10 * n + 80
+    # The decks are 64 tall and the R/L/E key is in the legend: the locations and the seats move up.
+    ly = top + max(140, 96 + events_h)
+    height = ly + LOCATION_H + 16 + sum(seat_heights) + 10 * n + 104
     who = "everything" if viewer is None else f"player {viewer}'s view"
     d = Drawing(WIDTH, height, f"Area 1851 ({who})", background="#f5efe0")
     for i, line in enumerate(status):
@@ -231,20 +234,19 @@ def svg(state: State, viewer: Optional[int] = None) -> str:
         d.rect(x, ty, 32, 24, fill="#c03030" if now else ("#ddd" if k < v["turn"] else "#fff"), stroke="#444", rx=3,
                tip=f"turn {k}" + {5: ": To the Right!", 10: ": To the Left!", 15: ": The End"}.get(k, ""))
         d.text(x + 16, ty + 17, f"{k}{mark}", size=11, anchor="middle", fill="#fff" if now else "#000")
-    d.text(12, ty + 42, "R: To the Right!  L: To the Left!  E: The End", size=10, fill="#555")
     for i, line in enumerate(this_turn):
-        d.text(12, ty + 62 + 16 * i, line, size=12, weight="bold")
+        d.text(12, ty + 46 + 16 * i, line, size=12, weight="bold")
     for i, line in enumerate(earlier_lines):
-        d.text(12, ty + 62 + 16 * (len(this_turn) + i), line, size=10, fill="#444")
+        d.text(12, ty + 46 + 16 * (len(this_turn) + i), line, size=10, fill="#444")
     dx = DECKS_X
-    d.card_back(dx, top + 56, 60, 80, target="tinker-deck", tip=f"Tinker deck: {v['deck']} cards", label=str(v["deck"]))
-    d.text(dx + 30, top + 152, "Tinker deck", size=10, anchor="middle")
-    d.card_back(dx + 100, top + 56, 60, 80, target="feat-deck", tip=f"Feat deck: {v['feat_deck']} cards",
+    d.card_back(dx, top + 56, 60, 64, target="tinker-deck", tip=f"Tinker deck: {v['deck']} cards", label=str(v["deck"]))
+    d.text(dx + 30, top + 136, "Tinker deck", size=10, anchor="middle")
+    d.card_back(dx + 100, top + 56, 60, 64, target="feat-deck", tip=f"Feat deck: {v['feat_deck']} cards",
                 label=str(v["feat_deck"]))
-    d.text(dx + 130, top + 152, "Feat deck", size=10, anchor="middle")
-    d.rect(dx + 200, top + 56, 60, 80, fill="#eee", stroke="#666", rx=4, tip="Tinker discard pile (face up)")
-    d.text(dx + 230, top + 100, str(v["discard"]), size=14, anchor="middle", weight="bold")
-    d.text(dx + 230, top + 152, "discard", size=10, anchor="middle")
+    d.text(dx + 130, top + 136, "Feat deck", size=10, anchor="middle")
+    d.rect(dx + 200, top + 56, 60, 64, fill="#eee", stroke="#666", rx=4, tip="Tinker discard pile (face up)")
+    d.text(dx + 230, top + 93, str(v["discard"]), size=14, anchor="middle", weight="bold")
+    d.text(dx + 230, top + 136, "discard", size=10, anchor="middle")
     d.text(WIDTH - 10, top + 44, "cards: c3 r2 = dice cost 3, rating 2", size=9, fill="#555", anchor="end")
 
     # -- locations: the picture's whole width ---------------------------------------------------
@@ -300,7 +302,12 @@ def svg(state: State, viewer: Optional[int] = None) -> str:
                 _tinker(d, cx, hy + cy, t, f"p{p}-hand-t{t}", b["hand"][t])
         elif b["hand_size"]:
             d.card_back(CARDS_X, hy, 40, 44, count=b["hand_size"], tip=f"{b['hand_size']} hand cards")
-        jy, jx = (hy, CARDS_X + JUNK_BESIDE) if lay["beside"] else (hy + lay["hand_rows"] * ROW_H, CARDS_X)
+        if lay["beside"]:
+            jy, jx = hy, CARDS_X + JUNK_BESIDE
+        elif lay["after_hand"]:  # the box (84 units left of jx) 10 units after the hand's last card
+            jy, jx = hy, CARDS_X + len(lay["hand"]) * SLOT_W + 94
+        else:
+            jy, jx = hy + lay["hand_rows"] * ROW_H, CARDS_X
         with d.group(target=f"p{p}-junk", cls="junkyard", tip=f"junkyard: {b['junk_size']} cards"):
             d.rect(jx - 84, jy, 76, 44, fill="#d8d0bc", stroke="#777", rx=5)
             d.text(jx - 46, jy + 18, "Junkyard", size=10, anchor="middle", weight="bold")
@@ -361,9 +368,10 @@ def svg(state: State, viewer: Optional[int] = None) -> str:
             d.text(20, gy + 16, "no gadgets yet", size=11, fill="#777")
         y += h + 10
 
-    d.legend(10, y, [(FACTION_FILL[f], f"{FACTIONS[f]} card") for f in range(3)]
-             + [("#5b4a8a", "face-down card (count)"), ("#ffe9a0", "revealed feat")]
-             + [(SEAT_FILL[p], f"player {p}") for p in range(n)], columns=4, column_width=180)
+    lh = d.legend(10, y, [(FACTION_FILL[f], f"{FACTIONS[f]} card") for f in range(3)]
+                  + [("#5b4a8a", "face-down card (count)"), ("#ffe9a0", "revealed feat")]
+                  + [(SEAT_FILL[p], f"player {p}") for p in range(n)], columns=4, column_width=180)
+    d.text(10, y + lh + 16, "Turn track: R: To the Right!  L: To the Left!  E: The End", size=11, fill="#555")
     return d.to_string()
 
 
