@@ -142,6 +142,13 @@ def _tile(d: Drawing, x: float, y: float, s: float, tile: int, rot: int, open_: 
     with d.group(target=target, cls="tile", tip=tip):
         d.rect(x, y, s, s, fill="#6fa8dc" if tile == GROOM_LAKE else TERRAIN_FILL[info.terrain],
                stroke="#333", stroke_width=1.5)
+        if info.hazard:  # pale plates under the hazard's texts, drawn before the edges' red dots
+            fs0 = max(MIN_TEXT, s / 8.5)
+            if s < COMPACT_TILE:
+                d.rect(x + 4, y + 8, s - 8, 16, fill="#ffffffb8", rx=3, pointer_events="none")
+                d.rect(x + s - 24, y + s - 22, 20, 18, fill="#ffffffb8", rx=3, pointer_events="none")
+            else:
+                d.rect(x + 4, y + s / 2 - fs0 - 1, s - 8, 2.5 * fs0 + 6, fill="#ffffffb8", rx=3, pointer_events="none")
         for k, dot in enumerate(rotated_edges(tile, rot)):
             dx, dy = DIRS[k]
             cx, cy = x + s / 2 + dx * (s / 2 - 5), y + s / 2 - dy * (s / 2 - 5)
@@ -153,7 +160,8 @@ def _tile(d: Drawing, x: float, y: float, s: float, tile: int, rot: int, open_: 
                y + s / 2 - ny_ * (s / 2 - 9), stroke="#333", stroke_width=2)
         fs = max(7.0, s / 8.5)
         text_fill = "#fff" if info.terrain == CANYON else "#000"
-        colour = "#c00000" if open_ else "#707070"
+        # Dark red (open) or dark grey (closed) on a pale plate: readable on a Mountain's brown as on sand.
+        colour = "#a00000" if open_ else "#454545"
         if s < COMPACT_TILE:
             _compact_labels(d, x, y, s, tile, open_, text_fill, colour)
             return
@@ -161,7 +169,8 @@ def _tile(d: Drawing, x: float, y: float, s: float, tile: int, rot: int, open_: 
         if s < 92 and tile == GROOM_LAKE:  # "Groom Lake" in bold 13-unit type needs 88 units
             label = "Lake"
         label = _cut(label, s)
-        d.text(x + s / 2, y + fs + 6, label, size=fs, anchor="middle", fill=text_fill, weight="bold")
+        # 10 units down: clear of the red dot on the tile's top edge.
+        d.text(x + s / 2, y + fs + 10, label, size=fs, anchor="middle", fill=text_fill, weight="bold")
         if info.hazard:
             # Toughness (or a Crash Site's investigations) in large type, the state below it.
             d.text(x + s / 2, y + s / 2, _cut(_hazard_word(tile), s), size=fs, anchor="middle", fill=colour,
@@ -194,9 +203,10 @@ def _compact_labels(d: Drawing, x: float, y: float, s: float, tile: int, open_: 
     closed), or else the terrain's cut name in the middle (its colour says it too; the legend tells)."""
     info = TILES[tile]
     if info.hazard:
-        d.text(x + s / 2, y + 16, _cut(_hazard_word(tile), s), size=MIN_TEXT, anchor="middle", fill=colour,
+        # The name 20 units down (clear of the top edge's red dot); both on pale plates (see _tile).
+        d.text(x + s / 2, y + 20, _cut(_hazard_word(tile), s), size=MIN_TEXT, anchor="middle", fill=colour,
                weight="bold")
-        d.text(x + s - 6, y + s - 6, str(info.number), size=MIN_TEXT, anchor="end", fill=colour, weight="bold")
+        d.text(x + s - 6, y + s - 8, str(info.number), size=MIN_TEXT, anchor="end", fill=colour, weight="bold")
     else:
         word = "Lake" if tile == GROOM_LAKE else TERRAIN_NAMES[info.terrain]
         d.text(x + s / 2, y + s / 2 + 5, _cut(word, s), size=MIN_TEXT, anchor="middle", fill=text_fill, weight="bold")
@@ -305,12 +315,12 @@ def svg(state: State, viewer: Optional[int] = None) -> str:
     fx, fy = at(*v["team_from"])
     tx, ty = at(*v["team"])
     if v["team_from"] != v["team"]:  # where the Team came from (it goes back there if a hazard holds)
-        d.line(fx + size * 0.25, fy + size * 0.78, tx + size * 0.25, ty + size * 0.78, stroke="#1450c8",
+        d.line(fx + size * 0.25, fy + size * 0.84, tx + size * 0.25, ty + size * 0.84, stroke="#1450c8",
                stroke_width=2, stroke_dasharray="5,3", pointer_events="none")
     # The Team sits in the tile's lower-left corner, clear of the labels in the middle.
-    d.circle(tx + size * 0.25, ty + size * 0.78, max(6.0, size / 8), fill="#1450c8", stroke="#fff",
+    d.circle(tx + size * 0.25, ty + size * 0.84, max(6.0, size / 8), fill="#1450c8", stroke="#fff",
              stroke_width=2, tip="the Team", pointer_events="none")
-    d.text(tx + size * 0.25, ty + size * 0.78 + 4, "T", size=max(8.0, size / 8), fill="#fff", anchor="middle",
+    d.text(tx + size * 0.25, ty + size * 0.84 + 4, "T", size=max(8.0, size / 8), fill="#fff", anchor="middle",
            weight="bold", pointer_events="none")
 
     # -- tiles in play, piles ---------------------------------------------------------------
@@ -358,6 +368,8 @@ def svg(state: State, viewer: Optional[int] = None) -> str:
             d.rect(sx, y, sw, seat_h - 6, fill="#cccccc" if dead else ("#fffbe8" if mine else "#f7f1e3"),
                    stroke="#c03030" if acting else "#888", stroke_width=3 if acting else 1, rx=6,
                    cls="own-seat" if mine else None)
+            if dead:  # under the texts, faint: the seat's name stays readable
+                d.line(sx + 4, y + 4, sx + sw - 4, y + seat_h - 10, stroke="#600", stroke_width=2, opacity=0.3)
             d.circle(sx + 16, y + 18, 9, fill=SEAT_FILL[p], stroke="#000")
             # A half-width box keeps the name on its line and says the rest beside the hand.
             d.text(sx + 32, y + 23, f"Player {p}{' (you)' if mine else ''}: {role_text}" + ("" if half else "".join(extras)),
@@ -378,8 +390,6 @@ def svg(state: State, viewer: Optional[int] = None) -> str:
                       hand[t])
         elif v["hand_sizes"][p]:
             d.card_back(hx, y + 60, 30, 40, count=v["hand_sizes"][p], tip=f"{v['hand_sizes'][p]} cards in hand")
-        if dead:
-            d.line(sx + 4, y + 4, sx + sw - 4, y + seat_h - 10, stroke="#600", stroke_width=2)
     sx, y = sx0, top + 60 + seats_h
 
     # -- Discard Stack, investigation, votes, kept ------------------------------------------
