@@ -288,7 +288,12 @@ def svg(state: State, viewer: Optional[int] = None) -> str:
     held_h = 130 if v["held_count"] else 0
     legend_notes = wrap("A hazard's number: its toughness (the dice must total more); a Crash Site's number: its "
                         "investigations. Grey: closed.", 50)
-    height = top + 60 + max(map_h + 10 + 92 + held_h + 104 + 16 * len(legend_notes), side_h)
+    # The legend goes under the shorter column: under the map while it is small, in the seats' column
+    # once the map has grown (the picture then stays as short as it can).
+    left_h = map_h + 10 + 92 + held_h
+    legend_h = 110 + 16 * len(legend_notes)
+    legend_left = left_h <= side_h
+    height = top + 60 + (max(left_h + legend_h, side_h) if legend_left else max(left_h, side_h + legend_h))
     who = "everything" if viewer is None else f"player {viewer}'s view"
     d = Drawing(map_w + 30 + SIDE_W, height, f"Unleashed From Groom Lake! ({who})", background="#f6efe0")
     for i, line in enumerate(status):
@@ -425,13 +430,13 @@ def svg(state: State, viewer: Optional[int] = None) -> str:
         about = "Half-Win" if v["step"] == "half_vote" else f"against player {v['target']}"
         d.text(sx, y + 12, f"Vote {about}: {votes}", size=12)
         y += 24
-    ly = by + 92 + held_h
-    d.legend(10, ly, [("#6fa8dc", "Groom Lake (start)"), (TERRAIN_FILL[DESERT], "Desert (move 1)"),
+    lx, ly = (10, by + 92 + held_h) if legend_left else (sx0, top + 60 + side_h)
+    d.legend(lx, ly, [("#6fa8dc", "Groom Lake (start)"), (TERRAIN_FILL[DESERT], "Desert (move 1)"),
                       (TERRAIN_FILL[MOUNTAIN], "Mountain (move 2)"), (TERRAIN_FILL[CANYON], "Canyon (no entry)"),
                       (TERRAIN_FILL[CIVILIZATION], "Civilization (escape)"), ("#d00000", "red-dot edge"),
                       ("#1450c8", "the Team (T)"), ("#e03050", "life token")], columns=2, column_width=195)
     for i, line in enumerate(legend_notes):
-        d.text(10, ly + 112 + 16 * i, line, size=11)
+        d.text(lx, ly + 112 + 16 * i, line, size=11)
     return d.to_string()
 
 
