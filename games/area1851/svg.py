@@ -260,7 +260,7 @@ def svg(state: State, viewer: Optional[int] = None) -> str:
             lines = [line for effect in LOCATION_EFFECTS[loc] for line in wrap(effect, 22)]
             for i, line in enumerate(lines[:4]):
                 d.text(lx + 6, ly + 34 + 14 * i, line, size=9)
-            top_ = ly + 34 + 14 * 3 + 6
+            top_ = ly + 34 + 14 * 3 + 10  # clear of a fourth line's descenders
             d.rect(lx + 6, top_, lw - 20, 40, fill="#fff8e8", stroke="#999", rx=4)
             d.text(lx + 10, top_ + 13, "waiting", size=9, fill="#666")
             d.rect(lx + 6, top_ + 46, lw - 20, 40, fill="#f0e0c8", stroke="#999", rx=4)
