@@ -741,3 +741,72 @@ def test_two_people_in_two_tabs_play_a_whole_game_with_a_bot_at_one_table(demo_u
         assert len(logs[0]) == len(logs[1])  # the same game, move for move
     finally:
         second.close()
+
+
+#: Every board game at its largest player count (the players option's upper bound), chosen by property.
+LARGEST = [(g, aiplay.load(g).option_spec["players"].high) for g in games_with(board=True, listed=True)
+           if "players" in aiplay.load(g).option_spec]
+
+#: Where the seat's own area of the picture, the move buttons and the picture lie in the viewport with
+#: nothing scrolled (the page, the board panel and the side panel all at their top).
+LAYOUT = """(() => {
+  window.scrollTo(0, 0);
+  for (const id of ['board', 'side', 'moves']) document.getElementById(id).scrollTop = 0;
+  const box = (e) => { if (!e) return null; const r = e.getBoundingClientRect(); return [r.left, r.top, r.right, r.bottom]; };
+  const buttons = [...document.querySelectorAll('#moves button')];
+  return {
+    own: box(document.querySelector('#board svg .own-seat')),
+    moves: box(document.getElementById('moves')),
+    buttons: buttons.map(box),
+    picture: box(document.querySelector('#board svg')),
+    board: box(document.getElementById('board')),
+    page: document.scrollingElement.scrollHeight,
+    width: innerWidth, height: innerHeight,
+  };
+})()"""
+
+
+def inside(rect, width, height):
+    """Whether the rectangle ``[left, top, right, bottom]`` lies in a ``width`` x ``height`` viewport (0.5 px slack)."""
+    left, top, right, bottom = rect
+    return left >= -0.5 and top >= -0.5 and right <= width + 0.5 and bottom <= height + 0.5
+
+
+@pytest.mark.parametrize("game,players", LARGEST, ids=[f"{g}-{n}" for g, n in LARGEST])
+def test_at_1280x720_the_largest_table_shows_the_seats_own_area_and_moves_without_scrolling(demo_url, browser, game,
+                                                                                             players):
+    """Issue 38: at 1280x720 with the most players, the seat's own area of the picture and its move buttons
+    are inside the window with nothing scrolled, the page itself never scrolls, and no text of the picture
+    is under 12 px; checked at the seat's first three decisions (the last seat: the one drawn lowest
+    before the pictures put the viewer's own area first)."""
+    width, height = SIZES[0]
+    seat = players - 1
+    browser.size(width, height)
+    browser.call("Page.navigate", url=demo_url + f"?game={game}&players={players}&seat={seat}&bot=heuristic"
+                                                 "&seconds=0.05&seed=5")
+    browser.wait_for("document.getElementById('connection').textContent === 'engine connected'")
+    browser.click("document.getElementById('start')")
+    rng = random.Random(5)
+    fits = []
+    for decision in range(3):
+        snap = wait_ready(browser)
+        if snap["finished"]:
+            break
+        layout = browser.js(LAYOUT)
+        assert layout["own"] is not None, f"{game}: the picture marks no own area (class own-seat) for seat {seat}"
+        assert inside(layout["own"], width, height), (game, decision, layout)
+        assert layout["own"][1] >= layout["board"][1] - 0.5  # not hidden above the board panel either
+        assert layout["buttons"] and inside(layout["moves"], width, height), (game, decision, layout)
+        assert all(inside(b, width, height) for b in layout["buttons"][:4]), (game, decision, layout)
+        assert layout["page"] <= height, f"{game}: the page scrolls ({layout['page']} px)"
+        smallest = browser.js(SMALLEST_TEXT)
+        assert smallest >= 11.99, f"{game}: a text of the picture is {smallest:.1f} px"
+        fits.append(layout["picture"][3] <= height + 0.5)
+        if decision == 0:
+            SHOTS_DIR.mkdir(parents=True, exist_ok=True)
+            browser.screenshot(SHOTS_DIR / f"layout_{game}_{players}p_{width}x{height}.png")
+        click_button(browser, rng.choice(snap["legal"]))
+        browser.wait_for(f"document.querySelectorAll('#log li').length > {snap['log']}", timeout=60)
+    assert fits, f"{game}: the seat never had a decision"
+    print(f"{game} {players} players at {width}x{height}: whole picture in the window at {sum(fits)} of {len(fits)} decisions")
+    assert not browser.console_errors, browser.console_errors

@@ -285,9 +285,10 @@ def _module_or_raise(state: Any) -> Tuple[Any, ModuleType]:
 #: An element's ids for comparing two pictures: a move's target, or a part drawn for people only.
 _MARK_ATTRS = ("data-target", "data-part")
 #: How a marked element looks in a picture shown on its own (the demo draws its own frame too).
+#: The outline of a changed element. Its text keeps its own colour: an orange text fill made white
+#: labels on dark tiles and cards (a Canyon, a coloured card's value) unreadable (issue 38).
 CHANGED_STYLE = ("<style>[data-changed] rect, rect[data-changed], [data-changed] circle, circle[data-changed], "
-                 "[data-changed] polygon, polygon[data-changed] { stroke: #ff6a00; stroke-width: 3.5px; } "
-                 "text[data-changed], [data-changed] text { fill: #c23b00; }</style>")
+                 "[data-changed] polygon, polygon[data-changed] { stroke: #ff6a00; stroke-width: 3.5px; }</style>")
 
 
 #: Where an element lies: left out when comparing, so that a card that only moved up a row

@@ -88,7 +88,7 @@ CARDS_PER_ROW = (WIDTH - 20 - CARDS_X) // SLOT_W
 ROW_H = 50
 #: A feat's card width ("Feats? Who Needs Feats?" in bold 13-unit type), and a bound for the panel's height.
 FEAT_W = 196
-FEATS_PER_ROW = (WIDTH - 20 - 70) // (FEAT_W + 6)
+FEATS_PER_ROW = (WIDTH - 20 - 80) // (FEAT_W + 6)
 #: Gadgets: three a row; a gadget's box height (its sockets show a mod's name on two lines).
 GADGETS_PER_ROW = 3
 GADGET_H = 82
@@ -114,10 +114,12 @@ def _seat_layout(b: Dict[str, Any]) -> Dict[str, Any]:
     # Another seat's hand and junkyard are backs: both fit one row (its panel is shorter, so that
     # more of the other seats shows at 1280x720).
     lay["beside"] = b["hand"] is None and b["junk"] is None
-    if lay["beside"]:
+    # The viewer's own empty junkyard sits after a one-row hand rather than on a row of its own.
+    lay["after_hand"] = not lay["beside"] and not junk and len(hand) < CARDS_PER_ROW
+    if lay["beside"] or lay["after_hand"]:
         lay["junk_rows"] = 0
     gadgets_h = (GADGET_H + 6) * lay["gadget_rows"] if lay["gadget_rows"] else 24
-    lay["height"] = 36 + ROW_H * (lay["hand_rows"] + lay["junk_rows"]) + 32 * lay["feat_rows"] + 8 + gadgets_h
+    lay["height"] = 40 + ROW_H * (lay["hand_rows"] + lay["junk_rows"]) + 32 * lay["feat_rows"] + 8 + gadgets_h
     return lay
 
 
@@ -213,8 +215,9 @@ def svg(state: State, viewer: Optional[int] = None) -> str:
     earlier_lines = wrap("Earlier events: " + (", ".join(EVENTS[e] for e in earlier[-8:]) or "-")
                          + (" ..." if len(earlier) > 8 else ""), 76)
     events_h = 16 * (len(this_turn) + len(earlier_lines))
-    ly = top + max(156, 112 + events_h)
-    height = ly + LOCATION_H + 16 + sum(seat_heights) + 10 * n + 80
+    # The decks are 64 tall and the R/L/E key is in the legend: the locations and the seats move up.
+    ly = top + max(140, 96 + events_h)
+    height = ly + LOCATION_H + 16 + sum(seat_heights) + 10 * n + 104
     who = "everything" if viewer is None else f"player {viewer}'s view"
     d = Drawing(WIDTH, height, f"Area 1851 ({who})", background="#f5efe0")
     for i, line in enumerate(status):
@@ -231,20 +234,19 @@ def svg(state: State, viewer: Optional[int] = None) -> str:
         d.rect(x, ty, 32, 24, fill="#c03030" if now else ("#ddd" if k < v["turn"] else "#fff"), stroke="#444", rx=3,
                tip=f"turn {k}" + {5: ": To the Right!", 10: ": To the Left!", 15: ": The End"}.get(k, ""))
         d.text(x + 16, ty + 17, f"{k}{mark}", size=11, anchor="middle", fill="#fff" if now else "#000")
-    d.text(12, ty + 42, "R: To the Right!  L: To the Left!  E: The End", size=10, fill="#555")
     for i, line in enumerate(this_turn):
-        d.text(12, ty + 62 + 16 * i, line, size=12, weight="bold")
+        d.text(12, ty + 46 + 16 * i, line, size=12, weight="bold")
     for i, line in enumerate(earlier_lines):
-        d.text(12, ty + 62 + 16 * (len(this_turn) + i), line, size=10, fill="#444")
+        d.text(12, ty + 46 + 16 * (len(this_turn) + i), line, size=10, fill="#444")
     dx = DECKS_X
-    d.card_back(dx, top + 56, 60, 80, target="tinker-deck", tip=f"Tinker deck: {v['deck']} cards", label=str(v["deck"]))
-    d.text(dx + 30, top + 152, "Tinker deck", size=10, anchor="middle")
-    d.card_back(dx + 100, top + 56, 60, 80, target="feat-deck", tip=f"Feat deck: {v['feat_deck']} cards",
+    d.card_back(dx, top + 56, 60, 64, target="tinker-deck", tip=f"Tinker deck: {v['deck']} cards", label=str(v["deck"]))
+    d.text(dx + 30, top + 136, "Tinker deck", size=10, anchor="middle")
+    d.card_back(dx + 100, top + 56, 60, 64, target="feat-deck", tip=f"Feat deck: {v['feat_deck']} cards",
                 label=str(v["feat_deck"]))
-    d.text(dx + 130, top + 152, "Feat deck", size=10, anchor="middle")
-    d.rect(dx + 200, top + 56, 60, 80, fill="#eee", stroke="#666", rx=4, tip="Tinker discard pile (face up)")
-    d.text(dx + 230, top + 100, str(v["discard"]), size=14, anchor="middle", weight="bold")
-    d.text(dx + 230, top + 152, "discard", size=10, anchor="middle")
+    d.text(dx + 130, top + 136, "Feat deck", size=10, anchor="middle")
+    d.rect(dx + 200, top + 56, 60, 64, fill="#eee", stroke="#666", rx=4, tip="Tinker discard pile (face up)")
+    d.text(dx + 230, top + 93, str(v["discard"]), size=14, anchor="middle", weight="bold")
+    d.text(dx + 230, top + 136, "discard", size=10, anchor="middle")
     d.text(WIDTH - 10, top + 44, "cards: c3 r2 = dice cost 3, rating 2", size=9, fill="#555", anchor="end")
 
     # -- locations: the picture's whole width ---------------------------------------------------
@@ -258,7 +260,7 @@ def svg(state: State, viewer: Optional[int] = None) -> str:
             lines = [line for effect in LOCATION_EFFECTS[loc] for line in wrap(effect, 22)]
             for i, line in enumerate(lines[:4]):
                 d.text(lx + 6, ly + 34 + 14 * i, line, size=9)
-            top_ = ly + 34 + 14 * 3 + 6
+            top_ = ly + 34 + 14 * 3 + 10  # clear of a fourth line's descenders
             d.rect(lx + 6, top_, lw - 20, 40, fill="#fff8e8", stroke="#999", rx=4)
             d.text(lx + 10, top_ + 13, "waiting", size=9, fill="#666")
             d.rect(lx + 6, top_ + 46, lw - 20, 40, fill="#f0e0c8", stroke="#999", rx=4)
@@ -273,28 +275,39 @@ def svg(state: State, viewer: Optional[int] = None) -> str:
 
     # -- seats ------------------------------------------------------------------------------
     y = ly + LOCATION_H + 16
-    for p, b in enumerate(v["players"]):
+    # The viewer's own seat first, right under the locations (issue 38: with five players the last
+    # seats are below the fold at 1280x720).
+    order = list(range(n)) if viewer is None or not 0 <= viewer < n else [viewer] + [p for p in range(n) if p != viewer]
+    for p in order:
+        b = v["players"][p]
         h = seat_heights[p]
         mine = p == viewer
         acting = v["current"] == p
         d.rect(10, y, WIDTH - 20, h, fill="#fffbe8" if mine else "#f7f1e3", stroke="#c03030" if acting else "#888",
-               stroke_width=3 if acting else 1, rx=8)
+               stroke_width=3 if acting else 1, rx=8, cls="own-seat" if mine else None)
         d.circle(28, y + 20, 9, fill=SEAT_FILL[p], stroke="#000")
         d.text(44, y + 25, f"Player {p}{' (you)' if mine else ''}: {b['score']} reputation, {b['ap']} AP, "
                f"assistants in reserve {b['reserve']} of {ASSISTANTS}", size=14, weight="bold")
         lay = layouts[p]
         for dd in range(len(b["dice"])):
-            _die(d, 20 + dd * 38, y + 36, b["dice"][dd], bool(b["used"][dd]), f"p{p}-die-{dd}", SEAT_FILL[p])
-        d.text(20, y + 82, "dice (grey: used)", size=10, fill="#555")
-        d.text(CARDS_X - 84, y + 56, f"Hand ({b['hand_size']})", size=12, weight="bold")
-        hy = y + 36
+            _die(d, 20 + dd * 38, y + 40, b["dice"][dd], bool(b["used"][dd]), f"p{p}-die-{dd}", SEAT_FILL[p])
+        # Short: a feat's count badge, half above its card on the next line, starts 109 units in.
+        d.text(20, y + 86, "grey = used", size=10, fill="#555")
+        d.text(CARDS_X - 84, y + 60, f"Hand ({b['hand_size']})", size=12, weight="bold")
+        # 40 units down: a count badge (half above its card) stays clear of the title line.
+        hy = y + 40
         if b["hand"] is not None:
             for k, t in enumerate(lay["hand"]):
                 cx, cy = _slot(k)
                 _tinker(d, cx, hy + cy, t, f"p{p}-hand-t{t}", b["hand"][t])
         elif b["hand_size"]:
             d.card_back(CARDS_X, hy, 40, 44, count=b["hand_size"], tip=f"{b['hand_size']} hand cards")
-        jy, jx = (hy, CARDS_X + JUNK_BESIDE) if lay["beside"] else (hy + lay["hand_rows"] * ROW_H, CARDS_X)
+        if lay["beside"]:
+            jy, jx = hy, CARDS_X + JUNK_BESIDE
+        elif lay["after_hand"]:  # the box (84 units left of jx) 10 units after the hand's last card
+            jy, jx = hy, CARDS_X + len(lay["hand"]) * SLOT_W + 94
+        else:
+            jy, jx = hy + lay["hand_rows"] * ROW_H, CARDS_X
         with d.group(target=f"p{p}-junk", cls="junkyard", tip=f"junkyard: {b['junk_size']} cards"):
             d.rect(jx - 84, jy, 76, 44, fill="#d8d0bc", stroke="#777", rx=5)
             d.text(jx - 46, jy + 18, "Junkyard", size=10, anchor="middle", weight="bold")
@@ -313,10 +326,10 @@ def svg(state: State, viewer: Optional[int] = None) -> str:
         elif b["down_size"]:
             feats.append(("backs", b["down_size"]))
         feats += [("up", f) for f in b["up"]]
-        fx, fyy = 70.0, fy
+        fx, fyy = 80.0, fy
         for kind, f in feats:
             if fx + FEAT_W > WIDTH - 20:
-                fx, fyy = 70.0, fyy + 32
+                fx, fyy = 80.0, fyy + 32
             if kind == "backs":
                 d.card_back(fx, fyy, 40, 26, count=f, tip=f"{f} face-down feats")
             elif kind == "down":
@@ -355,9 +368,10 @@ def svg(state: State, viewer: Optional[int] = None) -> str:
             d.text(20, gy + 16, "no gadgets yet", size=11, fill="#777")
         y += h + 10
 
-    d.legend(10, y, [(FACTION_FILL[f], f"{FACTIONS[f]} card") for f in range(3)]
-             + [("#5b4a8a", "face-down card (count)"), ("#ffe9a0", "revealed feat")]
-             + [(SEAT_FILL[p], f"player {p}") for p in range(n)], columns=4, column_width=180)
+    lh = d.legend(10, y, [(FACTION_FILL[f], f"{FACTIONS[f]} card") for f in range(3)]
+                  + [("#5b4a8a", "face-down card (count)"), ("#ffe9a0", "revealed feat")]
+                  + [(SEAT_FILL[p], f"player {p}") for p in range(n)], columns=4, column_width=180)
+    d.text(10, y + lh + 16, "Turn track: R: To the Right!  L: To the Left!  E: The End", size=11, fill="#555")
     return d.to_string()
 
 

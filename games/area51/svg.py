@@ -130,6 +130,76 @@ def _card(d: Drawing, x: float, y: float, t: Optional[int], target: Optional[str
         d.rect(x + 1, y + 1, CARD_W - 2, CARD_H - 2, stroke="#5b4a8a", stroke_width=2, stroke_dasharray="3,2", rx=3)
 
 
+#: The height of the vehicles and supply block (vehicles, routes, numbers, towers, caps).
+VEHICLES_H = 148
+#: Where a seat's hand cards start in a half-width row (the other seats, two a row), from its left edge.
+HALF_HAND_X = 215
+
+
+def _hand_items(v: Dict[str, Any], p: int) -> int:
+    """How many cards (of distinct types, a back counting as one) seat ``p``'s row shows."""
+    hand = v["hands"][p]
+    if hand is not None:
+        return sum(1 for c in hand if c)
+    known = v["known"][p]
+    return sum(1 for c in known if c) + (1 if v["hand_sizes"][p] > sum(known) else 0)
+
+
+def _seat_height(v: Dict[str, Any], p: int, width: float, seat_h: float) -> float:
+    """The height of seat ``p``'s row ``width`` wide: one more card row for each row its hand needs."""
+    hand_x = HAND_X - 10 if width >= WIDTH - 20 else HALF_HAND_X  # as _seat places them
+    per_row = max(1, int((width - hand_x + 8) // (CARD_W + 12)))  # n cards take n * 42 - 12, 4 to spare
+    return seat_h + (CARD_H + 4) * (max(1, -(-_hand_items(v, p) // per_row)) - 1)
+
+
+def _others_height(v: Dict[str, Any], others: List[int], paired: bool, seat_h: float) -> float:
+    """The height of the other seats' rows (two a row when ``paired``)."""
+    if not paired:
+        return seat_h * len(others)
+    half = (WIDTH - 30) / 2
+    return sum(max(_seat_height(v, p, half, seat_h) for p in others[i:i + 2]) for i in range(0, len(others), 2))
+
+
+def _seat(d: Drawing, v: Dict[str, Any], p: int, x0: float, sy: float, width: float, h: float,
+          viewer: Optional[int]) -> None:
+    """Seat ``p``'s row at (x0, sy), ``width`` wide: owners, name, score, hand size, then the hand."""
+    mine = p == viewer
+    d.rect(x0, sy, width, h - 6, fill="#fffbe8" if mine else "#f4efe2",
+           stroke="#c03030" if p == v["current"] else "#888", stroke_width=3 if p == v["current"] else 1, rx=6,
+           cls="own-seat" if mine else None)
+    owners = v["owners_of"][p]
+    for j, o in enumerate(owners):
+        d.circle(x0 + 16 + 20 * j, sy + 20, 8, fill=OWNER_FILL.get(v["owner_names"][o], "#ccc"), stroke="#000")
+    names = "/".join(v["owner_names"][o] for o in owners)
+    # The name, the score and the hand's size on three short lines; the hand's cards on their right.
+    d.text(x0 + 16 + 20 * len(owners), sy + 24, f"Player {p}{' (you)' if mine else ''}", size=13, weight="bold")
+    score = f"score {v['seat_scores'][p]}"
+    if len(owners) > 1:
+        score += " (lower of " + " and ".join(str(v["scores"][o]) for o in owners) + ")"
+    d.text(x0 + 10, sy + 42, score, size=12)
+    d.text(x0 + 10, sy + 58, f"{names}, hand {v['hand_sizes'][p]} cards", size=11)
+    hand_x = x0 + (HAND_X - 10 if width >= WIDTH - 20 else HALF_HAND_X)
+    per_row = max(1, int((x0 + width - hand_x + 8) // (CARD_W + 12)))
+    slots = [(hand_x + (k % per_row) * (CARD_W + 12), sy + 10 + (k // per_row) * (CARD_H + 4))
+             for k in range(NUM_TYPES + 1)]
+    hand = v["hands"][p]
+    k = 0
+    if hand is not None:
+        for t in range(NUM_TYPES):
+            if hand[t]:
+                _card(d, *slots[k], t, target=f"p{p}-hand-t{t}", count=hand[t])
+                k += 1
+        return
+    known = v["known"][p]
+    hidden = v["hand_sizes"][p] - sum(known)
+    for t in range(NUM_TYPES):
+        if known[t]:
+            _card(d, *slots[k], t, count=known[t])
+            k += 1
+    if hidden > 0:
+        d.card_back(*slots[k], CARD_W, CARD_H, count=hidden, tip=f"{hidden} unknown cards")
+
+
 def svg(state: State, viewer: Optional[int] = None) -> str:
     """The picture of ``state`` as seat ``viewer`` sees it (None: everything); see the module docstring.
 
@@ -142,21 +212,29 @@ def svg(state: State, viewer: Optional[int] = None) -> str:
     hangar_rows = max(1, max(-(-len(h) // 3) for reg in v["hangars"] for h in reg))
     region_h = 200 + hangar_rows * (CARD_H + 4)
     seat_h = 70
+    # The viewer's own row comes right under the regions it plays into, then the row, deck and pile,
+    # then the vehicles and the supply, and last the other seats, two a row: at 1280x720 the first
+    # screen holds what the seat acts on (issue 38).
+    own = viewer if viewer is not None and 0 <= viewer < n else None
+    others = [p for p in range(n) if p != own]
+    paired = own is not None and len(others) > 1
+    others_h = _others_height(v, others, paired, seat_h)
     status = wrap(_status(v), 80)
     top = 18 * (len(status) - 1)  # a long status takes a second line
     pile_types = sum(1 for c in v["pile"] if c)
     pile_rows = max(1, -(-pile_types // PILE_PER_ROW))
-    row_h = max(110, 30 + pile_rows * (CARD_H + 4) + 4)
-    height = top + 60 + region_h + 16 + seat_h * n + 14 + row_h + 20 + 176 + 100
+    row_h = max(92, 30 + pile_rows * (CARD_H + 4) + 4)
+    own_h = _seat_height(v, own, WIDTH - 20, seat_h) if own is not None else 0
+    height = top + 52 + region_h + 6 + own_h + 4 + row_h + 6 + VEHICLES_H + others_h + 116
     who = "everything" if viewer is None else f"player {viewer}'s view"
     d = Drawing(WIDTH, height, f"Area 51 ({who})", background="#efe8d8")
     for i, line in enumerate(status):
         d.text(12, 24 + 18 * i, line, size=16, weight="bold")
-    d.text(12, top + 44, f"Picture: {who}. Deck {v['deck']} cards, discard pile {v['discards']}.", size=12)
+    d.text(12, top + 42, f"Picture: {who}. Deck {v['deck']} cards, discard pile {v['discards']}.", size=12)
 
     # -- regions --------------------------------------------------------------------------
     panel_w = (WIDTH - 40) / 3
-    y0 = top + 60
+    y0 = top + 52
     for r in range(NUM_REGIONS):
         x0 = 10 + r * (panel_w + 10)
         d.rect(x0, y0, panel_w, region_h, fill="#d9cdb0", stroke="#6b5a3a", stroke_width=2, rx=8)
@@ -202,11 +280,10 @@ def svg(state: State, viewer: Optional[int] = None) -> str:
             d.text(x0 + panel_w / 2, y0 + region_h - 4, "(pile being loaded from here)", size=10, anchor="middle")
 
     # -- vehicles, routes, supply ---------------------------------------------------------
-    # The seats come right under the regions (the hand is played into hangars), then the row, deck
-    # and pile, then the vehicles and the supply: at 1280x720 the first screen shows regions and hands.
-    y3 = y0 + region_h + 16
-    y2 = y3 + seat_h * n + 14
-    y1 = y2 + row_h + 20
+    y3 = y0 + region_h + 6  # the own seat
+    y2 = y3 + own_h + 4  # the row, deck and pile
+    y1 = y2 + row_h + 6  # the vehicles and the supply
+    y5 = y1 + VEHICLES_H  # the other seats
     d.text(12, y1 + 14, "Vehicles (colour, kind, route and number)", size=13, weight="bold")
     vw = (WIDTH - 20) / NUM_VEHICLES
     for veh in range(NUM_VEHICLES):
@@ -214,38 +291,38 @@ def svg(state: State, viewer: Optional[int] = None) -> str:
         info = v["vehicles"][veh]
         where = "in the supply" if info is None else f"{region_name(ROUTES[info[0]][0])} -> {region_name(ROUTES[info[0]][1])} #{info[1]}"
         with d.group(target=f"vehicle-{veh}", cls="vehicle", tip=f"{vehicle_name(veh)}: {where}"):
-            d.rect(vx, y1 + 20, vw - 6, 48, fill=COLOUR_FILL[veh // 2], stroke="#222", rx=6,
+            d.rect(vx, y1 + 20, vw - 6, 42, fill=COLOUR_FILL[veh // 2], stroke="#222", rx=6,
                    opacity=0.45 if info is None else 1)
-            d.text(vx + (vw - 6) / 2, y1 + 38, f"{COLOURS[veh // 2]} {VEHICLE_KINDS[veh % 2]}", size=11,
+            d.text(vx + (vw - 6) / 2, y1 + 36, f"{COLOURS[veh // 2]} {VEHICLE_KINDS[veh % 2]}", size=11,
                    fill="#fff", anchor="middle", weight="bold")
-            d.text(vx + (vw - 6) / 2, y1 + 58, "supply" if info is None else where, size=11, fill="#fff",
+            d.text(vx + (vw - 6) / 2, y1 + 55, "supply" if info is None else where, size=11, fill="#fff",
                    anchor="middle")
-    d.text(12, y1 + 88, "Routes:", size=12, weight="bold")
+    d.text(12, y1 + 83, "Routes:", size=12, weight="bold")
     for i, (a, b) in enumerate(ROUTES):
         rx = 70 + i * 78
         with d.group(target=f"route-{i}", cls="route", tip=f"route {region_name(a)} to {region_name(b)}"):
-            d.rect(rx, y1 + 74, 70, 22, fill="#fff", stroke="#444", rx=11)
-            d.text(rx + 35, y1 + 89, f"{region_name(a)} \u2192 {region_name(b)}", size=11, anchor="middle")
-    d.text(560, y1 + 88, "Numbers:", size=12, weight="bold")
+            d.rect(rx, y1 + 68, 70, 22, fill="#fff", stroke="#444", rx=11)
+            d.text(rx + 35, y1 + 83, f"{region_name(a)} \u2192 {region_name(b)}", size=11, anchor="middle")
+    d.text(560, y1 + 83, "Numbers:", size=12, weight="bold")
     for k in range(1, MAX_VEHICLE_NUMBER + 1):
         nx_ = 630 + (k - 1) * 30
         with d.group(target=f"number-{k}", cls="number", tip=f"vehicle number {k}"):
-            d.circle(nx_ + 11, y1 + 85, 11, fill="#fff8d0", stroke="#444")
-            d.text(nx_ + 11, y1 + 89, str(k), size=11, anchor="middle")
-    d.text(12, y1 + 122, "Towers:", size=12, weight="bold")
+            d.circle(nx_ + 11, y1 + 79, 11, fill="#fff8d0", stroke="#444")
+            d.text(nx_ + 11, y1 + 83, str(k), size=11, anchor="middle")
+    d.text(12, y1 + 111, "Towers:", size=12, weight="bold")
     for c in range(4):
         tx = 70 + c * 90
         with d.group(target=f"tower-{c}", cls="tower", tip=f"{COLOURS[c]} towers left: {v['towers'][c]}"):
-            d.rect(tx, y1 + 106, 80, 22, fill=COLOUR_FILL[c], stroke="#222", rx=3)
-            d.text(tx + 40, y1 + 121, f"{COLOURS[c]} x{v['towers'][c]}", size=11, fill="#fff", anchor="middle")
+            d.rect(tx, y1 + 96, 80, 22, fill=COLOUR_FILL[c], stroke="#222", rx=3)
+            d.text(tx + 40, y1 + 111, f"{COLOURS[c]} x{v['towers'][c]}", size=11, fill="#fff", anchor="middle")
     supply = ", ".join(f"{2 * i + 1}/{2 * i + 2}: {c}" for i, c in enumerate(v["supply"]))
-    d.text(440, y1 + 121, f"Number markers left {supply}", size=10)
-    d.text(12, y1 + 154, "Caps:", size=12, weight="bold")
+    d.text(440, y1 + 111, f"Number markers left {supply}", size=10)
+    d.text(12, y1 + 139, "Caps:", size=12, weight="bold")
     for o, name in enumerate(v["owner_names"]):
         cx = 70 + o * 100
         with d.group(target=f"cap-{o}", cls="cap", tip=f"caps of {name} left: {v['caps'][o]}"):
-            d.circle(cx + 10, y1 + 149, 9, fill=OWNER_FILL.get(name, "#ccc"), stroke="#000")
-            d.text(cx + 24, y1 + 153, f"{name} x{v['caps'][o]}", size=11)
+            d.circle(cx + 10, y1 + 134, 9, fill=OWNER_FILL.get(name, "#ccc"), stroke="#000")
+            d.text(cx + 24, y1 + 139, f"{name} x{v['caps'][o]}", size=11)
 
     # -- row, deck, pile ------------------------------------------------------------------
     with d.group(target="row-refresh", cls="row", tip="the face-up row (refresh: discard 1 card and the row)"):
@@ -257,8 +334,8 @@ def svg(state: State, viewer: Optional[int] = None) -> str:
             _card(d, x, y2 + 30, t, target=f"row-t{t}", count=v["row"][t])
             x += CARD_W + 12
     dx = 20 + ROW_W
-    d.card_back(dx, y2 + 6, 60, 84, target="deck", tip=f"the deck: {v['deck']} cards", label=str(v["deck"]))
-    d.text(dx + 30, y2 + 106, "deck", size=11, anchor="middle")
+    d.card_back(dx, y2 + 6, 50, 64, target="deck", tip=f"the deck: {v['deck']} cards", label=str(v["deck"]))
+    d.text(dx + 25, y2 + 86, "deck", size=11, anchor="middle")
     if any(v["pile"]):
         px = PILE_X
         d.rect(px, y2, WIDTH - 10 - px, row_h, fill="#f6e6b0", stroke="#9a7a20", rx=6)
@@ -271,46 +348,27 @@ def svg(state: State, viewer: Optional[int] = None) -> str:
                 k += 1
 
     # -- seats ----------------------------------------------------------------------------
-    for p in range(n):
-        sy = y3 + p * seat_h
-        mine = p == viewer
-        d.rect(10, sy, WIDTH - 20, seat_h - 6, fill="#fffbe8" if mine else "#f4efe2",
-               stroke="#c03030" if p == v["current"] else "#888", stroke_width=3 if p == v["current"] else 1, rx=6)
-        owners = v["owners_of"][p]
-        for j, o in enumerate(owners):
-            d.circle(26 + 20 * j, sy + 20, 8, fill=OWNER_FILL.get(v["owner_names"][o], "#ccc"), stroke="#000")
-        names = "/".join(v["owner_names"][o] for o in owners)
-        # The name, the score and the hand's size on three short lines: the hand's cards start at HAND_X.
-        d.text(26 + 20 * len(owners), sy + 24, f"Player {p}{' (you)' if mine else ''}", size=13, weight="bold")
-        score = f"score {v['seat_scores'][p]}"
-        if len(owners) > 1:
-            score += " (lower of " + " and ".join(str(v["scores"][o]) for o in owners) + ")"
-        d.text(20, sy + 42, score, size=12)
-        d.text(20, sy + 58, f"{names}, hand {v['hand_sizes'][p]} cards", size=11)
-        hand = v["hands"][p]
-        x = HAND_X
-        if hand is not None:
-            for t in range(NUM_TYPES):
-                if hand[t]:
-                    _card(d, x, sy + 10, t, target=f"p{p}-hand-t{t}", count=hand[t])
-                    x += CARD_W + 12
-        else:
-            known = v["known"][p]
-            hidden = v["hand_sizes"][p] - sum(known)
-            for t in range(NUM_TYPES):
-                if known[t]:
-                    _card(d, x, sy + 10, t, count=known[t])
-                    x += CARD_W + 12
-            if hidden > 0:
-                d.card_back(x, sy + 10, CARD_W, CARD_H, count=hidden, tip=f"{hidden} unknown cards")
-            if sum(known):
-                d.text(HAND_X, sy + 62, "face up: cards everyone saw enter this hand", size=9, fill="#555")
+    if own is not None:
+        _seat(d, v, own, 10, y3, WIDTH - 20, own_h, viewer)
+    y = y5
+    if paired:
+        half = (WIDTH - 30) / 2
+        for i in range(0, len(others), 2):
+            row = others[i:i + 2]
+            for j, p in enumerate(row):
+                _seat(d, v, p, 10 + j * (half + 10), y, half, _seat_height(v, p, half, seat_h), viewer)
+            y += max(_seat_height(v, p, half, seat_h) for p in row)
+    else:
+        for p in others:
+            _seat(d, v, p, 10, y, WIDTH - 20, seat_h, viewer)
+            y += seat_h
 
-    y4 = y1 + 176
+    y4 = y5 + others_h + 6
     lh = d.legend(10, y4, [(COLOUR_FILL[c], f"{COLOURS[c]} card / bunker / vehicle") for c in range(4)]
                   + [("#5b4a8a", "face-down card"), ("#eee6d0", "empty building space")], columns=3, column_width=230)
     d.text(10, y4 + lh + 16, "Cards show their value; a dashed frame: face down, visible only to you.", size=11)
-    d.text(10, y4 + lh + 32, "Bunkers show their level and owner.", size=11)
+    d.text(10, y4 + lh + 32, "Bunkers show their level and owner. Another seat's face-up cards: cards everyone saw enter "
+           "that hand.", size=11)
     return d.to_string()
 
 

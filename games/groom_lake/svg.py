@@ -66,10 +66,14 @@ MAP_MIN_W = 400
 #: A card's width ("Recovery" in bold 13-unit type), the step from one to the next, and cards a row in the
 #: seats' column.
 CARD_W = 70
-CARD_STEP = CARD_W + 4
+#: A card's place in a row: 10 units between cards, so that a count badge (half outside its card's
+#: corner) and a highlight's frame stay off the next card's label.
+CARD_STEP = CARD_W + 10
 CARDS_PER_ROW = SIDE_W // CARD_STEP
 #: A seat's hand cards a row (inside its box, the count badge included).
 HAND_PER_ROW = (SIDE_W - 30) // CARD_STEP
+#: Hand cards a row in a half-width seat box (two other seats a row).
+HALF_PER_ROW = ((SIDE_W - 6) // 2 - 20) // CARD_STEP
 
 
 def _seen(state: State, viewer: Optional[int]) -> Dict[str, Any]:
@@ -138,6 +142,13 @@ def _tile(d: Drawing, x: float, y: float, s: float, tile: int, rot: int, open_: 
     with d.group(target=target, cls="tile", tip=tip):
         d.rect(x, y, s, s, fill="#6fa8dc" if tile == GROOM_LAKE else TERRAIN_FILL[info.terrain],
                stroke="#333", stroke_width=1.5)
+        if info.hazard:  # pale plates under the hazard's texts, drawn before the edges' red dots
+            fs0 = max(MIN_TEXT, s / 8.5)
+            if s < COMPACT_TILE:
+                d.rect(x + 4, y + 8, s - 8, 16, fill="#ffffffb8", rx=3, pointer_events="none")
+                d.rect(x + s - 24, y + s - 22, 20, 18, fill="#ffffffb8", rx=3, pointer_events="none")
+            else:
+                d.rect(x + 4, y + s / 2 - fs0 - 1, s - 8, 2.5 * fs0 + 6, fill="#ffffffb8", rx=3, pointer_events="none")
         for k, dot in enumerate(rotated_edges(tile, rot)):
             dx, dy = DIRS[k]
             cx, cy = x + s / 2 + dx * (s / 2 - 5), y + s / 2 - dy * (s / 2 - 5)
@@ -149,7 +160,8 @@ def _tile(d: Drawing, x: float, y: float, s: float, tile: int, rot: int, open_: 
                y + s / 2 - ny_ * (s / 2 - 9), stroke="#333", stroke_width=2)
         fs = max(7.0, s / 8.5)
         text_fill = "#fff" if info.terrain == CANYON else "#000"
-        colour = "#c00000" if open_ else "#707070"
+        # Dark red (open) or dark grey (closed) on a pale plate: readable on a Mountain's brown as on sand.
+        colour = "#a00000" if open_ else "#454545"
         if s < COMPACT_TILE:
             _compact_labels(d, x, y, s, tile, open_, text_fill, colour)
             return
@@ -157,7 +169,8 @@ def _tile(d: Drawing, x: float, y: float, s: float, tile: int, rot: int, open_: 
         if s < 92 and tile == GROOM_LAKE:  # "Groom Lake" in bold 13-unit type needs 88 units
             label = "Lake"
         label = _cut(label, s)
-        d.text(x + s / 2, y + fs + 6, label, size=fs, anchor="middle", fill=text_fill, weight="bold")
+        # 10 units down: clear of the red dot on the tile's top edge.
+        d.text(x + s / 2, y + fs + 10, label, size=fs, anchor="middle", fill=text_fill, weight="bold")
         if info.hazard:
             # Toughness (or a Crash Site's investigations) in large type, the state below it.
             d.text(x + s / 2, y + s / 2, _cut(_hazard_word(tile), s), size=fs, anchor="middle", fill=colour,
@@ -190,9 +203,10 @@ def _compact_labels(d: Drawing, x: float, y: float, s: float, tile: int, open_: 
     closed), or else the terrain's cut name in the middle (its colour says it too; the legend tells)."""
     info = TILES[tile]
     if info.hazard:
-        d.text(x + s / 2, y + 16, _cut(_hazard_word(tile), s), size=MIN_TEXT, anchor="middle", fill=colour,
+        # The name 20 units down (clear of the top edge's red dot); both on pale plates (see _tile).
+        d.text(x + s / 2, y + 20, _cut(_hazard_word(tile), s), size=MIN_TEXT, anchor="middle", fill=colour,
                weight="bold")
-        d.text(x + s - 6, y + s - 6, str(info.number), size=MIN_TEXT, anchor="end", fill=colour, weight="bold")
+        d.text(x + s - 6, y + s - 8, str(info.number), size=MIN_TEXT, anchor="end", fill=colour, weight="bold")
     else:
         word = "Lake" if tile == GROOM_LAKE else TERRAIN_NAMES[info.terrain]
         d.text(x + s / 2, y + s / 2 + 5, _cut(word, s), size=MIN_TEXT, anchor="middle", fill=text_fill, weight="bold")
@@ -213,6 +227,31 @@ def _card(d: Drawing, x: float, y: float, t: int, target: Optional[str], count: 
            if " " in TYPE_NAMES[t] else "", target=target, tip=TYPE_NAMES[t], count=count, size=10)
 
 
+def _seat_places(own: Optional[int], others: List[int], heights: List[float],
+                 paired: bool) -> Dict[int, Tuple[float, float, float]]:
+    """``{seat: (x, y, width)}`` of each seat's box in the side column, from the column's top-left corner.
+
+    The viewer's own box (``own``) first, the whole width; then the others, two a row when ``paired``.
+    """
+    places: Dict[int, Tuple[float, float, float]] = {}
+    y = 0.0
+    if own is not None:
+        places[own] = (0.0, y, float(SIDE_W))
+        y += heights[own]
+    if not paired:
+        for p in others:
+            places[p] = (0.0, y, float(SIDE_W))
+            y += heights[p]
+        return places
+    half = (SIDE_W - 6) / 2
+    for i in range(0, len(others), 2):
+        row = others[i:i + 2]
+        for j, p in enumerate(row):
+            places[p] = (j * (half + 6), y, half)
+        y += max(heights[p] for p in row)
+    return places
+
+
 def svg(state: State, viewer: Optional[int] = None) -> str:
     """The picture of ``state`` as seat ``viewer`` sees it (None: everything); see the module docstring."""
     v = _seen(state, viewer)
@@ -226,12 +265,35 @@ def svg(state: State, viewer: Optional[int] = None) -> str:
     map_h = (y1 - y0 + 1) * size + 20
     map_w = max(MAP_MIN_W, min(MAP_W, (x1 - x0 + 1) * size + 20))
     # A seat's box: its name, life and one row of cards; a hand of many kinds takes more rows.
-    seat_hs = [100 + 44 * (max(1, -(-sum(1 for c in hand if c) // HAND_PER_ROW)) - 1) if hand is not None else 100
-               for hand in v["hands"]]
-    side_h = 40 + sum(seat_hs) + 345
+    # The viewer's own box comes first, the full width of the column; with a viewer the other seats'
+    # boxes go two a row (their hands are backs): six seats then fit a 1280x720 window (issue 38).
+    own = viewer if viewer is not None and 0 <= viewer < n else None
+    others = [p for p in range(n) if p != own]
+    paired = own is not None and len(others) > 1
+    per_row = [HAND_PER_ROW if p == own or not paired else HALF_PER_ROW for p in range(n)]
+    # Cards start 60 units down: a card's count badge (half above its corner) stays clear of the life line.
+    seat_hs = [106 + 44 * (max(1, -(-sum(1 for c in hand if c) // per_row[p])) - 1) if hand is not None else 106
+               for p, hand in enumerate(v["hands"])]
+    places = _seat_places(own, others, seat_hs, paired)
+    seats_h: float = max((y + seat_hs[p] for p, (_, y, _) in places.items()), default=0.0)
+    # The side column: the seats, then the Discard Stack and the notes of the moment; the legend goes
+    # under the map (the map's column is the shorter one while the Team is near the start).
+    notes_h = (24 + 44 * max(1, -(-len(v["discard"]) // CARDS_PER_ROW)) + 20
+               + (66 if v["inv"] is not None else 24 if v["inv_size"] else 0) + (24 if v["handout"] else 0)
+               + (24 if v["kept"] is not None and any(v["kept"]) else 0)
+               + (24 if v["step"] in ("vote", "half_vote") or v["ballots"] else 0))
+    side_h = seats_h + notes_h + 10
     status = wrap(_status(v), 84)
     top = 18 * (len(status) - 1)  # a long status takes more lines
-    height = top + max(60 + map_h + 10 + 110 + (200 if v["held_count"] else 0), side_h + 60)
+    held_h = 130 if v["held_count"] else 0
+    legend_notes = wrap("A hazard's number: its toughness (the dice must total more); a Crash Site's number: its "
+                        "investigations. Grey: closed.", 50)
+    # The legend goes under the shorter column: under the map while it is small, in the seats' column
+    # once the map has grown (the picture then stays as short as it can).
+    left_h = map_h + 10 + 92 + held_h
+    legend_h = 110 + 16 * len(legend_notes)
+    legend_left = left_h <= side_h
+    height = top + 60 + (max(left_h + legend_h, side_h) if legend_left else max(left_h, side_h + legend_h))
     who = "everything" if viewer is None else f"player {viewer}'s view"
     d = Drawing(map_w + 30 + SIDE_W, height, f"Unleashed From Groom Lake! ({who})", background="#f6efe0")
     for i, line in enumerate(status):
@@ -251,19 +313,19 @@ def svg(state: State, viewer: Optional[int] = None) -> str:
             d.rect(px + 2, py + 2, size - 4, size - 4, fill="#ffffff40", stroke="#b09a70", stroke_dasharray="4,3")
             # The coordinates the placement moves name ("place at (x,y) turned r").
             d.text(px + size / 2, py + size / 2 + 4, f"{x},{y}", size=max(7.0, size / 8), anchor="middle",
-                   fill="#a8977a")
+                   fill="#6e5f45")  # dark enough on the sand (was too faint)
     for (x, y), t in sorted(cells.items()):
         px, py = at(x, y)
         _tile(d, px, py, size, t[0], t[3], bool(t[4]), f"cell-{cell_index(x, y)}", f" at ({x},{y})")
     fx, fy = at(*v["team_from"])
     tx, ty = at(*v["team"])
     if v["team_from"] != v["team"]:  # where the Team came from (it goes back there if a hazard holds)
-        d.line(fx + size * 0.25, fy + size * 0.78, tx + size * 0.25, ty + size * 0.78, stroke="#1450c8",
+        d.line(fx + size * 0.25, fy + size * 0.84, tx + size * 0.25, ty + size * 0.84, stroke="#1450c8",
                stroke_width=2, stroke_dasharray="5,3", pointer_events="none")
     # The Team sits in the tile's lower-left corner, clear of the labels in the middle.
-    d.circle(tx + size * 0.25, ty + size * 0.78, max(6.0, size / 8), fill="#1450c8", stroke="#fff",
+    d.circle(tx + size * 0.25, ty + size * 0.84, max(6.0, size / 8), fill="#1450c8", stroke="#fff",
              stroke_width=2, tip="the Team", pointer_events="none")
-    d.text(tx + size * 0.25, ty + size * 0.78 + 4, "T", size=max(8.0, size / 8), fill="#fff", anchor="middle",
+    d.text(tx + size * 0.25, ty + size * 0.84 + 4, "T", size=max(8.0, size / 8), fill="#fff", anchor="middle",
            weight="bold", pointer_events="none")
 
     # -- tiles in play, piles ---------------------------------------------------------------
@@ -292,27 +354,34 @@ def svg(state: State, viewer: Optional[int] = None) -> str:
                 _tile(d, 10 + i * 84, ty0 + 24, 70, tile, 0, TILES[tile].hazard > 0, f"held-t{tile}")
 
     # -- seats ----------------------------------------------------------------------------
-    sx = map_w + 20
-    sw = SIDE_W
-    y = top + 60
+    sx0 = map_w + 20
+    y: float
     alien_card_holder = [p for p in range(n) if v["roles"][p] == 2 and v["alien_card"]]
-    for p in range(n):
+    for p in ([own] if own is not None else []) + others:
+        dx, dy, sw = places[p]
+        sx, y = sx0 + dx, top + 60 + dy
         seat_h = seat_hs[p]
         mine = p == viewer
+        half = sw < SIDE_W
         dead = v["life"][p] == 0 and v["turn"] >= 0
         acting = v["current"] == p
+        role = v["roles"][p]
+        role_text = "role ?" if role is None else ("role ?" if role < 0 else ROLE_NAMES[role])
+        extras = ([" (revealed)"] if role is not None and role >= 0 and v["revealed"][p] else []) \
+            + ([" +Alien card"] if p in alien_card_holder else []) + (["  DEAD"] if dead else [])
         with d.group(target=f"seat-{p}", cls="seat", tip=f"player {p}" + (" (dead)" if dead else "")):
             d.rect(sx, y, sw, seat_h - 6, fill="#cccccc" if dead else ("#fffbe8" if mine else "#f7f1e3"),
-                   stroke="#c03030" if acting else "#888", stroke_width=3 if acting else 1, rx=6)
+                   stroke="#c03030" if acting else "#888", stroke_width=3 if acting else 1, rx=6,
+                   cls="own-seat" if mine else None)
+            if dead:  # under the texts, faint: the seat's name stays readable
+                d.line(sx + 4, y + 4, sx + sw - 4, y + seat_h - 10, stroke="#600", stroke_width=2, opacity=0.3)
             d.circle(sx + 16, y + 18, 9, fill=SEAT_FILL[p], stroke="#000")
-            role = v["roles"][p]
-            role_text = "role ?" if role is None else ("role ?" if role < 0 else ROLE_NAMES[role])
-            if role is not None and role >= 0 and v["revealed"][p]:
-                role_text += " (revealed)"
-            if p in alien_card_holder:
-                role_text += " +Alien card"
-            d.text(sx + 32, y + 23, f"Player {p}{' (you)' if mine else ''}: {role_text}"
-                   + ("  DEAD" if dead else ""), size=13, weight="bold", fill="#600" if dead else "#000")
+            # A half-width box keeps the name on its line and says the rest beside the hand.
+            d.text(sx + 32, y + 23, f"Player {p}{' (you)' if mine else ''}: {role_text}" + ("" if half else "".join(extras)),
+                   size=13, weight="bold", fill="#600" if dead else "#000")
+            if half and extras:
+                d.text(sx + 50, y + 86, ", ".join(e.strip() for e in extras), size=12,
+                       fill="#600" if dead else "#000")
         with d.group(target=f"p{p}-life", cls="life", tip=f"{v['life'][p]} life tokens"):
             for k in range(v["life"][p]):
                 d.circle(sx + 20 + k * 16, y + 40, 6, fill="#e03050", stroke="#600")
@@ -322,13 +391,11 @@ def svg(state: State, viewer: Optional[int] = None) -> str:
         if hand is not None:
             kinds = [t for t in range(NUM_TYPES) if hand[t]]
             for k, t in enumerate(kinds):
-                _card(d, hx + (k % HAND_PER_ROW) * CARD_STEP, y + 54 + (k // HAND_PER_ROW) * 44, t, f"p{p}-hand-t{t}",
+                _card(d, hx + (k % per_row[p]) * CARD_STEP, y + 60 + (k // per_row[p]) * 44, t, f"p{p}-hand-t{t}",
                       hand[t])
         elif v["hand_sizes"][p]:
-            d.card_back(hx, y + 54, 30, 40, count=v["hand_sizes"][p], tip=f"{v['hand_sizes'][p]} cards in hand")
-        if dead:
-            d.line(sx + 4, y + 4, sx + sw - 4, y + seat_h - 10, stroke="#600", stroke_width=2)
-        y += seat_h
+            d.card_back(hx, y + 60, 30, 40, count=v["hand_sizes"][p], tip=f"{v['hand_sizes'][p]} cards in hand")
+    sx, y = sx0, top + 60 + seats_h
 
     # -- Discard Stack, investigation, votes, kept ------------------------------------------
     d.text(sx, y + 16, f"Discard Stack ({len(v['discard'])}, face up; the turn takes the top):", size=12,
@@ -363,13 +430,13 @@ def svg(state: State, viewer: Optional[int] = None) -> str:
         about = "Half-Win" if v["step"] == "half_vote" else f"against player {v['target']}"
         d.text(sx, y + 12, f"Vote {about}: {votes}", size=12)
         y += 24
-    ly = max(y + 10, height - 165)
-    d.legend(sx, ly, [("#6fa8dc", "Groom Lake (start)"), (TERRAIN_FILL[DESERT], "Desert (move 1)"),
+    lx, ly = (10, by + 92 + held_h) if legend_left else (sx0, top + 60 + side_h)
+    d.legend(lx, ly, [("#6fa8dc", "Groom Lake (start)"), (TERRAIN_FILL[DESERT], "Desert (move 1)"),
                       (TERRAIN_FILL[MOUNTAIN], "Mountain (move 2)"), (TERRAIN_FILL[CANYON], "Canyon (no entry)"),
                       (TERRAIN_FILL[CIVILIZATION], "Civilization (escape)"), ("#d00000", "red-dot edge"),
-                      ("#1450c8", "the Team (T)"), ("#e03050", "life token")], columns=2, column_width=215)
-    d.text(sx, ly + 112, "A hazard's number: its toughness (the dice must total more);", size=11)
-    d.text(sx, ly + 127, "a Crash Site's number: its investigations. Grey: closed.", size=11)
+                      ("#1450c8", "the Team (T)"), ("#e03050", "life token")], columns=2, column_width=195)
+    for i, line in enumerate(legend_notes):
+        d.text(lx, ly + 112 + 16 * i, line, size=11)
     return d.to_string()
 
 

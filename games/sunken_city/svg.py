@@ -43,6 +43,8 @@ State = Any
 SEAT_COLOURS: Tuple[str, ...] = ("#e6c619", "#d33c2c", "#2f5fd0", "#2e9e48")
 SEAT_NAMES: Tuple[str, ...] = ("yellow", "red", "blue", "green")
 PANEL_W = 400
+#: The height of a player's panel with the gap under it.
+SEAT_STEP = 102
 
 
 def _board(d: Drawing, data: Dict[str, Any], seats: List[int], s: int, ox: float, oy: float) -> None:
@@ -135,36 +137,43 @@ def svg(state: State, viewer: Optional[int] = None) -> str:
     n = state.game.players
     s = 48
     board_w = B.SIZE * s + 2 * s
-    height = max(board_w + 40, 60 + n * 130 + 200)
+    height = max(board_w + 40, 40 + n * SEAT_STEP + 180)
     d = Drawing(board_w + PANEL_W + 10, height, f"Sunken City: player {data['turn']} to play, phase {data['phase']}",
                 background="#c8b48a")
     d.text(10, 22, _status(state, data), size=15, weight="bold")
     _board(d, data, seats, s, 0, 34)
     px = board_w + 4
     y = 40
-    for p in range(n):
+    # The viewer's own panel comes first, at the top of the column: with four players the column is
+    # taller than the lake, and at 1280x720 its lower end may be below the fold (issue 38).
+    order = list(range(n)) if viewer is None or not 0 <= viewer < n else [viewer] + [p for p in range(n) if p != viewer]
+    for p in order:
         seat = seats[p]
         acting = p == data["turn"] and data["phase"] != "over"
-        d.rect(px, y, PANEL_W, 122, fill="#f4ecd8", stroke="#c03030" if acting else "#666",
-               stroke_width=3 if acting else 1, rx=6)
+        mine = p == viewer
+        d.rect(px, y, PANEL_W, SEAT_STEP - 6, fill="#fffbe8" if mine else "#f4ecd8", stroke="#c03030" if acting else "#666",
+               stroke_width=3 if acting else 1, rx=6, cls="own-seat" if mine else None)
         d.circle(px + 16, y + 17, 9, fill=SEAT_COLOURS[seat], stroke="#000")
         pos = data["adventurers"][p]
         where = "village" if pos == "village" else B.cell_name(B.cell_of(*pos))
-        d.text(px + 32, y + 22, f"Player {p} ({SEAT_NAMES[seat]}), at {where}", size=13, weight="bold")
-        d.text(px + 10, y + 42, f"secured {data['secured'][p] or '-'} (value {data['secured_values'][p]})", size=11)
-        d.text(px + 10, y + 58, f"carried {data['carried'][p] or '-'}", size=11)
+        d.text(px + 32, y + 22, f"Player {p}{' (you)' if mine else ''} ({SEAT_NAMES[seat]}), at {where}", size=13,
+               weight="bold")
+        # Secured and carried treasures share a line (the chips sit on the name's line): a panel of
+        # three text lines and a row of cards keeps four players beside the lake.
+        d.text(px + 10, y + 40, f"secured {data['secured'][p] or '-'} (value {data['secured_values'][p]}), "
+               f"carried {data['carried'][p] or '-'}", size=11)
         with d.group(target=f"chips-{p}", tip=f"{data['chips'][p]} Neptune chips"):
             chips = data["chips"][p]
-            d.circle(px + PANEL_W - 84, y + 50, 10, fill="#0fb5a6", stroke="#003")
-            d.text(px + PANEL_W - 70, y + 54, f"{chips} chip{'' if chips == 1 else 's'}", size=11)
+            d.circle(px + PANEL_W - 74, y + 17, 9, fill="#0fb5a6", stroke="#003")
+            d.text(px + PANEL_W - 60, y + 22, f"{chips} chip{'' if chips == 1 else 's'}", size=11)
         for k in range(NUM_CARDS):
             pieces, points = CARDS[k]
             played = k in data["played"][p] or (acting and data["card"] == k)
             # The card's two numbers said in words (the moves name them "card raise 4 move 3").
-            d.card(px + 10 + k * 64, y + 66, 58, 48, f"raise {pieces}", fill="#bbbbbb" if played else "#ffffff",
+            d.card(px + 10 + k * 64, y + 48, 58, 44, f"raise {pieces}", fill="#bbbbbb" if played else "#ffffff",
                    sub=f"move {points}", target=f"p{p}-card-{k}",
                    tip=f"card: raise {pieces}, move {points}" + (" (played)" if played else ""), size=12)
-        y += 130
+        y += SEAT_STEP
     d.text(px, y + 16, "Buildings in the grottos:", size=12, weight="bold")
     waiting = [b for b in range(1, NUM_BUILDINGS + 1) if data["buildings"][b - 1] is None]
     for i, b in enumerate(waiting):
@@ -173,16 +182,16 @@ def svg(state: State, viewer: Optional[int] = None) -> str:
             d.text(px + (i % 10) * 38 + 17, y + 46, str(b), size=13, anchor="middle")
     if not waiting:
         d.text(px, y + 44, "none", size=11)
-    y += 70
+    y += 62
     piles = ", ".join(f"{i + 1}: {c}" for i, c in enumerate(data["street_piles"]))
     with d.group(target="streets", cls="street-supply", tip="the street supply"):
         # Two lines: at 13 units one line would run past the panel.
         d.rect(px - 4, y - 4, PANEL_W, 36, fill="#e0d4b8", stroke="#777", rx=4)
         d.text(px, y + 10, f"Street spaces {piles}", size=11)
         d.text(px, y + 26, f"drawing from space {data['draw_pile']}", size=11)
-    d.legend(px, y + 38, [("#8ec5f0", "light water: streets only"), ("#1b5fb8", "dark water: streets, buildings"),
+    d.legend(px, y + 38, [("#8ec5f0", "light water (streets)"), ("#1b5fb8", "dark water (+buildings)"),
                           ("#9a8f80", "street"), ("#e8dcc0", "building"), ("#0fb5a6", "Neptune")],
-             columns=1, column_width=300)
+             columns=2, column_width=192)
     return d.to_string()
 
 
