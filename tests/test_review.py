@@ -313,3 +313,43 @@ def test_ctrl_c_returns_the_partial_review_and_the_cli_says_so(tmp_path: Any, ca
     assert main(["review", str(path), "--seat", "0", "--budget", str(BUDGET), "--no-exact"]) == 130
     captured = capsys.readouterr()
     assert "partial" in captured.out and "review interrupted" in captured.err
+
+
+def test_human_game_end_prompt_prints_the_same_review_as_the_cli(tmp_path: Any, capsys: Any) -> None:
+    game = aiplay.load(HI_NAME, **HI_OPTIONS)
+
+    class Script(io.StringIO):
+        """Moves while the game runs ("1", the first menu entry); "y" at the review question."""
+
+        def __init__(self, out: io.StringIO):
+            super().__init__()
+            self.out = out
+
+        def readline(self, *args: Any) -> str:  # type: ignore[override]
+            return "y\n" if self.out.getvalue().rstrip().endswith("[y/N]") else "1\n"
+
+    out = io.StringIO()
+    assert play_with_humans(game, [None, RandomBot(seed=2)], "0", 4, stdin=Script(out), stdout=out) == 0
+    text = out.getvalue()
+    assert "review your game? [y/N]" in text
+    offer = [line for line in text.splitlines() if line.startswith("review your decisions: aiplay review ")]
+    path = offer[0].split("aiplay review ", 1)[1].split(" --seat")[0]
+    assert main(["review", path, "--seat", "0", "--quiet"]) == 0
+    cli = capsys.readouterr().out.strip()
+    assert cli.startswith("review of player 0") and cli in text  # the same lines and summary as `aiplay review`
+
+
+def test_human_game_end_prompt_no_and_end_of_input_skip_the_review() -> None:
+    game = aiplay.load(HI_NAME, **HI_OPTIONS)
+    for answer in ("n\n", ""):
+        class Script(io.StringIO):
+            def __init__(self, out: io.StringIO):
+                super().__init__()
+                self.out = out
+
+            def readline(self, *args: Any) -> str:  # type: ignore[override]
+                return answer if self.out.getvalue().rstrip().endswith("[y/N]") else "1\n"
+
+        out = io.StringIO()
+        assert play_with_humans(game, [None, RandomBot(seed=3)], "0", 5, stdin=Script(out), stdout=out) == 0
+        assert "review your game? [y/N]" in out.getvalue() and "review of player 0" not in out.getvalue()
