@@ -353,3 +353,25 @@ def test_human_game_end_prompt_no_and_end_of_input_skip_the_review() -> None:
         out = io.StringIO()
         assert play_with_humans(game, [None, RandomBot(seed=3)], "0", 5, stdin=Script(out), stdout=out) == 0
         assert "review your game? [y/N]" in out.getvalue() and "review of player 0" not in out.getvalue()
+
+
+def test_view_of_a_past_position_is_that_position_and_bad_plies_are_refused() -> None:
+    match = played(PI_NAME, PI_OPTIONS, seed=18)
+    server_out: List[Dict[str, Any]] = []
+    server = Server(server_out.append)
+    server.handle_line(json.dumps({"cmd": "load", "record": match.to_record(), "viewer": 0}))
+    game_id = server_out[-1]["game_id"]
+    ply = next(m.ply for m in match.history if m.player == 0)
+    server.handle_line(json.dumps({"cmd": "view", "game_id": game_id, "player": 0, "ply": ply, "render": "text"}))
+    reply = server_out[-1]
+    assert reply["ok"] and reply["ply"] == ply
+    assert reply["view"] == match.position_before(ply).view(0)
+    assert reply["status"]["ply"] == match.ply  # the game itself stays where it is
+    for bad in (-1, match.ply + 1, "3", True, 2.0):
+        server.handle_line(json.dumps({"cmd": "view", "game_id": game_id, "player": 0, "ply": bad, "render": "svg"}))
+        assert not server_out[-1]["ok"] and server_out[-1]["error_type"] in ("ProtocolError", "InvalidOptionError")
+    server.handle_line(json.dumps({"cmd": "view", "game_id": game_id, "player": 0, "ply": ply, "since_ply": ply + 1,
+                                   "render": "svg"}))
+    assert not server_out[-1]["ok"]
+    server.handle_line(json.dumps({"cmd": "status", "game_id": game_id}))
+    assert server_out[-1]["ply"] == match.ply
