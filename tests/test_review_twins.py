@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import random
+import threading
 from typing import Any, Dict, List, Tuple
 
 import pytest
@@ -151,4 +152,42 @@ def test_twin_games_show_the_same_past_pictures(name: str, options: Dict[str, An
             if differ:
                 proved += 1
                 break
+    assert proved, "no twin pair whose true positions differ at one of the seat's decisions"
+
+
+def _protocol_review(game: aiplay.Game, moves: List[int], viewer: int, seed: int) -> Dict[str, Any]:
+    """The protocol's ``review`` reply (the review and its moves' meanings) for ``viewer``'s own seat."""
+    out: List[Dict[str, Any]] = []
+    done = threading.Event()
+
+    def emit(obj: Dict[str, Any]) -> None:
+        out.append(obj)
+        if obj.get("cmd") == "review" and obj.get("type") == "reply":
+            done.set()
+
+    server = Server(emit)
+    server.handle_line(json.dumps({"cmd": "load", "record": _match(game, moves).to_record(), "viewer": viewer}))
+    server.handle_line(json.dumps({"cmd": "review", "iterations": BUDGET, "seed": seed}))
+    assert done.wait(120)
+    reply = [o for o in out if o.get("cmd") == "review" and o.get("type") == "reply"][0]
+    assert reply["ok"], reply
+    assert len(reply["meanings"]) == len(reply["review"]["decisions"])
+    return {"review": reply["review"], "meanings": reply["meanings"]}
+
+
+@pytest.mark.parametrize("name,options", CASES)
+def test_twin_games_get_the_same_review_and_meanings_through_the_protocol(name: str, options: Dict[str, Any]) -> None:
+    game = aiplay.load(name, **options)
+    proved = 0
+    for viewer in range(game.num_players):
+        for seed in range(SEEDS):
+            moves_a, moves_b = twins(game, viewer, seed)
+            if moves_a == moves_b or not _differing_decisions(game, viewer, moves_a, moves_b):
+                continue
+            a = _protocol_review(game, moves_a, viewer, seed)
+            b = _protocol_review(game, moves_b, viewer, seed)
+            assert json.dumps(a, sort_keys=True) == json.dumps(b, sort_keys=True), (
+                f"seat {viewer} cannot tell the twins of seed {seed} apart, but the protocol's reviews differ")
+            proved += 1
+            break
     assert proved, "no twin pair whose true positions differ at one of the seat's decisions"
