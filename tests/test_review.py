@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 import json
+import sys
 import random
 import threading
 import time
@@ -30,6 +31,8 @@ PI_NAME, PI_OPTIONS = pick_variant(perfect_information=True, chance=True, short=
 #: A short game with hidden information.
 HI_NAME, HI_OPTIONS = pick_variant(perfect_information=False, short=True, native=True, players=2)
 BUDGET = 300
+#: A hidden-information board game (many decisions a seat: something to carry a tree across).
+BOARD_HIDDEN = pick_variant(perfect_information=False, board=True, native=True, players=2)
 
 
 def played(name: str, options: Dict[str, Any], seed: int, level: int = 1) -> Match:
@@ -151,7 +154,7 @@ def test_another_seats_review_needs_the_whole_game_asked_for_by_name() -> None:
 @pytest.mark.parametrize("kwargs", [
     {"seat": 9}, {"seat": -1}, {"seat": "0"}, {"budget": 0}, {"budget": "many"}, {"budget": {"depth": 2}},
     {"budget": {}}, {"repeats": 0}, {"repeats": 10**6}, {"exact": 1}, {"seed": 1.5}, {"progress": 3},
-    {"cancel": True}, {"viewer": 7}, {"exact_nodes": 0},
+    {"cancel": True}, {"viewer": 7}, {"exact_nodes": 0}, {"reuse": "yes"},
 ])
 def test_bad_arguments_are_aiplay_errors(kwargs: Dict[str, Any]) -> None:
     match = played(PI_NAME, PI_OPTIONS, seed=8)
@@ -375,3 +378,34 @@ def test_view_of_a_past_position_is_that_position_and_bad_plies_are_refused() ->
     assert not server_out[-1]["ok"]
     server.handle_line(json.dumps({"cmd": "status", "game_id": game_id}))
     assert server_out[-1]["ply"] == match.ply
+
+
+def test_reuse_keeps_one_tree_across_decisions_and_is_reproducible() -> None:
+    """With reuse the searches after the first start from the kept tree (the engine reports the
+    visits it brought); the same seed gives the same review, and a fresh review differs somewhere."""
+    match = played(*BOARD_HIDDEN, seed=19)
+    counters: List[Dict[str, Any]] = []
+    module = sys.modules["aiplay.review"]
+    original = module.make_bot
+
+    def counting(*args: Any, **kwargs: Any) -> Any:
+        bot = original(*args, **kwargs)
+        analyse = bot.analyse
+
+        def counted(*a: Any, **k: Any) -> Any:
+            result = analyse(*a, **k)
+            counters.append(dict(result.counters))
+            return result
+
+        bot.analyse = counted
+        return bot
+
+    module.make_bot = counting
+    try:
+        first = match.review(0, budget=BUDGET, reuse=True, exact=False)
+    finally:
+        module.make_bot = original
+    assert first.to_dict() == match.review(0, budget=BUDGET, reuse=True, exact=False).to_dict()
+    assert len(counters) == len(first.decisions) > 1
+    assert not counters[0].get("reused_tree")
+    assert any(c.get("reused_tree") and c.get("reused_visits", 0) > 0 for c in counters[1:]), counters

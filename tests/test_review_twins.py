@@ -88,8 +88,10 @@ def _differing_decisions(game: aiplay.Game, viewer: int, moves_a: List[int], mov
     return count
 
 
+@pytest.mark.parametrize("reuse", [False, True], ids=["fresh", "reuse"])
 @pytest.mark.parametrize("name,options", CASES)
-def test_twin_games_get_the_same_review(name: str, options: Dict[str, Any]) -> None:
+def test_twin_games_get_the_same_review(name: str, options: Dict[str, Any], reuse: bool) -> None:
+    """``reuse``: one tree kept from decision to decision (re-rooted by the seat's own key) leaks nothing either."""
     game = aiplay.load(name, **options)
     proved = 0  # twin pairs that differ and gave decisions to review
     for viewer in range(game.num_players):
@@ -97,8 +99,8 @@ def test_twin_games_get_the_same_review(name: str, options: Dict[str, Any]) -> N
             moves_a, moves_b = twins(game, viewer, seed)
             if moves_a == moves_b:
                 continue  # no hidden difference in this pair: try another seed
-            a = _match(game, moves_a).review(viewer, budget=BUDGET, seed=seed).to_dict()
-            b = _match(game, moves_b).review(viewer, budget=BUDGET, seed=seed).to_dict()
+            a = _match(game, moves_a).review(viewer, budget=BUDGET, seed=seed, reuse=reuse).to_dict()
+            b = _match(game, moves_b).review(viewer, budget=BUDGET, seed=seed, reuse=reuse).to_dict()
             assert json.dumps(a, sort_keys=True) == json.dumps(b, sort_keys=True), (
                 f"seat {viewer} cannot tell the twins of seed {seed} apart, but their reviews differ")
             if _differing_decisions(game, viewer, moves_a, moves_b):
