@@ -13,10 +13,11 @@
 //   played is framed in one colour, the better one in another; a move without a place is named.
 "use strict";
 
-// Search iterations per decision: a whole game's review in well under 30 s on two shared cores (a
-// board game has some 20 to 150 decisions of one seat; the top level searches 4,000). Coarser than
-// `aiplay review` (the terminal's default): the page says so, and ?review_iterations=N changes it.
-const COACH_ITERATIONS = 300;
+// Search iterations per decision: a whole game's review in well under 30 s on two shared cores
+// (measured on each board game's default table, 2026-11-28, load 7 on 2 cores: 2 to 12 s; a seat
+// has some 25 to 130 decisions; Sunken City's few exact endgame solves take most of its 12 s).
+// Coarser than `aiplay review`'s 4,000: the page says so, and ?review_iterations=N changes it.
+const COACH_ITERATIONS = 1000;
 
 const coach = {
   running: false,     // a review request is under way
