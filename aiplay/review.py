@@ -341,7 +341,7 @@ def _positions(match: Match) -> List[Tuple[State, int, int, int]]:
 def review(source: Union[Match, Mapping[str, Any], str], seat: int, *, budget: Any = None,
            exact: bool = True, viewer: Optional[int] = None, viewer_all: bool = False, seed: int = 0,
            repeats: int = 1, exact_nodes: int = EXACT_NODES, search: Optional[Mapping[str, Any]] = None,
-           progress: Optional[Progress] = None, cancel: Any = None) -> Review:
+           progress: Optional[Progress] = None, cancel: Any = None, reuse: bool = False) -> Review:
     """Review ``seat``'s decisions in ``source`` (a Match or its full record); see the module docstring.
 
     ``budget``: the search per decision (iterations as an int, a mapping of
@@ -354,13 +354,19 @@ def review(source: Union[Match, Mapping[str, Any], str], seat: int, *, budget: A
     interval from their spread). ``search``: more options of the search bot
     (over the game's presets, e.g. ``{"variant": "mo", "uct_c": 2.0}``; not
     ``seed``, which the review sets). ``progress`` and ``cancel``: see the module
-    docstring. Raises :class:`~aiplay.errors.AiplayError` for a bad argument.
+    docstring. ``reuse``: one search bot (per repeat) for the whole review, which keeps
+    its tree from one of the seat's decisions to the next where the engine allows it
+    (:mod:`aiplay.search.tree_reuse`; re-rooted by the seat's own information key, so
+    still twin-safe); off by default, because each decision's verdict then depends on
+    the decisions before it and on whether the played move was one the previous search
+    explored (benchmarks/RESULTS.md, "Tree reuse in the review", measures it). Raises :class:`~aiplay.errors.AiplayError` for a bad argument.
     """
     match = _as_match(source)
     game = match.game
     seat = check_player(seat, game.num_players)
     check_bool("exact", exact)
     check_bool("viewer_all", viewer_all)
+    check_bool("reuse", reuse)
     repeats = int(check_int("repeats", repeats, 1, MAX_REPEATS) or 1)
     exact_nodes = check_positive_int("exact_nodes", exact_nodes, allow_none=False)
     if isinstance(seed, bool) or not isinstance(seed, int):
@@ -385,8 +391,10 @@ def review(source: Union[Match, Mapping[str, Any], str], seat: int, *, budget: A
                                          and len(p[0].legal_actions()) > 1)]
     names_for = None if viewer_all else seat
     options = {**search_presets_of(game), **dict(search or {})}
+    if reuse:
+        options.setdefault("reuse_tree", True)
     reviewer = _Reviewer(game, seat, search_budget, exact and game.perfect_information, exact_nodes, seed,
-                         repeats, span, thresholds, names_for, options)
+                         repeats, span, thresholds, names_for, options, reuse)
     # A bad bot option fails here, before any work (make_bot checks every option).
     make_bot(reviewer.kind, game=game, seed=0, **reviewer.options)
     decisions: List[Decision] = []
@@ -446,11 +454,14 @@ class _Reviewer:
 
     def __init__(self, game: Game, seat: int, budget: Budget, exact: bool, exact_nodes: int, seed: int,
                  repeats: int, span: float, thresholds: Tuple[float, float, float], names_for: Optional[int],
-                 options: Dict[str, Any]):
+                 options: Dict[str, Any], reuse: bool = False):
         self.game, self.seat, self.budget, self.exact, self.exact_nodes = game, seat, budget, exact, exact_nodes
         self.seed, self.repeats, self.span, self.thresholds, self.names_for = seed, repeats, span, thresholds, names_for
         self.kind = strongest_kind(game)
         self.options = options
+        #: With ``reuse``: the bot of each repeat, kept from one decision to the next (its tree with it).
+        self.reuse = reuse
+        self._kept_bots: Dict[int, Bot] = {}
         self._bot: Optional[Bot] = None
         self._stopped = threading.Event()
 
@@ -486,7 +497,11 @@ class _Reviewer:
         for r in range(self.repeats):
             if self._stopped.is_set():
                 return None
-            bot = make_bot(self.kind, game=self.game, seed=_decision_seed(self.seed, index, r), **self.options)
+            bot = self._kept_bots.get(r) if self.reuse else None
+            if bot is None:
+                bot = make_bot(self.kind, game=self.game, seed=_decision_seed(self.seed, index, r), **self.options)
+                if self.reuse:
+                    self._kept_bots[r] = bot
             self._bot = bot
             if self._stopped.is_set():
                 return None

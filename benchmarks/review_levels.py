@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import Any, Dict, List, Optional
 
 import aiplay
+from aiplay.arena import wilson_interval
 from aiplay.match import Match
 from aiplay.registry import game_entry
 from aiplay.review import review
@@ -44,6 +45,29 @@ def play(game: aiplay.Game, level: int, level_seat: int, seed: int) -> Match:
         match.apply(bots[match.current_player()].choose(match.state))
 
 
+def mean_interval(per_game: List[List[float]]) -> List[float]:
+    """A 95 % interval of the mean loss per decision, clustered by game (a game's decisions are not
+    independent: one bad position costs several moves), by the ratio estimator's standard error.
+
+    With fewer than two games no interval can be drawn from the data: ``[nan, nan]`` is not JSON,
+    so the point itself is given twice and the reader is warned by the game count.
+    """
+    sums = [sum(g) for g in per_game]
+    counts = [len(g) for g in per_game]
+    n, total = sum(counts), sum(sums)
+    if n == 0:
+        return [0.0, 0.0]
+    mean = total / n
+    k = len(per_game)
+    if k < 2:
+        return [mean, mean]
+    # Ratio estimator: residuals of each game's sum against its count times the mean.
+    resid = [s - mean * c for s, c in zip(sums, counts)]
+    var = k / (k - 1) * sum(r * r for r in resid) / (n * n)
+    half = 1.96 * var ** 0.5
+    return [max(0.0, mean - half), mean + half]
+
+
 def main(argv: Optional[List[str]] = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("game")
@@ -51,17 +75,19 @@ def main(argv: Optional[List[str]] = None) -> int:
     parser.add_argument("--budget", type=int, default=1000, help="review iterations per decision (default 1000)")
     parser.add_argument("--levels", default=",".join(str(k) for k in range(1, NUM_LEVELS + 1)))
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--players", type=int, help="players (default: the game's)")
     parser.add_argument("--quick", action="store_true", help="CI-sized: one game, levels 1 and the top")
     parser.add_argument("--write", action="store_true", help="write games/<game>/review_levels.json")
     args = parser.parse_args(argv)
     if args.quick:
         args.games, args.levels, args.budget = 1, f"1,{NUM_LEVELS}", 200
-    game = aiplay.load(args.game)
+    game = aiplay.load(args.game, **({"players": args.players} if args.players else {}))
     rows = []
     for level in (int(x) for x in args.levels.split(",")):
         started = time.perf_counter()
         losses: List[float] = []
         labels: List[str] = []
+        per_game: List[List[float]] = []
         span = 1.0
         for g in range(args.games):
             seat = g % game.num_players
@@ -69,24 +95,30 @@ def main(argv: Optional[List[str]] = None) -> int:
             result = review(match, seat, budget=args.budget, seed=args.seed)
             span = result.span
             losses.extend(d.loss for d in result.decisions)
+            per_game.append([d.loss for d in result.decisions])
             labels.extend(d.label for d in result.decisions)
         n = len(losses)
         rows.append({
             "level": level, "games": args.games, "decisions": n,
             "mean_loss": statistics.fmean(losses) if n else None,
             "mean_loss_span": statistics.fmean(losses) / span if n else None,
+            # 95 % intervals: the loss's clustered by game, the blunder rate's Wilson's over decisions.
+            "mean_loss_interval": mean_interval(per_game),
             "blunders_per_decision": labels.count("blunder") / n if n else None,
+            "blunders_per_decision_interval": list(wilson_interval(labels.count("blunder"), n)) if n else None,
             "blunders_per_game": labels.count("blunder") / args.games,
             "bad_per_decision": (labels.count("blunder") + labels.count("mistake")) / n if n else None,
             "seconds": time.perf_counter() - started,
         })
         r = rows[-1]
-        print(f"level {level}: {n} decisions, mean loss {r['mean_loss']:.4f} ({r['mean_loss_span']:.2%} of the "
-              f"span), {r['blunders_per_game']:.1f} blunders a game ({r['blunders_per_decision']:.1%} of "
+        low, high = r["mean_loss_interval"]
+        print(f"level {level}: {n} decisions, mean loss {r['mean_loss']:.4f} [{low:.4f}, {high:.4f}] "
+              f"({r['mean_loss_span']:.2%} of the span), {r['blunders_per_game']:.1f} blunders a game ({r['blunders_per_decision']:.1%} of "
               f"decisions), mistakes or worse {r['bad_per_decision']:.1%}, {r['seconds']:.0f} s",
               flush=True)
-    doc = {"format": 1, "game": args.game, "options": game.options, "opponent": f"level {NUM_LEVELS}",
+    doc = {"format": 2, "game": args.game, "options": game.options, "opponent": f"level {NUM_LEVELS}",
            "budget": {"iterations": args.budget}, "seed": args.seed, "levels": rows,
+           "date": time.strftime("%Y-%m-%d", time.gmtime()), "aiplay": aiplay.__version__,
            "command": "python benchmarks/review_levels.py " + " ".join(sys.argv[1:] if argv is None else argv)}
     if args.write:
         folder = game_entry(args.game).package.rsplit(".", 1)[-1]

@@ -25,6 +25,8 @@ from aiplay.views.text import render_state
 
 ROOT = Path(__file__).resolve().parent.parent
 PROMPT = b"player 0> "
+#: The coach's offer once the game is over (answered "n" here; tests/test_review.py answers yes).
+REVIEW_OFFER = b"review your game? [y/N] "
 
 pty = pytest.importorskip("pty")  # POSIX only
 
@@ -40,10 +42,17 @@ class Terminal:
         self.screen = b""
         self.closed = False
 
-    def read_until(self, marker: bytes, start: int, timeout: float = 120.0) -> int:
-        """Read until ``marker`` appears at or after ``start`` (its position), or the command ends (-1)."""
+    def read_until(self, marker: bytes, start: int, timeout: float = 120.0, *others: bytes) -> int:
+        """Read until ``marker`` (or one of ``others``) appears at or after ``start`` (the first's position),
+        or the command ends (-1)."""
         deadline = time.monotonic() + timeout
-        while self.screen.find(marker, start) < 0 and not self.closed:
+        markers = (marker,) + others
+
+        def found() -> int:
+            places = [p for p in (self.screen.find(m, start) for m in markers) if p >= 0]
+            return min(places) if places else -1
+
+        while found() < 0 and not self.closed:
             left = deadline - time.monotonic()
             assert left > 0, f"no {marker!r} within {timeout} s; the screen ends with:\n{self.text()[-2000:]}"
             if select.select([self.master], [], [], min(left, 0.5))[0]:
@@ -56,7 +65,7 @@ class Terminal:
                 if not chunk:
                     self.closed = True
                 self.screen += chunk
-        return self.screen.find(marker, start)
+        return found()
 
     def type(self, line: str) -> None:
         os.write(self.master, line.encode() + b"\n")
@@ -87,9 +96,11 @@ def test_a_whole_human_game_at_a_terminal_shows_the_board_before_every_move(name
     at = 0  # where the screen of the next decision starts
     try:
         while True:
-            prompt = term.read_until(PROMPT, at)
-            if prompt < 0:
-                break  # the game is over
+            prompt = term.read_until(PROMPT, at, 120.0, REVIEW_OFFER)
+            if prompt < 0 or term.screen.startswith(REVIEW_OFFER, prompt):
+                if prompt >= 0:
+                    term.type("n")  # the game is over: no review
+                break
             term.type(f"save {saved}")
             after_save = term.read_until(PROMPT, prompt + len(PROMPT))
             assert after_save > 0 and "saved to" in term.text(prompt, after_save), term.text(prompt)

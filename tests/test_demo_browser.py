@@ -810,3 +810,77 @@ def test_at_1280x720_the_largest_table_shows_the_seats_own_area_and_moves_withou
     assert fits, f"{game}: the seat never had a decision"
     print(f"{game} {players} players at {width}x{height}: whole picture in the window at {sum(fits)} of {len(fits)} decisions")
     assert not browser.console_errors, browser.console_errors
+
+#: The game reviewed in the browser: the smallest, a board game with a turn limit where one has it.
+REVIEWED = next((g for g in BOARD_GAMES if "max_turns" in g[1]), BOARD_GAMES[0])
+
+#: The coach's list as the page shows it: each entry's decision index and label, in the page's order.
+REVIEW_LIST = "[...document.querySelectorAll('#review-list li')].map(li => [Number(li.dataset.index), li.dataset.label])"
+
+
+def test_a_person_reviews_the_finished_game_with_the_coach(demo_url, browser, tmp_path):
+    """After a game, "Review my game": progress, Stop (a partial review, marked), then the whole review:
+    the summary in the review's words, the decisions biggest loss first, each on the board as the seat
+    saw it with the played and the better move marked, and back to the final position."""
+    game, options, seat = REVIEWED
+    play_whole_game(browser, demo_url, tmp_path, game, options, seat, "heuristic", 0.05, 5)
+    browser.wait_for("document.getElementById('review-start') !== null")
+    # A large budget, stopped after the first decision: the part done is shown, marked partial.
+    browser.js("window.aiplayDemo.params.set('review_iterations', '40000'); true")
+    browser.click("document.getElementById('review-start')")
+    browser.wait_for("window.aiplayCoach.progress.length >= 1", timeout=120)
+    assert re.match(r"\s*decision 1 of \d+", browser.js("document.getElementById('review-count').textContent"))
+    browser.click("document.getElementById('review-stop')")
+    browser.wait_for("!window.aiplayCoach.running && document.getElementById('review-summary') !== null", timeout=60)
+    partial = browser.js("window.aiplayCoach.review")
+    assert partial["partial"] and len(partial["decisions"]) < partial["total"], partial["summary"]
+    assert "Partial review" in browser.js("document.getElementById('review-summary').textContent")
+    # The whole game at the page's own budget (a whole game's review in well under 30 s).
+    browser.js("window.aiplayDemo.params.delete('review_iterations'); true")
+    started = time.monotonic()
+    browser.click("document.getElementById('review-again')")
+    browser.wait_for("window.aiplayCoach.review && !window.aiplayCoach.review.partial && !window.aiplayCoach.running",
+                     timeout=180)
+    seconds = time.monotonic() - started
+    review = browser.js("window.aiplayCoach.review")
+    assert review["budget"] == {"iterations": browser.js("COACH_ITERATIONS")}
+    assert review["seat"] == seat and len(review["decisions"]) == review["total"] > 0
+    assert [p["done"] for p in browser.js("window.aiplayCoach.progress")] == list(range(1, review["total"] + 1))
+    summary = browser.js("document.getElementById('review-summary').textContent")
+    assert review["summary"] in summary and "Partial" not in summary
+    # The biggest loss first; every decision listed once.
+    listed = browser.js(REVIEW_LIST)
+    decisions = {d["index"]: d for d in review["decisions"]}
+    assert sorted(i for i, _ in listed) == sorted(decisions)
+    losses = [decisions[i]["loss"] for i, _ in listed]
+    assert losses == sorted(losses, reverse=True), losses
+    assert [label for _, label in listed] == [decisions[i]["label"] for i, _ in listed]
+    meanings = browser.js("window.aiplayCoach.meanings")
+    assert len(meanings) == len(review["decisions"])
+    # Stepping: the first two entries, each on the board before that move as the seat saw it.
+    for k in range(min(2, len(listed))):
+        if k:
+            browser.click("document.getElementById('review-next')")
+        d = decisions[listed[k][0]]
+        browser.wait_for(f"document.getElementById('status').textContent.startsWith('Review: your decision {d['index'] + 1} ')"
+                         f" && document.getElementById('review-detail').textContent.includes('On the board')", timeout=60)
+        detail = browser.js("document.getElementById('review-detail').textContent")
+        assert f"You played: {d['played_name']}" in detail, detail
+        if d["best"] != d["played"]:
+            assert d["best_name"] in detail and ("Better:" in detail or "As good:" in detail), detail
+        assert d["label"] in detail
+        expected = browser.js(f"request('view', {{game_id: window.aiplayDemo.gameId, player: {seat}, ply: {d['ply']},"
+                              f" render: 'svg'}}).then(r => r.targets)")
+        played_frames = browser.js("document.querySelectorAll('#board .aiplay-review-marks .review-played').length")
+        best_frames = browser.js("document.querySelectorAll('#board .aiplay-review-marks .review-best').length")
+        assert (played_frames > 0) == bool(expected.get(str(d["played"]))), (played_frames, expected)
+        assert (best_frames > 0) == (d["best"] != d["played"] and bool(expected.get(str(d["best"])))), best_frames
+        current = browser.js("[...document.querySelectorAll('#review-list li.current')].map(li => Number(li.dataset.index))")
+        assert current == [d["index"]]
+    if len(listed) > 1:
+        save_shot(browser, tmp_path, f"demo_{game}_review.png")
+    browser.click("document.getElementById('review-back')")
+    browser.wait_for("document.getElementById('status').textContent === 'Game over'", timeout=60)
+    assert browser.js("document.getElementById('review-list') !== null")  # the review stays listed
+    assert not browser.console_errors, browser.console_errors
+    print(f"{game}: review of {review['total']} decisions in {seconds:.1f} s; {review['summary']}")

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 import json
+import sys
 import random
 import threading
 import time
@@ -30,6 +31,8 @@ PI_NAME, PI_OPTIONS = pick_variant(perfect_information=True, chance=True, short=
 #: A short game with hidden information.
 HI_NAME, HI_OPTIONS = pick_variant(perfect_information=False, short=True, native=True, players=2)
 BUDGET = 300
+#: A hidden-information board game (many decisions a seat: something to carry a tree across).
+BOARD_HIDDEN = pick_variant(perfect_information=False, board=True, native=True, players=2)
 
 
 def played(name: str, options: Dict[str, Any], seed: int, level: int = 1) -> Match:
@@ -151,7 +154,7 @@ def test_another_seats_review_needs_the_whole_game_asked_for_by_name() -> None:
 @pytest.mark.parametrize("kwargs", [
     {"seat": 9}, {"seat": -1}, {"seat": "0"}, {"budget": 0}, {"budget": "many"}, {"budget": {"depth": 2}},
     {"budget": {}}, {"repeats": 0}, {"repeats": 10**6}, {"exact": 1}, {"seed": 1.5}, {"progress": 3},
-    {"cancel": True}, {"viewer": 7}, {"exact_nodes": 0},
+    {"cancel": True}, {"viewer": 7}, {"exact_nodes": 0}, {"reuse": "yes"},
 ])
 def test_bad_arguments_are_aiplay_errors(kwargs: Dict[str, Any]) -> None:
     match = played(PI_NAME, PI_OPTIONS, seed=8)
@@ -313,3 +316,96 @@ def test_ctrl_c_returns_the_partial_review_and_the_cli_says_so(tmp_path: Any, ca
     assert main(["review", str(path), "--seat", "0", "--budget", str(BUDGET), "--no-exact"]) == 130
     captured = capsys.readouterr()
     assert "partial" in captured.out and "review interrupted" in captured.err
+
+
+def test_human_game_end_prompt_prints_the_same_review_as_the_cli(tmp_path: Any, capsys: Any) -> None:
+    game = aiplay.load(HI_NAME, **HI_OPTIONS)
+
+    class Script(io.StringIO):
+        """Moves while the game runs ("1", the first menu entry); "y" at the review question."""
+
+        def __init__(self, out: io.StringIO):
+            super().__init__()
+            self.out = out
+
+        def readline(self, *args: Any) -> str:  # type: ignore[override]
+            return "y\n" if self.out.getvalue().rstrip().endswith("[y/N]") else "1\n"
+
+    out = io.StringIO()
+    assert play_with_humans(game, [None, RandomBot(seed=2)], "0", 4, stdin=Script(out), stdout=out) == 0
+    text = out.getvalue()
+    assert "review your game? [y/N]" in text
+    offer = [line for line in text.splitlines() if line.startswith("review your decisions: aiplay review ")]
+    path = offer[0].split("aiplay review ", 1)[1].split(" --seat")[0]
+    assert main(["review", path, "--seat", "0", "--quiet"]) == 0
+    cli = capsys.readouterr().out.strip()
+    assert cli.startswith("review of player 0") and cli in text  # the same lines and summary as `aiplay review`
+
+
+def test_human_game_end_prompt_no_and_end_of_input_skip_the_review() -> None:
+    game = aiplay.load(HI_NAME, **HI_OPTIONS)
+    for answer in ("n\n", ""):
+        class Script(io.StringIO):
+            def __init__(self, out: io.StringIO):
+                super().__init__()
+                self.out = out
+
+            def readline(self, *args: Any) -> str:  # type: ignore[override]
+                return answer if self.out.getvalue().rstrip().endswith("[y/N]") else "1\n"
+
+        out = io.StringIO()
+        assert play_with_humans(game, [None, RandomBot(seed=3)], "0", 5, stdin=Script(out), stdout=out) == 0
+        assert "review your game? [y/N]" in out.getvalue() and "review of player 0" not in out.getvalue()
+
+
+def test_view_of_a_past_position_is_that_position_and_bad_plies_are_refused() -> None:
+    match = played(PI_NAME, PI_OPTIONS, seed=18)
+    server_out: List[Dict[str, Any]] = []
+    server = Server(server_out.append)
+    server.handle_line(json.dumps({"cmd": "load", "record": match.to_record(), "viewer": 0}))
+    game_id = server_out[-1]["game_id"]
+    ply = next(m.ply for m in match.history if m.player == 0)
+    server.handle_line(json.dumps({"cmd": "view", "game_id": game_id, "player": 0, "ply": ply, "render": "text"}))
+    reply = server_out[-1]
+    assert reply["ok"] and reply["ply"] == ply
+    assert reply["view"] == match.position_before(ply).view(0)
+    assert reply["status"]["ply"] == match.ply  # the game itself stays where it is
+    for bad in (-1, match.ply + 1, "3", True, 2.0):
+        server.handle_line(json.dumps({"cmd": "view", "game_id": game_id, "player": 0, "ply": bad, "render": "svg"}))
+        assert not server_out[-1]["ok"] and server_out[-1]["error_type"] in ("ProtocolError", "InvalidOptionError")
+    server.handle_line(json.dumps({"cmd": "view", "game_id": game_id, "player": 0, "ply": ply, "since_ply": ply + 1,
+                                   "render": "svg"}))
+    assert not server_out[-1]["ok"]
+    server.handle_line(json.dumps({"cmd": "status", "game_id": game_id}))
+    assert server_out[-1]["ply"] == match.ply
+
+
+def test_reuse_keeps_one_tree_across_decisions_and_is_reproducible() -> None:
+    """With reuse the searches after the first start from the kept tree (the engine reports the
+    visits it brought); the same seed gives the same review, and a fresh review differs somewhere."""
+    match = played(*BOARD_HIDDEN, seed=19)
+    counters: List[Dict[str, Any]] = []
+    module = sys.modules["aiplay.review"]
+    original = module.make_bot
+
+    def counting(*args: Any, **kwargs: Any) -> Any:
+        bot = original(*args, **kwargs)
+        analyse = bot.analyse
+
+        def counted(*a: Any, **k: Any) -> Any:
+            result = analyse(*a, **k)
+            counters.append(dict(result.counters))
+            return result
+
+        bot.analyse = counted
+        return bot
+
+    module.make_bot = counting
+    try:
+        first = match.review(0, budget=BUDGET, reuse=True, exact=False)
+    finally:
+        module.make_bot = original
+    assert first.to_dict() == match.review(0, budget=BUDGET, reuse=True, exact=False).to_dict()
+    assert len(counters) == len(first.decisions) > 1
+    assert not counters[0].get("reused_tree")
+    assert any(c.get("reused_tree") and c.get("reused_visits", 0) > 0 for c in counters[1:]), counters

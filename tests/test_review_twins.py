@@ -12,12 +12,14 @@ from __future__ import annotations
 
 import json
 import random
+import threading
 from typing import Any, Dict, List, Tuple
 
 import pytest
 
 import aiplay
 from aiplay.match import Match
+from aiplay.protocol import Server
 from aiplay.testing.choose import variants_with
 
 #: The most moves of one twin pair, and the search per decision (small: only equality matters).
@@ -86,8 +88,10 @@ def _differing_decisions(game: aiplay.Game, viewer: int, moves_a: List[int], mov
     return count
 
 
+@pytest.mark.parametrize("reuse", [False, True], ids=["fresh", "reuse"])
 @pytest.mark.parametrize("name,options", CASES)
-def test_twin_games_get_the_same_review(name: str, options: Dict[str, Any]) -> None:
+def test_twin_games_get_the_same_review(name: str, options: Dict[str, Any], reuse: bool) -> None:
+    """``reuse``: one tree kept from decision to decision (re-rooted by the seat's own key) leaks nothing either."""
     game = aiplay.load(name, **options)
     proved = 0  # twin pairs that differ and gave decisions to review
     for viewer in range(game.num_players):
@@ -95,8 +99,8 @@ def test_twin_games_get_the_same_review(name: str, options: Dict[str, Any]) -> N
             moves_a, moves_b = twins(game, viewer, seed)
             if moves_a == moves_b:
                 continue  # no hidden difference in this pair: try another seed
-            a = _match(game, moves_a).review(viewer, budget=BUDGET, seed=seed).to_dict()
-            b = _match(game, moves_b).review(viewer, budget=BUDGET, seed=seed).to_dict()
+            a = _match(game, moves_a).review(viewer, budget=BUDGET, seed=seed, reuse=reuse).to_dict()
+            b = _match(game, moves_b).review(viewer, budget=BUDGET, seed=seed, reuse=reuse).to_dict()
             assert json.dumps(a, sort_keys=True) == json.dumps(b, sort_keys=True), (
                 f"seat {viewer} cannot tell the twins of seed {seed} apart, but their reviews differ")
             if _differing_decisions(game, viewer, moves_a, moves_b):
@@ -104,3 +108,88 @@ def test_twin_games_get_the_same_review(name: str, options: Dict[str, Any]) -> N
                 break  # this seat is proved: on to the next
     assert proved, ("no twin pair whose true positions differ at a decision the seat has a choice at: "
                     "the test would prove nothing")
+
+
+def _past_pictures(game: aiplay.Game, moves: List[int], viewer: int, plies: List[int]) -> List[Dict[str, Any]]:
+    """The protocol's ``view`` of each past position in ``plies`` (svg, panel, view), as ``viewer`` asks it."""
+    out: List[Dict[str, Any]] = []
+    server = Server(out.append)
+    server.handle_line(json.dumps({"cmd": "load", "record": _match(game, moves).to_record(), "viewer": viewer}))
+    assert out[-1]["ok"], out[-1]
+    game_id = out[-1]["game_id"]
+    pictures = []
+    for ply in plies:
+        server.handle_line(json.dumps({"cmd": "view", "game_id": game_id, "player": viewer, "ply": ply,
+                                       "render": "svg", "panel": True}))
+        reply = out[-1]
+        assert reply["ok"] and reply["ply"] == ply, reply
+        pictures.append({k: reply.get(k) for k in ("view", "svg", "targets", "panel", "since_ply", "ply")})
+    return pictures
+
+
+@pytest.mark.parametrize("name,options", CASES)
+def test_twin_games_show_the_same_past_pictures(name: str, options: Dict[str, Any]) -> None:
+    """The coach's board of a past decision (``view`` with ``ply``) is the seat's picture then: twins agree."""
+    game = aiplay.load(name, **options)
+    proved = 0
+    for viewer in range(game.num_players):
+        for seed in range(SEEDS):
+            moves_a, moves_b = twins(game, viewer, seed)
+            if moves_a == moves_b:
+                continue
+            state = game.new_initial_state()
+            plies, differ = [], False
+            b = game.new_initial_state()
+            for ply, (action_a, action_b) in enumerate(zip(moves_a, moves_b)):
+                if state.current_player() == viewer:
+                    plies.append(ply)
+                    differ = differ or state.to_json() != b.to_json()
+                state.apply_action(action_a)
+                b.apply_action(action_b)
+            plies.append(len(moves_a))  # the position now, asked for by its ply
+            a_pics = _past_pictures(game, moves_a, viewer, plies)
+            b_pics = _past_pictures(game, moves_b, viewer, plies)
+            assert json.dumps(a_pics, sort_keys=True) == json.dumps(b_pics, sort_keys=True), (
+                f"seat {viewer} cannot tell the twins of seed {seed} apart, but a past picture differs")
+            if differ:
+                proved += 1
+                break
+    assert proved, "no twin pair whose true positions differ at one of the seat's decisions"
+
+
+def _protocol_review(game: aiplay.Game, moves: List[int], viewer: int, seed: int) -> Dict[str, Any]:
+    """The protocol's ``review`` reply (the review and its moves' meanings) for ``viewer``'s own seat."""
+    out: List[Dict[str, Any]] = []
+    done = threading.Event()
+
+    def emit(obj: Dict[str, Any]) -> None:
+        out.append(obj)
+        if obj.get("cmd") == "review" and obj.get("type") == "reply":
+            done.set()
+
+    server = Server(emit)
+    server.handle_line(json.dumps({"cmd": "load", "record": _match(game, moves).to_record(), "viewer": viewer}))
+    server.handle_line(json.dumps({"cmd": "review", "iterations": BUDGET, "seed": seed}))
+    assert done.wait(120)
+    reply = [o for o in out if o.get("cmd") == "review" and o.get("type") == "reply"][0]
+    assert reply["ok"], reply
+    assert len(reply["meanings"]) == len(reply["review"]["decisions"])
+    return {"review": reply["review"], "meanings": reply["meanings"]}
+
+
+@pytest.mark.parametrize("name,options", CASES)
+def test_twin_games_get_the_same_review_and_meanings_through_the_protocol(name: str, options: Dict[str, Any]) -> None:
+    game = aiplay.load(name, **options)
+    proved = 0
+    for viewer in range(game.num_players):
+        for seed in range(SEEDS):
+            moves_a, moves_b = twins(game, viewer, seed)
+            if moves_a == moves_b or not _differing_decisions(game, viewer, moves_a, moves_b):
+                continue
+            a = _protocol_review(game, moves_a, viewer, seed)
+            b = _protocol_review(game, moves_b, viewer, seed)
+            assert json.dumps(a, sort_keys=True) == json.dumps(b, sort_keys=True), (
+                f"seat {viewer} cannot tell the twins of seed {seed} apart, but the protocol's reviews differ")
+            proved += 1
+            break
+    assert proved, "no twin pair whose true positions differ at one of the seat's decisions"

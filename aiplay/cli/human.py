@@ -52,6 +52,7 @@ import sys
 import tempfile
 from typing import Any, Dict, List, Optional, Sequence, Set, TextIO, Tuple
 
+from aiplay.cli.review import run_review
 from aiplay.errors import AiplayError, InvalidOptionError
 from aiplay.game import CHANCE, Game
 from aiplay.match import Match, Move
@@ -566,15 +567,30 @@ class HumanGame:
         self.offer_review()
 
     def offer_review(self) -> None:
-        """After the game: the record saved to a temporary file and the command that reviews it (aiplay.review).
+        """After the game: the record saved to a temporary file, the command that reviews it, and a prompt
+        ``review your game? [y/N]`` per person that prints the same review as ``aiplay review`` would.
 
-        Not a prompt: the game's end never waits for input (a terminal session ends there).
+        The end of the input (a pipe, a script) or anything but ``y``/``yes``/``review`` answers no, so a
+        session driven by a file never waits there. Ctrl-C during the review prints the part done.
         """
         handle, path = tempfile.mkstemp(prefix="aiplay-game-", suffix=".json")
         os.close(handle)
         self.match.save(path)
         for seat in sorted(self.humans):
             self.say(f"review your decisions: aiplay review {path} --seat {seat}")
+        for seat in sorted(self.humans):
+            whose = "your game" if len(self.humans) == 1 else f"player {seat}'s decisions"
+            self.flush_typeahead()
+            self.stdout.write(f"review {whose}? [y/N] ")
+            self.stdout.flush()
+            answer = self.stdin.readline()
+            if not answer:
+                self.say("")
+                return
+            if answer.strip().lower() not in ("y", "yes", "review"):
+                continue
+            # The defaults of `aiplay review` (budget, seed 0, the solver where it finishes): the same lines.
+            self.say(run_review(self.match, seat).text())
 
 
 def bot_label(bot: Any) -> str:

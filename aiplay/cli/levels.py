@@ -24,20 +24,30 @@ def review_levels(game: str) -> Optional[Dict[str, Any]]:
 
 
 def format_review_levels(game: str) -> str:
-    """The per-level lines: average loss per decision and blunders, as the coach priced them ("" if none)."""
+    """The per-level lines: average loss per decision and blunders, as the coach priced them ("" if none).
+
+    With the data's provenance (options, opponent, games, budget, the command, its date) and, where
+    the data has them (``format`` 2), 95 % intervals: the loss's clustered by game, the blunder
+    rate's Wilson's.
+    """
     doc = review_levels(game)
     if not doc:
         return ""
+    when = f", {doc['date']}" if doc.get("date") else ""
     lines = [f"  the coach's review of each level against {doc['opponent']} ({doc['levels'][0]['games']} games a "
-             f"level, {doc['budget']['iterations']} iterations a decision; a small sample: "
-             f"{doc.get('command', 'benchmarks/review_levels.py')}):",
-             f"  {'level':>5}  {'decisions':>9}  {'loss/decision':>13}  {'% of span':>9}  {'blunders/game':>13}  "
-             f"{'blunder every':>13}"]
+             f"level, options {doc.get('options', {})}, {doc['budget']['iterations']} iterations a decision; "
+             f"a small sample{when}: {doc.get('command', 'benchmarks/review_levels.py')}):",
+             f"  {'level':>5}  {'decisions':>9}  {'loss/decision [95 %]':>26}  {'% of span':>9}  "
+             f"{'blunders/game':>13}  {'blunder every':>13}  {'blunder rate [95 %]':>21}"]
     for row in doc["levels"]:
-        rate = row["blunders_per_decision"]
+        rate = row["blunders_per_decision"] or 0.0
         every = f"{1 / rate:.0f} moves" if rate else "never seen"
-        lines.append(f"  {row['level']:>5}  {row['decisions']:>9}  {row['mean_loss']:>13.4f}  "
-                     f"{row['mean_loss_span']:>9.2%}  {row['blunders_per_game']:>13.1f}  {every:>13}")
+        low_high = row.get("mean_loss_interval")
+        loss = f"{row['mean_loss']:.4f}" + (f" [{low_high[0]:.4f}, {low_high[1]:.4f}]" if low_high else "")
+        wilson = row.get("blunders_per_decision_interval")
+        blunder = f"{rate:.1%}" + (f" [{wilson[0]:.1%}, {wilson[1]:.1%}]" if wilson else "")
+        lines.append(f"  {row['level']:>5}  {row['decisions']:>9}  {loss:>26}  {row['mean_loss_span']:>9.2%}  "
+                     f"{row['blunders_per_game']:>13.1f}  {every:>13}  {blunder:>21}")
     return "\n".join(lines)
 
 

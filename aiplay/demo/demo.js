@@ -89,7 +89,8 @@ function connect() {
       if (reply.type === "event") { onEvent(reply); return; }
       const waiter = demo.pending.get(reply.id);
       if (!waiter) return;
-      if (reply.type === "info") { if (waiter.onInfo) waiter.onInfo(reply); return; }
+      // Streamed lines before the final reply: a search's "info", a review's "progress" (review.js).
+      if (reply.type === "info" || reply.type === "progress") { if (waiter.onInfo) waiter.onInfo(reply); return; }
       demo.pending.delete(reply.id);
       waiter.resolve(reply);
     };
@@ -1153,6 +1154,8 @@ function showResult(status) {
   box.appendChild(table);
   box.hidden = false;
   $("side").scrollTop = 0;
+  // The coach's offer, in its own block under this panel (review.js).
+  if (typeof offerReview === "function") offerReview(status);
 }
 
 // Take the seat a join link names (?join=TOKEN); again after a dropped connection, with the moves missed.

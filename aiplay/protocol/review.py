@@ -9,9 +9,11 @@ decision, ``stop`` (the game's stop event) ends it and the reply carries the par
 from __future__ import annotations
 
 import threading
-from typing import Any, Dict
+from typing import Any, Dict, List
 
-from aiplay.review import Decision, review
+from aiplay.match import Match
+from aiplay.review import Decision, Review, review
+from aiplay.views.guide import name_meaning
 from aiplay.protocol.wire import ProtocolError, _field
 
 #: Fields of ``review`` that set the search budget per decision.
@@ -63,9 +65,11 @@ def start_review(server: Any, request: Dict[str, Any]) -> None:
     def work() -> None:
         try:
             result = review(record, seat, progress=progress, cancel=session.stop_event, **options)
+            meanings = decision_meanings(record, result, viewer)
             session.active = False
             server.reply(request_id, "review", server._with_status(session, {"review": result.to_dict(),
-                                                                              "stopped": result.partial}))
+                                                                              "stopped": result.partial,
+                                                                              "meanings": meanings}))
         except Exception as exc:
             session.active = False
             server.fail(request_id, "review", exc)
@@ -76,4 +80,25 @@ def start_review(server: Any, request: Dict[str, Any]) -> None:
     thread.start()
 
 
-__all__ = ["BUDGET_FIELDS", "start_review"]
+def decision_meanings(record: Dict[str, Any], result: Review, viewer: Any) -> List[Dict[str, str]]:
+    """What the played and the best move of each reviewed decision do, in words, as the seat read them then.
+
+    One entry per decision of ``result`` (``{"played": ..., "best": ...}``): the game's move meanings
+    (its guide) of the names the review gives, read against the seat's own view of the position
+    before the move (the viewer's, or the reviewed seat's for a client that sees everything). Only
+    what the seat saw goes in, so twins get the same words (``tests/test_review_twins.py``).
+    """
+    if not result.decisions:
+        return []
+    match = Match.from_record(record)
+    seat = result.seat if viewer is None else viewer
+    out = []
+    for d in result.decisions:
+        state = match.position_before(d.ply)
+        view = state.view(seat)
+        out.append({"played": name_meaning(state, d.played_name, view),
+                    "best": name_meaning(state, d.best_name, view)})
+    return out
+
+
+__all__ = ["BUDGET_FIELDS", "decision_meanings", "start_review"]

@@ -1032,8 +1032,19 @@ class Server:
         if player is not None and viewer is not None and player != viewer and not game.perfect_information:
             raise ProtocolError(f"this client shows seat {viewer}; seat {player}'s view is not its to see")
         since_ply = _field(request, "since_ply", (int,))
+        # A past position (the coach steps through a seat's decisions): the position before move
+        # ``ply``, drawn as ``player`` saw it then. A seat's view of an earlier position is a prefix of
+        # what it knows now, so two games it cannot tell apart give the same picture here too.
+        at_ply = _field(request, "ply", (int,))
+        past = at_ply is not None and at_ply != session.match.ply
+        if at_ply is not None:
+            state = session.match.position_before(at_ply)
+            if since_ply is not None and since_ply > at_ply:
+                raise ProtocolError(f"field 'since_ply' ({since_ply}) must not be after 'ply' ({at_ply})")
         view = state.view(0 if player is None else player)
         data: Dict[str, Any] = {"player": player, "view": view}
+        if at_ply is not None:
+            data["ply"] = at_ply
         if _field(request, "panel", (bool,), False):
             data["panel"] = view_panel(state, 0 if player is None else player)
         if render is not None:
@@ -1044,7 +1055,8 @@ class Server:
                 data["targets"] = {str(a): ids for a, ids in legal_moves_on_svg(state, player).items()}
                 # What changed since ``since_ply`` (default: the last decision) is marked (docs/svg.md).
                 if since_ply is None:
-                    since_ply = last_decision_ply([m.player for m in session.match.history])
+                    history = session.match.history[:at_ply] if past else session.match.history
+                    since_ply = last_decision_ply([m.player for m in history])
                 if since_ply is not None:
                     data["svg"] = svg(state, player, since=session.match.position_before(since_ply))
                     data["since_ply"] = since_ply
