@@ -58,7 +58,7 @@ from aiplay.match import Match, Move
 from aiplay.search import make_bot
 from aiplay.views.guide import how_to_play, legal_meanings, legend
 from aiplay.views.narrate import final_scores, match_summaries, narrate, outcome, plural
-from aiplay.views.panel import chances_in_words
+from aiplay.views.panel import chances_in_words, seat_note
 from aiplay.views.text import render_state
 
 HELP = ("type a move's number or name; or: undo (take back your last move), hint (ask the best bot), "
@@ -285,6 +285,9 @@ class HumanGame:
             key = legend(self.match.game)
             if key:
                 self.say(key)
+        note = seat_note(self.match.state, player)  # the seat's own role and goal, every turn
+        if note:
+            self.say(note)
         moves = self.match.legal_moves()
         counter = self.running_counter(player, moves)
         if len(moves) == 1:
