@@ -38,6 +38,7 @@ two games a seat cannot tell apart give it the same bytes (the twin tests check 
 
 from __future__ import annotations
 
+import re
 from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
 
 from aiplay.game import CHANCE, State, check_player, seen_action
@@ -123,6 +124,68 @@ def shares(items: Sequence[Tuple[int, Optional[str]]], viewer: Optional[int], ve
         else:
             lines.append(f"Players {_join([str(p) for p in seats])} {_plural_verb(verb)} "
                          f"{plural(count, unit[0], unit[1])} each.")
+    return lines
+
+
+#: A kind of chance step for :func:`chance_story`: (pattern with a ``seat`` group and an optional ``what``
+#: group, verb for another seat, verb for the viewer, the thing counted (singular, plural)).
+ShareRule = Tuple[str, str, str, Tuple[str, str]]
+
+
+def chance_story(names: Sequence[str], viewer: Optional[int], share_rules: Sequence[ShareRule],
+                 list_rules: Sequence[Tuple[str, str]] = (), skip: Sequence[str] = ()) -> List[str]:
+    """A run of chance steps in sentences, for a game's ``chance_lines``.
+
+    Steps matching a ``share_rules`` pattern one after another are told by :func:`shares`
+    (``what`` absent or "a card": hidden from the viewer, counted); steps matching a
+    ``list_rules`` pattern (with a ``what`` group) are listed after its prefix ("Laid out face
+    up: Shovel, Rope and Water."); ``skip`` patterns say nothing; anything else is its name.
+    """
+    lines: List[str] = []
+    group: List[Tuple[int, Optional[str]]] = []
+    listed: List[str] = []
+    rule: Any = None
+
+    def flush() -> None:
+        if group:
+            _, verb, you_verb, unit = rule
+            lines.extend(shares(group, viewer, verb, you_verb, unit))
+        if listed:
+            lines.append(f"{rule[1]} {_join(listed)}.")
+        group.clear()
+        listed.clear()
+
+    for name in names:
+        if any(re.fullmatch(p, name) for p in skip):
+            continue
+        found = None
+        for candidate in share_rules:
+            m = re.fullmatch(candidate[0], name)
+            if m:
+                found = (candidate, m)
+                break
+        if found is None:
+            for candidate in list_rules:
+                m = re.fullmatch(candidate[0], name)
+                if m:
+                    found = (candidate, m)
+                    break
+        if found is None:
+            flush()
+            rule = None
+            lines.append(name[:1].upper() + name[1:] + ".")
+            continue
+        candidate, m = found
+        if candidate is not rule:
+            flush()
+            rule = candidate
+        if candidate in share_rules:
+            what = m.groupdict().get("what")
+            hidden = what is None or re.fullmatch(r"an? (card|tile|feat)", what) is not None
+            group.append((int(m.group("seat")), None if hidden else what))
+        else:
+            listed.append(m.group("what"))
+    flush()
     return lines
 
 
@@ -440,6 +503,6 @@ def merge_summaries(sentences: Sequence[str]) -> List[str]:
     return out
 
 
-__all__ = ["chance_lines", "final_scores", "generic_events", "hidden_names", "match_log", "match_summaries",
+__all__ = ["chance_lines", "chance_story", "final_scores", "generic_events", "hidden_names", "match_log", "match_summaries",
            "merge_summaries", "move_line", "narrate", "outcome", "past_tense", "phase_ended", "plural", "revealed",
            "seat_name", "shares", "turn_summary", "who"]

@@ -9,6 +9,8 @@ from __future__ import annotations
 import re
 from typing import Any, List, Mapping, Optional
 
+from aiplay.views.narrate import chance_story
+
 #: The seats' scores are their colours' (told per colour below): no generic score lines too.
 GENERIC_EVENTS = False
 
@@ -23,6 +25,19 @@ def events(before: Mapping[str, Any], after: Mapping[str, Any], mover: int, name
             unit = "point" if abs(gained) == 1 else "points"
             lines.append(f"player {new.get('seat')} ({new.get('owner')}) scores {gained} {unit} "
                          f"(now {new.get('points')})")
+    pile_a, pile_b = before.get("picked_up") or {}, after.get("picked_up") or {}
+    if pile_b and not pile_a:
+        # A hangar's pile, face-down cards included, is shown to all when it is picked up (spec, "Information").
+        cards = [name for name, count in pile_b.items() for _ in range(int(count))]
+        lines.append(f"player {after.get('turn_seat')} picks up the hangar's pile (now shown to all): "
+                     + ", ".join(cards))
+    if name.startswith("pick up ") or name.startswith("store "):
+        for old, new in zip(before.get("seats") or [], after.get("seats") or []):
+            known_a, known_b = old.get("known_in_hand") or {}, new.get("known_in_hand") or {}
+            gained = [k for k, c in known_b.items() for _ in range(max(0, int(c) - int(known_a.get(k, 0))))]
+            if gained:
+                lines.append(f"player {new.get('seat')} takes into hand from the pile (seen by all): "
+                             + ", ".join(gained))
     for old, new in zip(before.get("regions") or [], after.get("regions") or []):
         if old.get("security_markers") and not new.get("security_markers"):
             lines.append(f"region {new.get('region')} has no security markers left")
@@ -51,3 +66,11 @@ def past_tense(name: str) -> Optional[str]:
         if found:
             return phrase.format(*found.groups())
     return "" if name in SILENT else None
+
+
+def chance_lines(names: List[str], viewer: Optional[int]) -> List[str]:
+    """The deal, draws and the face-up row's new cards in sentences (another seat's cards counted, never named)."""
+    return chance_story(names, viewer, (
+        (r"deal (?P<what>.+) to player (?P<seat>\d+)", "was dealt", "were dealt", ("card", "cards")),
+        (r"draw (?P<what>.+) for player (?P<seat>\d+)", "drew", "drew", ("card", "cards"))),
+        ((r"reveal (?P<what>.+)", "Turned face up in the row:"),))

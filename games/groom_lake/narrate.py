@@ -10,6 +10,8 @@ from __future__ import annotations
 import re
 from typing import Any, List, Mapping, Optional, Sequence
 
+from aiplay.views.narrate import chance_story
+
 
 def _tile_at(view: Mapping[str, Any], xy: Sequence[int]) -> Optional[Mapping[str, Any]]:
     for tile in view.get("map") or []:
@@ -131,3 +133,22 @@ def public_scores(view: Mapping[str, Any], scores: Sequence[float]) -> List[Opti
                     and seat.get("role") not in (None, "Alien"))
         shown.append(float(score) if p == me or compared else None)
     return shown
+
+
+def chance_lines(names: List[str], viewer: Optional[int]) -> List[str]:
+    """Roles, the deal, draws, tiles and dice in sentences; another seat's card, tile or role never named."""
+    lines: List[str] = []
+    for name in names:
+        role = re.fullmatch(r"(Alien|Hunter) is player (\d+)", name)
+        if role:  # the viewer reads this name only for its own role
+            lines.append(f"You are dealt the {role.group(1)} role (secret).")
+        elif re.fullmatch(r"the (Alien|Hunter) role is dealt", name):
+            lines.append(f"The {name.split()[1]} role is dealt to someone else, in secret.")
+    rest = [n for n in names if not re.fullmatch(r"(Alien|Hunter) is player \d+|the (Alien|Hunter) role is dealt", n)]
+    return lines + chance_story(rest, viewer, (
+        (r"deal (?P<what>.+) to player (?P<seat>\d+)", "was dealt", "were dealt", ("card", "cards")),
+        (r"player (?P<seat>\d+) draws (?P<what>an? (?:card|tile))", "drew", "drew", ("card", "cards")),
+        (r"player (?P<seat>\d+) draws (?P<what>.+)", "drew", "drew", ("card", "cards")),
+        (r"player (?P<seat>\d+) receives (?P<what>.+)", "received", "received", ("card", "cards"))),
+        ((r"(?P<what>.+) face up", "Laid out face up:"), (r"die shows (?P<what>\d+)", "The dice show"),
+         (r"draw tile (?P<what>.+)", "You drew the tile")))

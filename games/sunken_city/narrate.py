@@ -59,3 +59,9 @@ def outcome_reason(view: Mapping[str, Any], returns: Sequence[float], scores: Se
              f"{'treasure' if len(s.get('secured') or []) == 1 else 'treasures'} (value {s.get('secured_value')})"
              for s in seats]
     return ("Most secured treasures wins, then their value: " + "; ".join(parts) + ".") if parts else None
+
+
+def chance_lines(names: List[str], viewer: Optional[int]) -> List[str]:
+    """Neptune's die in words (the line after it says how far Neptune may move)."""
+    return [f"Neptune's die shows {m.group(1)}." if m else name[:1].upper() + name[1:] + "."
+            for name, m in ((n, re.fullmatch(r"die (\d+)", n)) for n in names)]
