@@ -155,31 +155,21 @@ def chance_story(names: Sequence[str], viewer: Optional[int], share_rules: Seque
         group.clear()
         listed.clear()
 
+    rules: List[Tuple[bool, Any]] = [(True, r) for r in share_rules] + [(False, r) for r in list_rules]
     for name in names:
         if any(re.fullmatch(p, name) for p in skip):
             continue
-        found = None
-        for candidate in share_rules:
-            m = re.fullmatch(candidate[0], name)
-            if m:
-                found = (candidate, m)
-                break
-        if found is None:
-            for candidate in list_rules:
-                m = re.fullmatch(candidate[0], name)
-                if m:
-                    found = (candidate, m)
-                    break
+        found = next(((shared, r, m) for shared, r in rules for m in [re.fullmatch(r[0], name)] if m), None)
         if found is None:
             flush()
             rule = None
             lines.append(name[:1].upper() + name[1:] + ".")
             continue
-        candidate, m = found
+        shared, candidate, m = found
         if candidate is not rule:
             flush()
             rule = candidate
-        if candidate in share_rules:
+        if shared:
             what = m.groupdict().get("what")
             hidden = what is None or re.fullmatch(r"an? (card|tile|feat)", what) is not None
             group.append((int(m.group("seat")), None if hidden else what))

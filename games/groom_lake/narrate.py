@@ -147,7 +147,7 @@ def chance_lines(names: List[str], viewer: Optional[int]) -> List[str]:
     rest = [n for n in names if not re.fullmatch(r"(Alien|Hunter) is player \d+|the (Alien|Hunter) role is dealt", n)]
     return lines + chance_story(rest, viewer, (
         (r"deal (?P<what>.+) to player (?P<seat>\d+)", "was dealt", "were dealt", ("card", "cards")),
-        (r"player (?P<seat>\d+) draws (?P<what>an? (?:card|tile))", "drew", "drew", ("card", "cards")),
+        (r"player (?P<seat>\d+) draws (?P<what>a tile)", "drew", "drew", ("tile", "tiles")),
         (r"player (?P<seat>\d+) draws (?P<what>.+)", "drew", "drew", ("card", "cards")),
         (r"player (?P<seat>\d+) receives (?P<what>.+)", "received", "received", ("card", "cards"))),
         ((r"(?P<what>.+) face up", "Laid out face up:"), (r"die shows (?P<what>\d+)", "The dice show"),
