@@ -17,7 +17,7 @@ from aiplay.match import Match
 from aiplay.protocol import Server
 from aiplay.registry import game_entries
 from aiplay.views.guide import how_to_play, legal_meanings, move_meaning
-from aiplay.views.narrate import chance_lines, match_log, outcome, turn_summary
+from aiplay.views.narrate import chance_lines, match_log, outcome, past_tense, turn_summary
 from aiplay.views.panel import chances_in_words, view_panel
 
 NAMES = [e.name for e in game_entries()]
@@ -160,8 +160,10 @@ def test_outcome_names_the_winners_and_never_the_bots(name):
         assert all(f"player {p}" in told["text"].lower() for p in told["winners"])
     assert [s["result"] for s in told["seats"]].count("won") == (0 if told["draw"] else len(told["winners"]))
     lines = match_log(match, 0, 0)
-    own = sum(1 for m in match.history if m.player == 0)
-    assert sum(1 for line in lines if line.startswith("player 0: ")) == own  # every own move, once
+    own = [m.name for m in match.history if m.player == 0]
+    told = [line for line in lines if line.startswith(("player 0 ", "player 0: "))]
+    worded = [n for n in own if past_tense(name, n) != ""]  # a block's start or end has no words of its own
+    assert len(told) >= len(worded), (len(told), len(worded))
 
 
 @pytest.mark.parametrize("name", NAMES)

@@ -428,10 +428,19 @@ def match_log(match: Any, since: int, viewer: Optional[int]) -> List[str]:
                 lines.extend(entries[k][4])
             i = j
             continue
-        lines.append(move_line(mover, name))
+        lines.extend(_decision_line(game, mover, name))
         lines.extend(entries[i][4])
         i += 1
     return lines
+
+
+def _decision_line(game: Any, mover: int, name: str) -> List[str]:
+    """A seat's move in words for the log: its summary phrase ("player 1 raised building 9"); none for a
+    step a phrase has no words for (a block's start or end: "raise", "done"); else "player 1: name"."""
+    phrase = past_tense(game, name)
+    if phrase == name:
+        return [move_line(mover, name)]
+    return [f"{seat_name(mover)} {phrase}"] if phrase else []
 
 
 def match_summaries(match: Any, since: int, viewer: Optional[int]) -> List[str]:

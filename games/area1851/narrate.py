@@ -219,8 +219,16 @@ def past_tense(name: str) -> Optional[str]:
                             (r"reveal feat (.+)", "revealed the feat {0}"),
                             (r"move assistant (.+) -> (.+)", "moved an assistant to the {1}"),
                             (r"place assistant at (.+)", "placed an assistant at the {0}"),
-                            (r"activate (\d+) at (.+)", "activated {0} at the {1}"),
-                            (r"hand: (.+)", "played {0}")):
+                            (r"activate 1 at (.+)", "activated 1 assistant at the {0}"),
+                            (r"activate (\d+) at (.+)", "activated {0} assistants at the {1}"),
+                            (r"hand: (.+)", "played {0}"),
+                            (r"tweak die (\d+) \+1", "raised die {0} by 1 (a junkyard card thrown away)"),
+                            (r"tweak die (\d+) -1", "lowered die {0} by 1 (a junkyard card thrown away)"),
+                            (r"workshop tweak die (\d+) \+1", "raised die {0} by 1 (the Workshop's free tweak)"),
+                            (r"workshop tweak die (\d+) -1", "lowered die {0} by 1 (the Workshop's free tweak)"),
+                            (r"set die (\d+) to (\d+)", "set die {0} to {1}"),
+                            (r"junkyard: (.+)", "chose {0} from the junkyard"),
+                            (r"draw a card", "drew a card"), (r"(yes|no)", "said {0}")):
         found = re.fullmatch(pattern, name)
         if found:
             return phrase.format(*found.groups())

@@ -85,7 +85,7 @@ def past_tense(name: str) -> Optional[str]:
                             (r"place at \((-?\d+),(-?\d+)\) turned \d", "placed a tile at ({0},{1})"),
                             (r"play Recovery", "played a Recovery"),
                             (r"vote against player (\d+)", "called a vote against player {0}"),
-                            (r"(yes|no)", "voted {0}"), (r"keep a (card|tile)", "kept a {0}"), (r"discard a life token", "gave a life token to the hazard"),
+                            (r"(yes|no)", "voted {0}"), (r"keep a (card|tile)", "kept a {0}"), (r"keep (?!tile )(.+)", "kept {0}"), (r"discard a life token", "gave a life token to the hazard"),
                             (r"discard (.+)", "gave {0} to the hazard"), (r"refresh (.+)", "put {0} on the Refresh stack"),
                             (r"a card to the Refresh stack", "put a card on the Refresh stack"),
                             (r"investigation to player (\d+)", "gave an investigation to player {0}"),

@@ -11,7 +11,7 @@ from aiplay.game import CHANCE
 from aiplay.match import Match
 from aiplay.views.narrate import match_log, match_summaries
 
-from games.area1851.narrate import SECRET_PHASES
+from aiplay.games.area1851.narrate import SECRET_PHASES
 
 
 def _play(seed: int, players: int, stop=None) -> Match:
@@ -68,6 +68,6 @@ def test_hidden_choices_of_a_phase_still_running_are_counted_then_told():
 
 
 def test_the_secret_phases_are_the_views_phases():
-    from games.area1851.view import _PHASES
+    from aiplay.games.area1851.view import _PHASES
     assert set(SECRET_PHASES) <= set(_PHASES)
     assert CHANCE < 0

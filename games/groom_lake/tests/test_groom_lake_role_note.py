@@ -8,7 +8,7 @@ import random
 from aiplay.match import Match
 from aiplay.views.panel import seat_note, view_panel
 
-from games.groom_lake.panel import GOALS
+from aiplay.games.groom_lake.panel import GOALS
 
 
 def test_each_seat_reads_its_own_role_and_goal_every_turn():
