@@ -431,7 +431,20 @@ def match_log(match: Any, since: int, viewer: Optional[int]) -> List[str]:
         lines.extend(_decision_line(game, mover, name))
         lines.extend(entries[i][4])
         i += 1
-    return lines
+    return _counted(lines)
+
+
+def _counted(lines: Sequence[str]) -> List[str]:
+    """Identical lines in a row as one: "player 1 kept a card (3 times)"."""
+    out: List[str] = []
+    count = 0
+    for k, line in enumerate(lines):
+        count += 1
+        if k + 1 < len(lines) and lines[k + 1] == line:
+            continue
+        out.append(line if count == 1 else f"{line.rstrip('.')} ({count} times)" + ("." if line.endswith(".") else ""))
+        count = 0
+    return out
 
 
 def _decision_line(game: Any, mover: int, name: str) -> List[str]:

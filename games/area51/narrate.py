@@ -64,7 +64,7 @@ def past_tense(name: str) -> Optional[str]:
     for pattern, phrase in PHRASES:
         found = re.fullmatch(pattern, name)
         if found:
-            return phrase.format(*found.groups())
+            return re.sub(r"\ba (?=[aeiou])", "an ", phrase.format(*found.groups()))
     return "" if name in SILENT else None
 
 

@@ -68,11 +68,16 @@ def events(before: Mapping[str, Any], after: Mapping[str, Any], mover: int, name
         if new.get("role_revealed") and not old.get("role_revealed"):
             lines.append(f"player {seat} is revealed: {new.get('role')}")
         dealing = after.get("step") in ("roles", "deal", "keep")  # the deal: the picture counts the hands
-        if not dealing and (name.startswith("refresh") or name.startswith("card to") or mover < 0):
+        # A chance step's cards are told by its sentence (chance_lines); a decision's here.
+        if not dealing and mover >= 0 and (name.startswith("refresh") or name.startswith("card to")):
             change = int(new.get("hand_size") or 0) - int(old.get("hand_size") or 0)
             if change > 0 and seat != viewer:
                 lines.append(f"player {seat} gets {change} card{'s' if change > 1 else ''} "
                              f"({new.get('hand_size')} in hand)")
+    stack_a, stack_b = list(before.get("discard_stack") or []), list(after.get("discard_stack") or [])
+    if stack_a and stack_b == stack_a[:-1] and before.get("turn_seat") is not None:
+        # The end of a turn: the Discard Stack's top card (the list's last) goes to the player's hand, openly.
+        lines.append(f"player {before.get('turn_seat')} takes {stack_a[-1]} from the Discard Stack")
     if before.get("discard_stack") and not after.get("discard_stack") and after.get("step") != "over":
         lines.append("the Discard Stack is empty: every living player loses a life and 6 new cards are laid out")
     if after.get("result") != before.get("result") and after.get("result") not in (None, "none"):

@@ -6,7 +6,7 @@ import re
 from typing import Any, List, Mapping, Optional, Sequence
 
 #: (pattern, phrase) for summaries: "Player 1 raised building 9 and walked to r6c5."
-PHRASES = ((r"card raise (\d+) move (\d+)", "played raise {0} move {1}"),
+PHRASES = ((r"card raise (\d+) move (\d+)", "played the card raise {0}, move {1}"),
            (r"building (\d+) at (r\d+c\d+)", "raised building {0} at {1}"),
            (r"street (\S+)", "raised a street at {0}"),
            (r"walk to (\S+)", "walked to {0}"), (r"enter village", "went home"),
