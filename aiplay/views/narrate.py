@@ -25,6 +25,9 @@ Per game, ``games/<g>/narrate.py`` may define:
 * ``HIDDEN_NAMES``: the names a seat reads for another seat's hidden moves ("a hidden choice");
 * ``phase_ended(before, after) -> bool``: this step ends a stretch of hidden choices (a
   simultaneous phase), so the choices' results are now public;
+* ``summary_extra(before, after, name, viewer) -> Optional[str]``: what a move showed that its name
+  does not say, put in brackets after it in a turn summary ("picked up hangar 2 of R0 (green 1, blue 2
+  and brown 2 shown)");
 * ``revealed(before, after, viewer) -> Dict[int, List[str]]``: at such a step, per other seat, what
   became public of its hidden choices, as past-tense phrases ("placed an assistant at the
   Workshop") for the log and the turn summaries.
@@ -285,16 +288,20 @@ def _join(parts: Sequence[str]) -> str:
     return ", ".join(parts[:-1]) + " and " + parts[-1]
 
 
-def turn_summary(game: Any, player: int, names: Sequence[str]) -> str:
+def turn_summary(game: Any, player: int, names: Sequence[str], extras: Optional[Sequence[Optional[str]]] = None) -> str:
     """One sentence for a turn of ``player`` made of the moves ``names`` (as the reader saw them).
 
     Repeated moves are counted ("made 8 hidden choices", "handed a card to player 3
-    (5 times)"); a long turn names its first moves and counts the rest.
+    (5 times)"); a long turn names its first moves and counts the rest. ``extras``: per move,
+    what it showed that its name does not say (the game's ``summary_extra``), in brackets after it.
     """
     # Identical phrases are counted where they first came (a long hand-out of cards is one phrase).
     counts: Dict[str, int] = {}
-    for name in names:
+    for k, name in enumerate(names):
         phrase = past_tense(game, name)
+        extra = extras[k] if extras is not None and k < len(extras) else None
+        if phrase and extra:
+            phrase += f" ({extra})"
         if phrase:
             counts[phrase] = counts.get(phrase, 0) + 1
     phrases = list(counts.items())
@@ -465,19 +472,26 @@ def match_summaries(match: Any, since: int, viewer: Optional[int]) -> List[str]:
     """
     history = match.history_seen_by(viewer)
     recent = {m.turn for m in history[max(0, since):] if m.player != CHANCE and m.player != viewer}
-    turns: Dict[int, Tuple[int, List[str], int]] = {}
+    turns: Dict[int, Tuple[int, List[str], List[int]]] = {}
     for ply, move in enumerate(history):
         if move.player != CHANCE and move.turn in recent:
-            player, names, _ = turns.setdefault(move.turn, (move.player, [], ply))
+            player, names, plies = turns.setdefault(move.turn, (move.player, [], []))
             names.append(move.name)
-            turns[move.turn] = (player, names, ply)
+            plies.append(ply)
     hidden = set(hidden_names(match.game))
+    extra_hook = getattr(game_module(match.game, "narrate"), "summary_extra", None)
     sentences = []
-    for _, (player, names, last) in sorted(turns.items()):
-        told = _revealed_turn(match, player, last, viewer) if hidden and all(n in hidden for n in names) else None
+    for _, (player, names, plies) in sorted(turns.items()):
+        told = _revealed_turn(match, player, plies[-1], viewer) if hidden and all(n in hidden for n in names) else None
         if told is not None:
             sentences.append(f"{seat_name(player).capitalize()} {_join(told)}." if told else
                              f"{seat_name(player).capitalize()} changed nothing anyone can see.")
+        elif callable(extra_hook):
+            extras = []
+            for ply, name in zip(plies, names):
+                after = match.position_before(ply + 1) if ply + 1 < match.ply else match.state
+                extras.append(extra_hook(_view(match.position_before(ply), viewer), _view(after, viewer), name, viewer))
+            sentences.append(turn_summary(match.game, player, names, extras))
         else:
             sentences.append(turn_summary(match.game, player, names))
     return merge_summaries(sentences)
