@@ -12,7 +12,10 @@ import re
 from collections import Counter
 from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
 
-from aiplay.views.narrate import shares, who
+from aiplay.views.narrate import generic_events, shares, who
+
+#: The score lines are said here, before the next phase's name (events below), not after it.
+GENERIC_EVENTS = False
 
 
 #: The phases as a person reads them.
@@ -157,6 +160,9 @@ def events(before: Mapping[str, Any], after: Mapping[str, Any], mover: int, name
         cards = _discarded(before, after)
         if cards and viewer is not None:
             lines.append(f"the others put {_join_and(cards)} on the discard pile")
+    # Points first, then the phase that begins (a delivery's points belong to the phase that ended).
+    lines.extend(x.replace(" points (", " reputation (").replace(" point (", " reputation (")
+                 for x in generic_events(before, after))
     if before.get("phase") != after.get("phase") and after.get("phase"):
         lines.append(PHASES.get(str(after.get("phase")), f"phase: {after.get('phase')}"))
     if not ended and mover >= 0:
