@@ -86,7 +86,13 @@ def chance_lines(game: Any, names: Sequence[str], viewer: Optional[int]) -> List
     hook = getattr(game_module(game, "narrate"), "chance_lines", None)
     if callable(hook):
         return [str(x) for x in hook(list(names), viewer)]
-    return [n[:1].upper() + n[1:] for n in names]
+    return chance_story(names, viewer, GENERIC_SHARES)
+
+
+#: The deals most games name alike ("deal K to player 0", "deal a card to player 1"), for games without
+#: a ``chance_lines`` of their own.
+GENERIC_SHARES: Tuple[Tuple[str, str, str, Tuple[str, str]], ...] = (
+    (r"[Dd]eal (?P<what>.+) to player (?P<seat>\d+)", "was dealt", "were dealt", ("card", "cards")),)
 
 
 def who(seat: int, viewer: Optional[int]) -> str:
