@@ -20,8 +20,9 @@ Per game, ``games/<g>/narrate.py`` may define:
   (None: not revealed), for a game whose scores are not all shown at the end (default: all are);
 * ``GENERIC_EVENTS = False`` to switch the generic score and life lines off;
 * ``chance_lines(names, viewer) -> List[str]``: a run of chance outcomes that came together
-  (a deal, a roll of several dice) as a few plain sentences ("You were dealt 5 cards; players
-  1 and 2 got 5 each"), from their names as the viewer reads them (default: one line each);
+  (a deal, a roll of several dice) as a few plain sentences ("You were dealt Rope and Water.",
+  "Players 1 and 2 were dealt 2 cards each."), from their names as the viewer reads them (default:
+  "deal X to player N" steps told so, any other step as its name);
 * ``HIDDEN_NAMES``: the names a seat reads for another seat's hidden moves ("a hidden choice");
 * ``phase_ended(before, after) -> bool``: this step ends a stretch of hidden choices (a
   simultaneous phase), so the choices' results are now public;
