@@ -58,8 +58,8 @@ from aiplay.game import CHANCE, Game
 from aiplay.match import Match, Move
 from aiplay.search import make_bot
 from aiplay.views.guide import how_to_play, legal_meanings, legend
-from aiplay.views.narrate import final_scores, match_summaries, narrate, outcome, plural
-from aiplay.views.panel import chances_in_words
+from aiplay.views.narrate import chance_lines, final_scores, match_summaries, narrate, outcome, plural
+from aiplay.views.panel import chances_in_words, seat_note
 from aiplay.views.text import render_state
 
 HELP = ("type a move's number or name; or: undo (take back your last move), hint (ask the best bot), "
@@ -132,8 +132,24 @@ class HumanGame:
             lives = self._public_lives()
             hands = self._own_hands()
             if player == CHANCE:
-                move = self.draw_chance()
-                self.say(f"  chance: {self.seen_name(move)}")
+                # The chance steps that come together (a deal, a roll), told in a few sentences ("You were
+                # dealt Rope and Water."), then what they set off; "You" only where one seat sits here.
+                first = match.ply
+                names = []
+                changes: List[str] = []  # per step, as before grouping: a single card drawn is named by its step
+                while match.state.is_chance_node() and not match.is_terminal():
+                    names.append(self.seen_name(self.draw_chance()))
+                    changes += self.hand_change_lines(hands, chance=True)
+                    hands = self._own_hands()
+                for sentence in chance_lines(match.game, names, min(self.humans) if len(self.humans) == 1 else None):
+                    self.say(f"  {sentence}")
+                if not self._rewound:
+                    if not self.narrate_last(first):
+                        self.announce_events(lives)
+                    for line in changes:
+                        self.say(line)
+                self._rewound = False
+                continue
             elif player in self.humans and len(match.state.legal_actions()) == 1:
                 self.announce_turn(player)
                 self._forced.add(match.ply)
@@ -158,20 +174,23 @@ class HumanGame:
         self.finish()
         return 0
 
-    def narrate_last(self) -> bool:
-        """Say the automatic steps the last move set off, as the one human seat may read them.
+    def narrate_last(self, first: Optional[int] = None) -> bool:
+        """Say the automatic steps the last move (the moves from ply ``first``) set off, as the one
+        human seat may read them.
 
         False (nothing said) with several human seats at one terminal: one seat's lines could
         tell another what it may not see; the lives are then announced the old way.
         """
         if len(self.humans) != 1 or not self.match.ply:
             return False
-        ply = self.match.ply - 1
-        before = self.match.position_before(ply)
-        action = self.match.history[ply].action
-        assert action is not None
-        for line in narrate(before, action, self.match.state, min(self.humans))[1:]:
-            self.say(f"  ! {line}")
+        start = self.match.ply - 1 if first is None else max(0, min(first, self.match.ply - 1))
+        for ply in range(start, self.match.ply):
+            before = self.match.position_before(ply)
+            after = self.match.position_before(ply + 1) if ply + 1 < self.match.ply else self.match.state
+            action = self.match.history[ply].action
+            assert action is not None
+            for line in narrate(before, action, after, min(self.humans))[1:]:
+                self.say(f"  ! {line}")
         return True
 
     def summarise_bots(self) -> None:
@@ -252,10 +271,16 @@ class HumanGame:
         return hands
 
     def announce_hand_changes(self, before: Dict[int, Dict[str, int]], chance: bool) -> None:
-        """Say which of a human seat's own cards left its hand (or came into it) through a move it did not
+        """Say :meth:`hand_change_lines`."""
+        for line in self.hand_change_lines(before, chance):
+            self.say(line)
+
+    def hand_change_lines(self, before: Dict[int, Dict[str, int]], chance: bool) -> List[str]:
+        """Which of a human seat's own cards left its hand (or came into it) through a move it did not
         make: Groom Lake's cards put face down on the Refresh stack when its last life is lost, Area 1851's
         cards passed at the rotation, and passed again by a chance event. A single card drawn at a chance move is
         named by that move already."""
+        lines: List[str] = []
         after = self._own_hands()
         for seat in sorted(before):
             if seat not in after:
@@ -272,7 +297,8 @@ class HumanGame:
                 if cards:
                     text = (", ".join(f"{c}x {k}" if c > 1 else k for k, c in cards.items()) if named
                             else f"{sum(cards.values())} card{'s' if sum(cards.values()) > 1 else ''}")
-                    self.say(f"  ! {text} {verb} {who} hand")
+                    lines.append(f"  ! {text} {verb} {who} hand")
+        return lines
 
     def show(self, player: int) -> List[int]:
         """Print the position for ``player`` and the numbered legal moves; returns the actions in that order.
@@ -286,6 +312,9 @@ class HumanGame:
             key = legend(self.match.game)
             if key:
                 self.say(key)
+        note = seat_note(self.match.state, player)  # the seat's own role and goal, every turn
+        if note:
+            self.say(note)
         moves = self.match.legal_moves()
         counter = self.running_counter(player, moves)
         if len(moves) == 1:

@@ -84,6 +84,17 @@ def view_panel(state: State, viewer: int) -> List[Section]:
     return generic_panel(view, seat)
 
 
+def seat_note(state: State, viewer: int) -> Optional[str]:
+    """A line the seat should keep in mind every turn (its own role and goal), from the game's
+    ``panel.py::seat_note(view, viewer)``; None when the game has none. Read from ``viewer``'s view only."""
+    seat = check_player(viewer, state.game.num_players)
+    hook = getattr(game_module(state, "panel"), "seat_note", None)
+    if not callable(hook):
+        return None
+    note = hook(state.view(seat), seat)
+    return str(note) if note else None
+
+
 def chances_in_words(value: Any, game: Any) -> str:
     """A bot's estimate ``value`` (on ``game``'s utility scale) as words: "about even", "likely win"...
 
@@ -107,4 +118,4 @@ def chances_in_words(value: Any, game: Any) -> str:
     raise InvalidOptionError(f"value {value!r} could not be put in words")  # not reached: the last bound is > 1
 
 
-__all__ = ["CHANCE_WORDS", "Section", "chances_in_words", "generic_panel", "label", "value_text", "view_panel"]
+__all__ = ["CHANCE_WORDS", "Section", "chances_in_words", "generic_panel", "label", "seat_note", "value_text", "view_panel"]

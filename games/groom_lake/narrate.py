@@ -10,6 +10,8 @@ from __future__ import annotations
 import re
 from typing import Any, List, Mapping, Optional, Sequence
 
+from aiplay.views.narrate import chance_story
+
 
 def _tile_at(view: Mapping[str, Any], xy: Sequence[int]) -> Optional[Mapping[str, Any]]:
     for tile in view.get("map") or []:
@@ -66,11 +68,16 @@ def events(before: Mapping[str, Any], after: Mapping[str, Any], mover: int, name
         if new.get("role_revealed") and not old.get("role_revealed"):
             lines.append(f"player {seat} is revealed: {new.get('role')}")
         dealing = after.get("step") in ("roles", "deal", "keep")  # the deal: the picture counts the hands
-        if not dealing and (name.startswith("refresh") or name.startswith("card to") or mover < 0):
+        # A chance step's cards are told by its sentence (chance_lines); a decision's here.
+        if not dealing and mover >= 0 and (name.startswith("refresh") or name.startswith("card to")):
             change = int(new.get("hand_size") or 0) - int(old.get("hand_size") or 0)
             if change > 0 and seat != viewer:
                 lines.append(f"player {seat} gets {change} card{'s' if change > 1 else ''} "
                              f"({new.get('hand_size')} in hand)")
+    stack_a, stack_b = list(before.get("discard_stack") or []), list(after.get("discard_stack") or [])
+    if stack_a and stack_b == stack_a[:-1] and before.get("turn_seat") is not None:
+        # The end of a turn: the Discard Stack's top card (the list's last) goes to the player's hand, openly.
+        lines.append(f"player {before.get('turn_seat')} takes {stack_a[-1]} from the Discard Stack")
     if before.get("discard_stack") and not after.get("discard_stack") and after.get("step") != "over":
         lines.append("the Discard Stack is empty: every living player loses a life and 6 new cards are laid out")
     if after.get("result") != before.get("result") and after.get("result") not in (None, "none"):
@@ -83,7 +90,7 @@ def past_tense(name: str) -> Optional[str]:
                             (r"place at \((-?\d+),(-?\d+)\) turned \d", "placed a tile at ({0},{1})"),
                             (r"play Recovery", "played a Recovery"),
                             (r"vote against player (\d+)", "called a vote against player {0}"),
-                            (r"(yes|no)", "voted {0}"), (r"keep a (card|tile)", "kept a {0}"), (r"discard a life token", "gave a life token to the hazard"),
+                            (r"(yes|no)", "voted {0}"), (r"keep a (card|tile)", "kept a {0}"), (r"keep (?!tile )(.+)", "kept {0}"), (r"discard a life token", "gave a life token to the hazard"),
                             (r"discard (.+)", "gave {0} to the hazard"), (r"refresh (.+)", "put {0} on the Refresh stack"),
                             (r"a card to the Refresh stack", "put a card on the Refresh stack"),
                             (r"investigation to player (\d+)", "gave an investigation to player {0}"),
@@ -131,3 +138,22 @@ def public_scores(view: Mapping[str, Any], scores: Sequence[float]) -> List[Opti
                     and seat.get("role") not in (None, "Alien"))
         shown.append(float(score) if p == me or compared else None)
     return shown
+
+
+def chance_lines(names: List[str], viewer: Optional[int]) -> List[str]:
+    """Roles, the deal, draws, tiles and dice in sentences; another seat's card, tile or role never named."""
+    lines: List[str] = []
+    for name in names:
+        role = re.fullmatch(r"(Alien|Hunter) is player (\d+)", name)
+        if role:  # the viewer reads this name only for its own role
+            lines.append(f"You are dealt the {role.group(1)} role (secret).")
+        elif re.fullmatch(r"the (Alien|Hunter) role is dealt", name):
+            lines.append(f"The {name.split()[1]} role is dealt to someone else, in secret.")
+    rest = [n for n in names if not re.fullmatch(r"(Alien|Hunter) is player \d+|the (Alien|Hunter) role is dealt", n)]
+    return lines + chance_story(rest, viewer, (
+        (r"deal (?P<what>.+) to player (?P<seat>\d+)", "was dealt", "were dealt", ("card", "cards")),
+        (r"player (?P<seat>\d+) draws (?P<what>a tile)", "drew", "drew", ("tile", "tiles")),
+        (r"player (?P<seat>\d+) draws (?P<what>.+)", "drew", "drew", ("card", "cards")),
+        (r"player (?P<seat>\d+) receives (?P<what>.+)", "received", "received", ("card", "cards"))),
+        ((r"(?P<what>.+) face up", "Laid out face up:"), (r"die shows (?P<what>\d+)", "The dice show"),
+         (r"draw tile (?P<what>.+)", "You drew the tile")))

@@ -6,7 +6,7 @@ import re
 from typing import Any, List, Mapping, Optional, Sequence
 
 #: (pattern, phrase) for summaries: "Player 1 raised building 9 and walked to r6c5."
-PHRASES = ((r"card raise (\d+) move (\d+)", "played raise {0} move {1}"),
+PHRASES = ((r"card raise (\d+) move (\d+)", "played the card raise {0}, move {1}"),
            (r"building (\d+) at (r\d+c\d+)", "raised building {0} at {1}"),
            (r"street (\S+)", "raised a street at {0}"),
            (r"walk to (\S+)", "walked to {0}"), (r"enter village", "went home"),
@@ -59,3 +59,9 @@ def outcome_reason(view: Mapping[str, Any], returns: Sequence[float], scores: Se
              f"{'treasure' if len(s.get('secured') or []) == 1 else 'treasures'} (value {s.get('secured_value')})"
              for s in seats]
     return ("Most secured treasures wins, then their value: " + "; ".join(parts) + ".") if parts else None
+
+
+def chance_lines(names: List[str], viewer: Optional[int]) -> List[str]:
+    """Neptune's die in words (the line after it says how far Neptune may move)."""
+    return [f"Neptune's die shows {m.group(1)}." if m else name[:1].upper() + name[1:] + "."
+            for name, m in ((n, re.fullmatch(r"die (\d+)", n)) for n in names)]
