@@ -787,9 +787,14 @@ function fitBoard() {
   for (const t of svg.querySelectorAll("text[font-size]")) smallest = Math.min(smallest, Number(t.getAttribute("font-size")));
   const least = Number.isFinite(smallest) && smallest > 0 ? MIN_TEXT_PX / smallest : 1;
   const box = $("board");
-  const scale = Math.max(least, Math.min((box.clientWidth - 4) / width, (box.clientHeight - 4) / height));
-  svg.style.width = `${Math.ceil(width * scale)}px`;  // rounded up: never under the least scale
-  svg.style.height = `${Math.ceil(height * scale)}px`;
+  // Twice at most: a picture taller than the panel brings a vertical scroll bar, which takes width
+  // from the panel; the second pass fits the width that is left (no sideways scroll).
+  for (let pass = 0; pass < 2; pass++) {
+    const scale = Math.max(least, Math.min((box.clientWidth - 4) / width, (box.clientHeight - 4) / height));
+    svg.style.width = `${Math.ceil(width * scale)}px`;  // rounded up: never under the least scale
+    svg.style.height = `${Math.ceil(height * scale)}px`;
+    if (box.scrollWidth <= box.clientWidth) break;
+  }
 }
 
 // A frame over every element the engine marked as changed ("data-changed": since the bots' turn
@@ -1186,6 +1191,15 @@ async function main() {
   $("help-close").addEventListener("click", () => { $("help").hidden = true; });
   $("level").addEventListener("change", syncBotControls);
   window.addEventListener("resize", () => { fitBoard(); });
+  // The panel also changes size when the note above it grows or shrinks: fit the picture again.
+  if (window.ResizeObserver) {
+    let lastSize = "";
+    new ResizeObserver(() => {
+      const box = $("board");
+      const size = `${box.clientWidth}x${box.clientHeight}`;
+      if (size !== lastSize) { lastSize = size; fitBoard(); }
+    }).observe($("board"));
+  }
   $("board").addEventListener("click", onBoardClick);
   $("board").addEventListener("mousemove", onBoardHover);
   document.addEventListener("keydown", (event) => { if (event.key === "Escape") { closeMenu(); $("help").hidden = true; } });
