@@ -172,9 +172,34 @@ function noteStatus(status) {
   }
 }
 
+// Another seat's hidden choices while its phase lasts: one line per seat that counts them
+// ("player 1 made 3 hidden choices ..."), removed when the phase ends and its public part is told.
+const HIDDEN_CHOICES = /^player (\d+) made (\d+) hidden choices? (\(shown when the phase ends\))$/i;
+const PHASE_TOLD = /^player (\d+) in the /i;
+
 function addStory(lines) {
   const box = $("story");
+  demo.pendingHidden = demo.pendingHidden || new Map();
   for (const line of lines || []) {
+    const hidden = HIDDEN_CHOICES.exec(line);
+    if (hidden) {
+      const seat = hidden[1];
+      const earlier = demo.pendingHidden.get(seat);
+      const count = Number(hidden[2]) + (earlier && earlier.isConnected ? Number(earlier.dataset.count) : 0);
+      if (earlier && earlier.isConnected) earlier.remove();
+      const li = document.createElement("li");
+      li.dataset.count = String(count);
+      li.textContent = `player ${seat} made ${count} hidden choice${count === 1 ? "" : "s"} ${hidden[3]}`;
+      box.appendChild(li);
+      demo.pendingHidden.set(seat, li);
+      continue;
+    }
+    const told = PHASE_TOLD.exec(line);
+    if (told && demo.pendingHidden.has(told[1])) {
+      const earlier = demo.pendingHidden.get(told[1]);
+      if (earlier.isConnected) earlier.remove();
+      demo.pendingHidden.delete(told[1]);
+    }
     const li = document.createElement("li");
     li.textContent = line;
     if (/^you\b/i.test(line) || new RegExp(`^player ${demo.seat}\\b`, "i").test(line)) li.className = "mine";

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any, Mapping, Optional
 
 from aiplay.views.meanings import meaning_from
@@ -12,6 +13,7 @@ MEANINGS = (
     (r"take face-up (.+)", "take the face-up {1} into your hand"),
     (r"take deck top", "take the top card of the deck (unseen by the others)"),
     (r"build", "action: play cards to create a bunker or add a level to one of yours"),
+    (r"create (\w+) bunker in (R\d) for (\w+)", "create a {1} bunker in region {2} for your colour {3} (1 face-up {1} card + 1 face-down card)"),
     (r"create (\w+) bunker in (R\d)", "create a {1} bunker in region {2} (1 face-up {1} card + 1 face-down card)"),
     (r"upgrade bunker (R\d)/(\d+)", "add a security level to your bunker on space {2} of {1}"),
     (r"face-up (.+) to hangar (\d+)", "play your {1} face up into hangar {2} of the region"),
@@ -29,7 +31,8 @@ MEANINGS = (
 
 def move_meaning(name: str, view: Mapping[str, Any]) -> Optional[str]:
     """One line for the move called ``name`` (``view``: the reader's view, unused here)."""
-    return meaning_from(MEANINGS, name)
+    text = meaning_from(MEANINGS, name)
+    return None if text is None else re.sub(r"\ba (?=[aeiou])", "an ", text)  # "an orange bunker"
 
 #: What the terminal board's symbols mean (shown under it).
 LEGEND = ("legend: ??* a face-down card | 5:orange L1 (white) space 5 holds white's orange bunker, level 1 | "

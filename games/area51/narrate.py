@@ -69,7 +69,8 @@ def events(before: Mapping[str, Any], after: Mapping[str, Any], mover: int, name
 
 
 #: (pattern, phrase) for turn summaries; the action's first move ("collect", "build"...) says nothing the rest does not.
-PHRASES = ((r"create (\w+) bunker in (R\d)", "created a {0} bunker in {1}"),
+PHRASES = ((r"create (\w+) bunker in (R\d) for (\w+)", "created a {0} bunker in {1} for {2}"),  # 2 players: a colour each
+           (r"create (\w+) bunker in (R\d)", "created a {0} bunker in {1}"),
            (r"upgrade bunker (R\d/\d+)", "upgraded the bunker {0}"),
            (r"face-up (.+) to hangar (\d+)", "played {0} face up to hangar {1}"),
            (r"face-down card to hangar (\d+)", "played a card face down to hangar {0}"),
