@@ -12,6 +12,7 @@ difference and the share of equal labels.
 Usage::
 
     python benchmarks/review_reuse.py --games 2 --budget 500
+    python benchmarks/review_reuse.py --quick     # CI's short profile
 """
 
 from __future__ import annotations
@@ -63,7 +64,12 @@ def main(argv: Optional[List[str]] = None) -> int:
     parser.add_argument("--games", type=int, default=2)
     parser.add_argument("--budget", type=int, default=500)
     parser.add_argument("--game", action="append", help="only these games (default: every board game)")
+    parser.add_argument("--quick", action="store_true",
+                        help="CI's short profile: one game of the first board game at 50 iterations")
     args = parser.parse_args(argv)
+    if args.quick:
+        args.games, args.budget = 1, 50
+        args.game = args.game or games_with(board=True, listed=True)[:1]
     # ``aiplay.review`` the attribute is the function; the module is in sys.modules.
     sys.modules["aiplay.review"].make_bot = _counting_make_bot  # type: ignore[attr-defined]
     names = args.game or games_with(board=True, listed=True)

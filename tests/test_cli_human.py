@@ -7,6 +7,7 @@ import json
 import os
 import subprocess
 import sys
+from types import SimpleNamespace
 
 import pytest
 
@@ -218,3 +219,20 @@ def test_undo_and_replay_draws_the_same_chance_in_the_terminal(name):
         elif (a.player, a.action) != (b.player, b.action):
             break
     assert compared, name
+
+
+def test_the_running_counter_counts_the_steps_of_a_block_not_its_opening_move():
+    """`` (face-down 2 of this turn)``: a run of one kind of choice is counted, and a block's opening
+    move of the same word ("neptune", then "neptune to ...") is not one of its steps."""
+    def counter(names, legal):
+        history = [SimpleNamespace(player=0, name=n) for n in names]
+        fake = SimpleNamespace(match=SimpleNamespace(history=history))
+        return HumanGame.running_counter(fake, 0, [(i, n) for i, n in enumerate(legal)])
+
+    steps = ["neptune stops", "neptune to r2c4"]
+    assert counter(["card raise 0 move 7", "neptune"], steps) == ""
+    assert counter(["card raise 0 move 7", "neptune", "neptune to r3c4"], steps) == " (neptune 2 of this turn)"
+    cards = ["face-down blue 1 to hangar 1", "face-down green 2 to hangar 2"]
+    assert counter(["build", "face-up green 3 to hangar 1", "face-down blue 4 to hangar 1"], cards) == \
+        " (face-down 2 of this turn)"
+    assert counter(["build"], ["take a feat", "done"]) == ""  # no shared first word: no counter

@@ -350,6 +350,8 @@ class HumanGame:
                 continue
             if move.player != player or move.name.split(" ", 1)[0] != word:
                 break
+            if move.name == word:  # the block's opening move ("neptune"), not one of its steps
+                break
             count += 1
         return f" ({word} {count} of this turn)" if count > 1 else ""
 
