@@ -7,7 +7,7 @@ does not see them; this reads them from the reader's view before and after a mov
 from __future__ import annotations
 
 import re
-from typing import Any, List, Mapping, Optional, Tuple
+from typing import Any, List, Mapping, Optional, Sequence, Tuple
 
 from aiplay.views.narrate import chance_story
 
@@ -99,3 +99,17 @@ def chance_lines(names: List[str], viewer: Optional[int]) -> List[str]:
         (r"deal (?P<what>.+) to player (?P<seat>\d+)", "was dealt", "were dealt", ("card", "cards")),
         (r"draw (?P<what>.+) for player (?P<seat>\d+)", "drew", "drew", ("card", "cards"))),
         ((r"reveal (?P<what>.+)", "Turned face up in the row:"),))
+
+def outcome_reason(view: Mapping[str, Any], returns: Sequence[float], scores: Sequence[Any]) -> Optional[str]:
+    """With two players, the final scores and the rule behind them (each owns two colours and counts the
+    lower); None otherwise (the generic "Final scores: ..." line)."""
+    seats = view.get("seats") or []
+    if len(seats) != 2 or len(scores) != 2 or None in scores or returns[0] == returns[1]:
+        return None
+    winner = 0 if returns[0] > returns[1] else 1
+    loser = 1 - winner
+    text = (f"Final scores: player {winner} {scores[winner]:g}; player {loser} {scores[loser]:g}. With two "
+            "players each player owns two colours and scores the lower of their two totals.")
+    if scores[0] == scores[1]:
+        text += " The scores tie: the player with more cards in hand wins."
+    return text
