@@ -86,8 +86,13 @@ def text_board(state: SunkenCityState) -> str:
         lines.append("Game over; winner(s): " + ", ".join(f"player {p}" for p in winners))
     else:
         card = data["card"]
-        card_text = "" if card is None else f", card {CARDS[card][0]}/{CARDS[card][1]}"
-        lines.append(f"Turn: player {data['turn']}, phase {phase}{card_text}"
+        card_text = "" if card is None else f", card raise {CARDS[card][0]} move {CARDS[card][1]}"
+        # What is left of the block under way, so that a person counts nothing (issue 38).
+        left = {"raise": (data["raise_left"], "piece", "pieces", "to raise"),
+                "move": (data["move_left"], "point", "points", "to walk"),
+                "neptune": (data["neptune_left"], "step", "steps", "for Neptune")}.get(phase)
+        left_text = "" if left is None else f" ({left[0]} {left[1] if left[0] == 1 else left[2]} left {left[3]})"
+        lines.append(f"Turn: player {data['turn']}, phase {phase}{left_text}{card_text}"
                      + (", END TRIGGERED" if data["end_triggered"] else ""))
     for p in range(state.game.players):
         pos = data["adventurers"][p]
@@ -97,7 +102,8 @@ def text_board(state: SunkenCityState) -> str:
             f"secured {data['secured'][p]} (value {data['secured_values'][p]}); "
             f"chips {data['chips'][p]}; played cards: "
             + (", ".join(f"raise {CARDS[c][0]} move {CARDS[c][1]}" for c in data['played'][p]) or "none"))
-    lines.append(f"Streets: piles {data['street_piles']}, drawing from space {data['draw_pile']}")
+    lines.append(f"Streets (the sand timer): piles {data['street_piles']}, drawing from space {data['draw_pile']};"
+                 " when the last pile runs out, the round is played out and the game ends")
     return "\n".join(lines)
 
 

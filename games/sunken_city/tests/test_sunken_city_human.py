@@ -21,6 +21,9 @@ def test_a_whole_sunken_city_game_with_a_human_seat_fed_on_stdin(tmp_path):
     out = done.stdout
     assert done.returncode == 0, done.stderr
     assert "seats: 0=you, 1=random, 2=random" in out
+    # The block under way says what is left of it (issue 38: a person counts nothing).
+    assert "phase raise (4 pieces left to raise), card raise 4 move 3" in out
+    assert "Streets (the sand timer): piles" in out
     assert "player 0, your move:" in out and "    1. card raise" in out
     assert "hint from the best bot (level 7, no deliberate mistakes):" in out  # not the seat's random one
     assert "undone: " in out
