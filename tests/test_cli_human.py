@@ -236,3 +236,17 @@ def test_the_running_counter_counts_the_steps_of_a_block_not_its_opening_move():
     assert counter(["build", "face-up green 3 to hangar 1", "face-down blue 4 to hangar 1"], cards) == \
         " (face-down 2 of this turn)"
     assert counter(["build"], ["take a feat", "done"]) == ""  # no shared first word: no counter
+
+
+def test_a_move_typed_at_the_wrong_step_is_told_what_this_step_offers():
+    """A newcomer types a street while the turn first asks which block comes next: the error lists the
+    few moves of this step instead of leaving them guessing (issue 38, from a game played by hand)."""
+    def unknown(text, legal):
+        fake = SimpleNamespace(match=SimpleNamespace(legal_moves=lambda: list(enumerate(legal))))
+        return HumanGame.unknown_move(fake, text)
+
+    told = unknown("street r1c0-r2c0", ["raise", "move", "end turn"])
+    assert "is not a legal move here; the moves now are: raise | move | end turn" in told
+    assert "did you mean: raise" in unknown("rise", ["raise", "move", "end turn"])
+    many = [f"street r{i}c0-r{i}c1" for i in range(9)]
+    assert "the moves now are" not in unknown("building 9 at r0c4", many)  # a long list stays behind `list`

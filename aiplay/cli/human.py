@@ -527,6 +527,8 @@ class HumanGame:
         message = f"{text!r} is not a legal move here"
         if near:
             message += "; did you mean: " + " | ".join(by_lower[n] for n in near) + "?"
+        elif len(names) <= 6:  # a move of a later step typed too soon: say what this step offers
+            message += "; the moves now are: " + " | ".join(names)
         return message + "\n  (type a number, list to see every move, or help)"
 
     def hint_bot(self, player: int) -> Any:
