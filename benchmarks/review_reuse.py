@@ -26,9 +26,9 @@ from typing import Any, Dict, List, Optional
 import aiplay
 import aiplay.review  # noqa: F401 - the module, for the patch below
 
-from aiplay.match import Match
-from aiplay.search import NUM_LEVELS, make_bot
+from aiplay.search import make_bot
 from aiplay.testing.choose import games_with, pick_options
+from review_levels import play  # the script beside this one (benchmarks/ is on the path)
 
 #: The analyses' counters of the running review (filled by the wrapped bot factory).
 COUNTERS: List[Dict[str, Any]] = []
@@ -45,18 +45,6 @@ def _counting_make_bot(*args: Any, **kwargs: Any) -> Any:
 
     bot.analyse = counted
     return bot
-
-
-def play(game: aiplay.Game, seed: int) -> Match:
-    """A game: level 3 at seat 0, the top level elsewhere."""
-    match = Match(game, seed=seed)
-    bots = [make_bot("level", game=game, level=3 if p == 0 else NUM_LEVELS, seed=seed * 7 + p)
-            for p in range(game.num_players)]
-    while True:
-        match.advance_chance()
-        if match.is_terminal():
-            return match
-        match.apply(bots[match.current_player()].choose(match.state))
 
 
 def main(argv: Optional[List[str]] = None) -> int:
@@ -79,7 +67,8 @@ def main(argv: Optional[List[str]] = None) -> int:
     for name in names:
         options = dict(pick_options(name))
         game = aiplay.load(name, **options)
-        matches = [play(game, 100 + g) for g in range(args.games)]
+        # The games of review_levels: level 3 at seat 0, the top level elsewhere.
+        matches = [play(game, 3, 0, 100 + g) for g in range(args.games)]
         results: Dict[str, Any] = {}
         for way, reuse, budget in (("fresh", False, args.budget), ("reuse", True, args.budget),
                                    ("reference", False, 4 * args.budget)):
