@@ -306,7 +306,9 @@ def element_of(target):
 
 #: A point of the screen where a click lands on the element ``e`` (or one of its parts): its centre,
 #: else the first point of a grid over its box that hits it (a group may be hollow in the middle).
-HIT_POINT = """((e) => {
+#: Two animation frames first, so that a layout still settling (a resize observed) has settled.
+HIT_POINT = """(async (e) => {
+  await new Promise(done => requestAnimationFrame(() => requestAnimationFrame(done)));
   e.scrollIntoView({block: 'center'});
   const r = e.getBoundingClientRect();
   const svg = document.querySelector('#board svg');
@@ -323,12 +325,12 @@ HIT_POINT = """((e) => {
 
 
 def click_element(browser, target):
-    """A real mouse click on the picture's element ``target``; False when no point of it can be clicked."""
+    """A real mouse click on the picture's element ``target``: the point clicked, None when none can be."""
     point = browser.js(f"{HIT_POINT}({element_of(target)})")
     if point is None:
-        return False
+        return None
     browser.click_at(*point)
-    return True
+    return point
 
 
 def click_board(browser, action, ids, menu_shot=None):
@@ -341,13 +343,23 @@ def click_board(browser, action, ids, menu_shot=None):
     """
     menus = 0
     for i, target in enumerate(ids):
-        if not click_element(browser, target):
+        point = click_element(browser, target)
+        if point is None:
             assert i > 0, f"no point of element {target!r} can be clicked"
             break
-        state = browser.wait_for("(() => { const d = window.aiplayDemo;"
-                                 " if (!document.getElementById('menu').hidden) return 'menu';"
-                                 " return d.busy || d.finished || d.status.to_move !== d.seat || d.legal.length === 0"
-                                 " ? 'played' : null; })()", timeout=90)
+        try:
+            state = browser.wait_for("(() => { const d = window.aiplayDemo;"
+                                     " if (!document.getElementById('menu').hidden) return 'menu';"
+                                     " return d.busy || d.finished || d.status.to_move !== d.seat || d.legal.length === 0"
+                                     " ? 'played' : null; })()", timeout=90)
+        except AssertionError:
+            # What lies under the point now, and where the element went: enough to tell a moved
+            # picture from a click the page ignored.
+            found = browser.js(f"(() => {{ const e = {element_of(target)}; const r = e && e.getBoundingClientRect();"
+                               f" return {{under: document.elementsFromPoint({point[0]}, {point[1]}).slice(0, 4)"
+                               f".map(h => h.tagName + ':' + (h.dataset ? JSON.stringify(h.dataset) : '')),"
+                               f" box: r && [r.x, r.y, r.width, r.height], actions: actionsAt({point[0]}, {point[1]})}}; }})()")
+            raise AssertionError(f"clicking {target!r} at {point} for move {action} did nothing: {found}") from None
         if state != "menu":
             return menus
         menus += 1
@@ -494,7 +506,7 @@ def play_whole_game(browser, demo_url, tmp_path, game, options, seat, bot, secon
         idle = sorted(set(snap["drawn"]) - set(snap["clickable"]))
         if targets and idle and not counts["idle_clicks"]:
             # Clicking an element that no legal move touches does nothing.
-            if not click_element(browser, idle[len(idle) // 2]):
+            if click_element(browser, idle[len(idle) // 2]) is None:
                 continue
             time.sleep(0.2)
             after = wait_ready(browser)

@@ -594,8 +594,6 @@ async function render(status, message) {
   }
   if (view && view.svg) {
     $("board").innerHTML = view.svg;
-    fitBoard();
-    markChanges();
   } else {
     view = await request("view", { game_id: demo.gameId, player: demo.seat, render: "text" });
     const pre = document.createElement("pre");
@@ -605,6 +603,12 @@ async function render(status, message) {
   }
   showView(view.view, view.panel);
   showSummary();
+  if (view && view.svg) {
+    // Fitted once the notes above the board are written: they set the panel's height, and a picture
+    // fitted before them would jump a frame later, under a pointer about to click it.
+    fitBoard();
+    markChanges();
+  }
   if (status.terminal) {
     showResult(status);
     return;
