@@ -302,7 +302,8 @@ KIND_DOCS = {
     ("heuristic", "iterations"): "accepted and ignored: it does not search",
     ("heuristic", "seconds"): "accepted and ignored: it does not search",
     ("heuristic", "nodes"): "accepted and ignored: it does not search",
-    ("level", "seconds"): "refused with an InvalidOptionError: a level is its own budget",
+    ("level", "seconds"): "the top level only: a time budget instead of its iterations (not reproducible); "
+                          "lower levels refuse it with an InvalidOptionError (a level is its own budget)",
     ("expectimax", "iterations"): "refused with an InvalidOptionError (expectimax has no iterations: "
                                   "give depth, nodes or seconds)",
 }

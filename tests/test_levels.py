@@ -151,6 +151,40 @@ def test_bad_levels_raise(level):
         make_bot("level", level=level)
 
 
+def test_the_top_level_takes_seconds_instead_of_its_iterations_and_the_others_refuse_it():
+    game = aiplay.load(HIDDEN[0])
+    state = _position(game)
+    top = make_bot("level", game=game, level=NUM_LEVELS, seed=3, seconds=0.02)
+    assert "seconds=0.02" in repr(top)
+    asked = []
+    top.analyse(state)  # builds the inner search
+    inner = top._search
+    original = inner.analyse
+
+    def spy(s, **budget):
+        asked.append(budget)
+        return original(s, **budget)
+    inner.analyse = spy
+    assert top.choose(state) in state.legal_actions()
+    assert top.choose(state, seconds=0.01) in state.legal_actions()  # a call's own time budget
+    assert asked == [{"seconds": 0.02}, {"seconds": 0.01}]
+    # A call's iterations or nodes are refused, and the bot is left as it was.
+    for budget in ({"iterations": 5}, {"nodes": 100}):
+        with pytest.raises(InvalidOptionError, match="own budget"):
+            top.choose(state, **budget)
+    assert top.choose(state) in state.legal_actions() and asked[-1] == {"seconds": 0.02}
+    # Below the top level a level is its own budget: at build time and per call.
+    with pytest.raises(InvalidOptionError, match="own budget.*top level"):
+        make_bot("level", game=game, level=NUM_LEVELS - 1, seconds=0.5)
+    weak = make_bot("level", game=game, level=2, seed=3)
+    with pytest.raises(InvalidOptionError, match="own budget"):
+        weak.choose(state, seconds=0.01)
+    assert weak.choose(state) in state.legal_actions()
+    for bad in (0, -1.0, float("nan"), "1", True):
+        with pytest.raises(InvalidOptionError, match="seconds"):
+            make_bot("level", level=NUM_LEVELS, seconds=bad)
+
+
 def test_unknown_option_is_refused():
     with pytest.raises(InvalidOptionError, match="iterations"):
         make_bot("level", level=2, iterations=5)
@@ -205,6 +239,13 @@ def test_cli_plays_levels_and_prints_them(capsys):
     assert "won" in capsys.readouterr().out
     assert main(["play", SHORT, "--bots", "mcts", "--level", "1", "--quiet"]) == 2
     assert "--level" in capsys.readouterr().err
+    # --seconds reaches the top level (a time budget), not a level below it, which says so.
+    assert main(["play", SHORT, *cli_options(SHORT_OPTIONS), "--bots", "level,random", "--level", str(NUM_LEVELS),
+                 "--seconds", "0.01", "--quiet"]) == 0
+    assert "applies to no seat" not in capsys.readouterr().err
+    assert main(["play", SHORT, *cli_options(SHORT_OPTIONS), "--bots", "level,random", "--level", "2",
+                 "--seconds", "0.01", "--quiet"]) == 0
+    assert "--seconds applies to no seat" in capsys.readouterr().err
     assert main(["levels", DEFAULT]) == 0
     out = capsys.readouterr().out
     assert f"{NUM_LEVELS:>5}" in out and "mistakes" in out

@@ -255,10 +255,15 @@ def test_a_bare_go_plays_the_top_level_and_a_level_refuses_a_budget():
     assert best["analysis"]["bot"] == "level" and best["analysis"]["counters"]["level"] == NUM_LEVELS
     # With a budget and no bot: the game's strongest search at that budget.
     assert client.ok("go", game_id=gid, iterations=30)["analysis"]["bot"] in ("mcts", "ismcts")
-    for request in ({"level": 3, "seconds": 0.5}, {"bot": "level", "seconds": 0.5},
-                    {"bot": "level(level=2)", "iterations": 10}, {"level": 2, "options": {"seconds": 1}}):
+    for request in ({"level": 3, "seconds": 0.5}, {"bot": "level", "iterations": 50},
+                    {"bot": "level(level=2)", "iterations": 10}, {"level": 2, "options": {"seconds": 1}},
+                    {"level": NUM_LEVELS, "nodes": 100}):
         refused = client.refused("go", game_id=gid, **request)
         assert refused["error_type"] == "InvalidOptionError" and "own budget" in refused["error"], refused
+    # The top level takes seconds instead of its iterations ("think longer"), as hello says.
+    assert hello["level_seconds"] == NUM_LEVELS
+    timed = client.ok("go", game_id=gid, level=NUM_LEVELS, seconds=0.05)["analysis"]
+    assert timed["bot"] == "level" and timed["counters"]["level"] == NUM_LEVELS
     client.close()
     with pytest.raises(InvalidOptionError, match="own budget"):
         make_bot("level", level=3, seconds=0.5)

@@ -117,9 +117,13 @@ def _build_bots(args: argparse.Namespace, num_players: int, game: Any = None) ->
         kind = spec.kind
         budget: Dict[str, Any] = {}
         if kind == "level":
-            # A level is its own budget: --iterations/--depth/--seconds do not apply to it.
-            if getattr(args, "level", None) is not None:
-                budget["level"] = args.level
+            # A level is its own budget: --iterations/--depth do not apply to it, and --seconds only
+            # to the top level (a seat below it keeps its calibrated iterations).
+            level = getattr(args, "level", None)
+            if level is not None:
+                budget["level"] = level
+            if args.seconds is not None and spec.options.get("level", level or NUM_LEVELS) == NUM_LEVELS:
+                budget["seconds"] = args.seconds
         elif args.seconds is not None:
             budget["seconds"] = args.seconds
         elif kind == "expectimax":
@@ -150,7 +154,8 @@ def _build_bots(args: argparse.Namespace, num_players: int, game: Any = None) ->
         # Not an error (a flag may be meant for one seat of several), but a person should know.
         verb = "applies" if len(ignored) == 1 else "apply"
         print("note: " + " and ".join(f"--{flag}" for flag in ignored) + f" {verb} to no seat here (a level is "
-              "its own budget, --depth is expectimax's, and heuristic and random bots do not search)", file=sys.stderr)
+              "its own budget, --seconds reaches only the top level, --depth is expectimax's, and heuristic and random "
+              "bots do not search)", file=sys.stderr)
     return bots
 
 
@@ -263,7 +268,8 @@ def build_parser() -> argparse.ArgumentParser:
                       help="MCTS/ISMCTS budget per move in iterations (the bots' default if unset)")
     play.add_argument("--depth", type=int, help="expectimax search depth in decisions (its default if unset)")
     play.add_argument("--seconds", type=float,
-                      help="search budget per move in seconds for every search bot (overrides --iterations/--depth)")
+                      help="search budget per move in seconds for every search bot and the top level "
+                           "(overrides --iterations/--depth)")
     play.add_argument("--level", type=int,
                       help="difficulty of the 'level' bots, 1 (weakest) to the top level (see `aiplay levels GAME`)")
     play.add_argument("--option", action="append", metavar="NAME=VALUE", help="a game option, repeatable")

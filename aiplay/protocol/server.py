@@ -753,8 +753,9 @@ class Server:
             })
         return {"engine": ENGINE_NAME, "version": aiplay.__version__, "protocol": PROTOCOL_VERSION,
                 "games": games, "bots": sorted(BOTS), "levels": levels_info(), "commands": list(self._commands),
-                # A level is its own budget: 'go' with 'level' refuses iterations, seconds, nodes and depth.
-                "level_budget": False,
+                # A level is its own budget: 'go' with 'level' refuses iterations, nodes and depth, and
+                # seconds below the top level; "level_seconds" names the level that takes seconds.
+                "level_budget": False, "level_seconds": NUM_LEVELS,
                 # What this client may do (docs/protocol.md, "Rights"): see every hand, act for any seat.
                 "trusted": self.trusted}
 
@@ -1112,10 +1113,13 @@ class Server:
                                     f"\"bot\": \"level\", not {kind!r}")
             options["level"] = level
         if kind == "level":
-            given = [key for key in BUDGET_FIELDS if request.get(key) is not None or key in options]
+            # A level is its own budget; only the top level also takes seconds (LevelBot checks which).
+            given = [key for key in BUDGET_FIELDS
+                     if key != "seconds" and (request.get(key) is not None or key in options)]
             if given:
                 raise InvalidOptionError(f"a level is its own budget: drop {', '.join(repr(k) for k in given)} "
-                                         f"(or choose a bot, e.g. {strongest_kind(game)!r}, to give a budget)")
+                                         f"(the top level, {NUM_LEVELS}, takes 'seconds'; or choose a bot, e.g. "
+                                         f"{strongest_kind(game)!r}, to give a budget)")
         if session.viewer is not None and not game.perfect_information and (
                 kind in OMNISCIENT_BOTS or options.get("allow_hidden_information")):
             raise ProtocolError(

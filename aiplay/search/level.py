@@ -57,7 +57,7 @@ from aiplay.errors import InvalidOptionError
 from aiplay.game import State
 from aiplay.rng import SeedLike, branch
 from aiplay import registry
-from aiplay.search.base import MAX_COUNT, ActionStats, Analysis, Bot, Budget, check_positive_int
+from aiplay.search.base import MAX_COUNT, ActionStats, Analysis, Bot, Budget, check_positive_int, check_seconds
 from aiplay.search.ismcts import ISMCTSBot
 from aiplay.search.kinds import build_bot, strongest_kind
 from aiplay.search.mcts import MCTSBot
@@ -216,9 +216,15 @@ class LevelBot(Bot):
     """A difficulty level: a real search, then a choice among its near-best moves.
 
     ``level``: 1 (weakest) to :data:`NUM_LEVELS` (the best bot). ``seed``:
-    as every bot. ``seconds`` is refused (:class:`~aiplay.errors.InvalidOptionError`):
-    a level is its own budget, in the API as in the protocol and on the command
-    line; a time budget belongs to a search bot (``mcts``, ``ismcts``). The search is built on the first state seen, for that
+    as every bot. ``seconds``: the top level only, a time budget instead of its
+    iterations ("think longer": its strength at 0.1 to 1.6 s a move is in
+    ``benchmarks/RESULTS.md``); its moves then depend on the machine's speed, so
+    they are not reproducible. Levels 1 to ``NUM_LEVELS - 1`` are their own
+    budget and refuse it (:class:`~aiplay.errors.InvalidOptionError`), in the
+    API as in the protocol and on the command line: their calibration holds
+    for their iterations only. Per call, ``choose``/``analyse`` take
+    ``seconds`` on the same terms and refuse ``iterations`` and ``nodes``.
+    The search is built on the first state seen, for that
     state's game, with the game's presets for the search kind and the
     game's level table (:func:`levels_for`); ``spec`` holds the level's
     settings (the common table's until a state shows the game).
@@ -238,24 +244,34 @@ class LevelBot(Bot):
         super().__init__(seed)
         self.level = check_positive_int("level", level, allow_none=False, maximum=NUM_LEVELS)
         self.spec = LEVELS[self.level - 1]
-        if seconds is not None:
-            # A level is its own budget, everywhere: the API, the protocol ('go' with 'level') and the
-            # command line (--level) refuse a time budget for it (hello's "level_budget": false).
-            raise InvalidOptionError(f"a level is its own budget: it takes no seconds (got seconds={seconds!r}); "
-                                     f"choose a search bot ({', '.join(sorted(_SEARCHES))}) to give a time budget")
-        self.seconds = None
+        self.seconds = self._check_seconds(seconds)
+        # The budget the base class swaps for one call's (``choose(state, seconds=...)``); _analyse
+        # tells the two apart by identity and checks a call's before searching.
+        self._own_budget = Budget(seconds=self.seconds)
+        self.budget = self._own_budget
         # The inner search's seed and the choice's stream, both from this bot's seed.
         self._search_seed = self._rng.getrandbits(62)
         self._search: Optional[Bot] = None
         self._search_game: Any = None
+
+    def _check_seconds(self, seconds: Any) -> Optional[float]:
+        """``seconds`` for this level: None, or a valid time budget at the top level only."""
+        if seconds is None:
+            return None
+        if self.level != NUM_LEVELS:
+            # The levels below the top are their own budget, everywhere: the API, the protocol ('go'
+            # with 'level') and the command line (--level) refuse a time budget for them.
+            raise InvalidOptionError(
+                f"a level is its own budget: level {self.level} takes no seconds (got seconds={seconds!r}); "
+                f"only the top level ({NUM_LEVELS}) does, or choose a search bot "
+                f"({', '.join(sorted(_SEARCHES))}) to give a time budget")
+        return check_seconds("seconds", seconds)
 
     def _inner(self, state: State) -> Bot:
         game = state.game
         if self._search is None or self._search_game is not game:
             self.spec = levels_for(game)[self.level - 1]
             options: Dict[str, Any] = {"iterations": self.spec.iterations}
-            if self.seconds is not None:
-                options["seconds"] = self.seconds
             kind = search_kind(game)
             self._search = build_bot(kind, _SEARCHES[kind], game=game, seed=self._search_seed, **options)
             self._search_game = game
@@ -269,13 +285,24 @@ class LevelBot(Bot):
 
     def _analyse(self, state: State) -> Analysis:
         """Search ``state`` with the level's budget, then draw among the near-best moves."""
+        seconds = self.seconds
+        if self.budget is not self._own_budget:  # this call's budget (choose/analyse with one)
+            if self.budget.iterations is not None or self.budget.nodes is not None:
+                raise InvalidOptionError("a level is its own budget: it takes no iterations or nodes per call; "
+                                         f"the top level ({NUM_LEVELS}) takes seconds")
+            seconds = self._check_seconds(self.budget.seconds)
         player = self._root_player(state)
         search = self._inner(state)
         # The inner search clears its stop flag as it starts, so a stop that came while it was being
         # built (the first move builds it) would be lost and the level's whole budget spent: it
         # then searches one iteration, for a move. (A stop in the moment between this check and
         # that start can still be missed.)
-        inner = search.analyse(state, iterations=1) if self._stop_event.is_set() else search.analyse(state)
+        if self._stop_event.is_set():
+            inner = search.analyse(state, iterations=1)
+        elif seconds is not None:
+            inner = search.analyse(state, seconds=seconds)  # time only: no iteration cap
+        else:
+            inner = search.analyse(state)
         stats = list(inner.stats)
         tied = 0
         policy = state.game.heuristic_policy  # present whenever the rule is "heuristic" (levels_for checks)
@@ -299,7 +326,8 @@ class LevelBot(Bot):
 
     def __repr__(self) -> str:
         s = self.spec
-        return (f"LevelBot(level={self.level}, iterations={s.iterations}, mistake_rate={s.mistake_rate}, "
+        budget = f"seconds={self.seconds}" if self.seconds is not None else f"iterations={s.iterations}"
+        return (f"LevelBot(level={self.level}, {budget}, mistake_rate={s.mistake_rate}, "
                 f"width={s.width}, ties={s.ties!r})")
 
 
