@@ -10,7 +10,10 @@ from __future__ import annotations
 import re
 from typing import Any, List, Mapping, Optional, Sequence
 
-from aiplay.views.narrate import chance_story
+from aiplay.views.narrate import chance_story, generic_events
+
+#: The life and score changes are told here, each seat's before its death, not after the end.
+GENERIC_EVENTS = False
 
 
 def _tile_at(view: Mapping[str, Any], xy: Sequence[int]) -> Optional[Mapping[str, Any]]:
@@ -60,9 +63,18 @@ def events(before: Mapping[str, Any], after: Mapping[str, Any], mover: int, name
             yes = sum(1 for b in ballots if b.get("yes")) + (name == "yes")
             no = len(ballots) + 1 - yes
             lines.append(f"the vote is over: {yes} yes, {no} no")
+    # Causes before their effects: the Discard Stack running out before the lives it costs, a seat's
+    # lives lost before its death, and the end last.
+    stack_a, stack_b = list(before.get("discard_stack") or []), list(after.get("discard_stack") or [])
+    if stack_a and stack_b == stack_a[:-1] and before.get("turn_seat") is not None:
+        # The end of a turn: the Discard Stack's top card (the list's last) goes to the player's hand, openly.
+        lines.append(f"player {before.get('turn_seat')} takes {stack_a[-1]} from the Discard Stack")
+    if before.get("discard_stack") and not after.get("discard_stack") and after.get("step") != "over":
+        lines.append("the Discard Stack is empty: every living player loses a life and 6 new cards are laid out")
     seats_a, seats_b = before.get("seats") or [], after.get("seats") or []
     for old, new in zip(seats_a, seats_b):
         seat = new.get("seat")
+        lines.extend(generic_events({"seats": [old]}, {"seats": [new]}))
         if old.get("life", 0) > 0 and new.get("life") == 0:
             lines.append(f"player {seat} dies")
         if new.get("role_revealed") and not old.get("role_revealed"):
@@ -74,12 +86,6 @@ def events(before: Mapping[str, Any], after: Mapping[str, Any], mover: int, name
             if change > 0 and seat != viewer:
                 lines.append(f"player {seat} gets {change} card{'s' if change > 1 else ''} "
                              f"({new.get('hand_size')} in hand)")
-    stack_a, stack_b = list(before.get("discard_stack") or []), list(after.get("discard_stack") or [])
-    if stack_a and stack_b == stack_a[:-1] and before.get("turn_seat") is not None:
-        # The end of a turn: the Discard Stack's top card (the list's last) goes to the player's hand, openly.
-        lines.append(f"player {before.get('turn_seat')} takes {stack_a[-1]} from the Discard Stack")
-    if before.get("discard_stack") and not after.get("discard_stack") and after.get("step") != "over":
-        lines.append("the Discard Stack is empty: every living player loses a life and 6 new cards are laid out")
     if after.get("result") != before.get("result") and after.get("result") not in (None, "none"):
         lines.append("the Team escapes!" if after.get("result") == "team_escapes" else "the Alien wins")
     return lines
