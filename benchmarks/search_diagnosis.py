@@ -15,7 +15,8 @@ changes nothing:
    root's per-move statistics (``Analysis.stats``: visits and mean return of
    the searching seat) it reads the *signal*, the gap between the mean values
    of the two most visited moves, and the *noise*, the standard error of that
-   difference, ``sqrt(sd1**2 / n1 + sd2**2 / n2)``. The searchers do not
+   difference, ``sqrt(sd1**2 / n1 + sd2**2 / n2)`` (the gap can be negative, the most
+   visited move's mean below the runner-up's: counted as unresolved). The searchers do not
    expose the spread of their returns, so each candidate's ``sd`` is measured
    here: the preset's own rollout (policy or random, to its cutoff, then the
    game's static evaluation; to the end without a cutoff) is run ``playouts``
@@ -304,7 +305,14 @@ def diagnose(name: str, seed: int, games: int, playouts: int, samples: int, play
                                             if entries else None),
                         "share_z_below_2": (sum(1 for e in entries if e["z"] < 2) / len(entries)
                                             if entries else None),
-                        "median_sd": median([sd for e in entries for sd in e["sd"]])}
+                        "median_sd": median([sd for e in entries for sd in e["sd"]]),
+                        # Both candidates' playouts return one value every time (a position the
+                        # rollout policy has already decided) and, of those, the ones where the
+                        # search's means of the two are equal too: nothing there tells them apart.
+                        "share_decided": (sum(1 for e in entries if max(e["sd"]) == 0) / len(entries)
+                                          if entries else None),
+                        "share_flat": (sum(1 for e in entries if max(e["sd"]) == 0 and e["gap"] == 0) / len(entries)
+                                       if entries else None)}
         row["flips"] = {k: (sum(p["flips"][k] for p in chosen) / len(chosen) if chosen else None)
                         for k in ("250->1000", "1000->4000", "seeds@1000", "seeds@4000")}
         row["flip_counts"] = {k: sum(p["flips"][k] for p in chosen)
@@ -343,16 +351,19 @@ def report(entry: Dict[str, Any]) -> str:
              f"{entry['top_level_iterations']} iterations; {entry['games']} games of {entry['play']} bots "
              f"({entry['mean_decisions']:.0f} decisions on average), {entry['playouts']} playouts a candidate, "
              f"{entry['seconds']:.0f} s",
-             "  part 1, root of the search: gap = mean(best) - mean(2nd best by visits); noise = its standard error",
+             "  part 1, root of the search: gap = mean(best) - mean(2nd best by visits); noise = its standard error;"
+             " medians over positions, z = gap / noise;",
+             "  sd = one playout's spread; sd=0: both candidates' playouts always return one value; flat: that, and"
+             " gap 0",
              f"  {'stage':<6} {'n':>3} {'iters':>6} {'gap':>7} {'noise':>7} {'noise/gap':>9} {'z<1':>5} {'z<2':>5}"
-             f" {'sd':>6}"]
+             f" {'sd':>6} {'sd=0':>5} {'flat':>5}"]
     for stage, row in entry["noise"].items():
         for key in ("A250", "A1000", "A4000"):
             c = row[key]
             lines.append(f"  {stage:<6} {row['positions']:>3} {key[1:]:>6} {_f(c['median_gap']):>7} "
                          f"{_f(c['median_noise']):>7} {_f(c['median_noise_over_gap'], '.1f'):>9} "
                          f"{_f(c['share_z_below_1'], '.0%'):>5} {_f(c['share_z_below_2'], '.0%'):>5} "
-                         f"{_f(c['median_sd']):>6}")
+                         f"{_f(c['median_sd']):>6} {_f(c['share_decided'], '.0%'):>5} {_f(c['share_flat'], '.0%'):>5}")
         fl, fc, n = row["flips"], row["flip_counts"], row["positions"]
         lines.append(f"  {stage:<6} chosen move changes: 250->1000 {_f(fl['250->1000'], '.0%')} "
                      f"({fc['250->1000']}/{n}), 1000->4000 {_f(fl['1000->4000'], '.0%')} ({fc['1000->4000']}/{n}), "
