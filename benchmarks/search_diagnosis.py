@@ -214,7 +214,7 @@ def diagnose(name: str, seed: int, games: int, playouts: int, samples: int, play
     cutoff = presets.get("rollout_cutoff")
     lo_u, hi_u = game.min_utility, game.max_utility
 
-    def unit(v: float) -> float:
+    def unit(v: float) -> float:  # the utility bounds to 0-1, so that MSE reads as a Brier score
         return (v - lo_u) / (hi_u - lo_u)
 
     def search(state: State, iterations: int, bot_seed: int) -> Analysis:
@@ -338,6 +338,7 @@ def diagnose(name: str, seed: int, games: int, playouts: int, samples: int, play
 # -- report --------------------------------------------------------------------
 
 def _f(x: Optional[float], fmt: str = ".3f") -> str:
+    """``x`` formatted, "-" for no value and "inf" for an infinite ratio."""
     if x is None:
         return "-"
     if isinstance(x, float) and math.isinf(x):
@@ -386,6 +387,7 @@ def report(entry: Dict[str, Any]) -> str:
 
 
 def main(argv: Optional[Sequence[str]] = None) -> int:
+    """Parse the command line, measure the chosen games, print the tables (and write the JSON)."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--quick", action="store_true", help="the CI profile: 2 games a board game, 16 playouts")
     parser.add_argument("--games", default=",".join(GAMES), help="comma-separated board games (default: all)")
