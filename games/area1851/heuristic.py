@@ -5,12 +5,19 @@ modifications face up, plus a little per face-down feat) and maps the lead over 
 rival into (-1, 1) with ``tanh``, so expectimax and playout cut-offs can use it.
 
 :func:`policy` plays from ``state.view(me)`` and ``state.legal_actions()`` only, so it plays on
-any engine. Its assistants all work the Town Hall (placed there, moved there one a turn, activated
-every turn: spare dice become 1 reputation each, 2 from two assistants on): it builds or modifies
-with the best-rated card it can pay, paying with the largest dice so that more are left over,
-puts modifications on their own faction's gadgets, sends the spare dice to the Town Hall, takes
-a feat with an AP it cannot use, delivers full gadgets (and everything on the last turn) and
-reveals every Delivery feat offered. :func:`policy_v1` is the first policy, the ladder's baseline.
+any engine. It puts each assistant (placed, or moved one a turn) where it adds the most to a
+small table of what the assistants at each location earn a turn (:func:`_layout_value`: two at
+the Town Hall, then the Replicator, the Workshop; the Storehouse with a junkyard; a Final feat
+held face down that the layout completes); in the action phase it swaps its worst card for two
+at the Replicator, delivers a full gadget or a foreign modification at the Recycler, builds from
+the junkyard at the Storehouse, takes a Workshop tweak when that makes a card payable, then
+builds as :func:`policy_v2` does and sends the spare dice to the Town Hall.
+:func:`policy_v2` (``heuristic(policy=v2)``) keeps every assistant at the Town Hall: it builds
+or modifies with the best-rated card it can pay, paying with the largest dice so that more are
+left over, puts modifications on their own faction's gadgets, sends the spare dice to the Town
+Hall, takes a feat with an AP it cannot use, delivers full gadgets (and everything on the last
+turn) and reveals every Delivery feat offered. :func:`policy_v1` is the first policy, the
+ladder's baseline.
 """
 
 from __future__ import annotations
