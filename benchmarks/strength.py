@@ -46,6 +46,9 @@ MATCHES: Dict[str, Tuple[str, List[str], List[Dict[str, Any]], Dict[str, Any]]] 
     # The heuristic against its first version (issue 22): one new seat, the others v1.
     "area1851-heuristic-v1": ("area1851", ["heuristic", "heuristic"], [{}, V1], {}),
     "area1851-heuristic-2v1": ("area1851", ["heuristic"] * 3, [{}, V1, V1], {}),
+    # The third policy against the Town Hall one (issue 41, Build 3).
+    "area1851-heuristic-v2": ("area1851", ["heuristic", "heuristic"], [{}, {"policy": "v2"}], {}),
+    "area1851-heuristic-2v2": ("area1851", ["heuristic"] * 3, [{}, {"policy": "v2"}, {"policy": "v2"}], {}),
     **{f"groom_lake-heuristic-{n - 1}v1": ("groom_lake", ["heuristic"] * n, [{}] + [V1] * (n - 1), {})
        for n in (3, 4, 5, 6)},
 }

@@ -7,7 +7,7 @@ from typing import Any, Mapping
 from aiplay.game import Game, int_option
 
 from . import actions as A
-from .heuristic import policy, policy_v1
+from .heuristic import policy, policy_v1, policy_v2
 from .rules import Area1851State
 from .serialize import load_state
 
@@ -22,8 +22,9 @@ class Area1851Game(Game):
         "block": int_option(4, 1, 6, "random events in each block of the event deck (spec 'Set-up' 3)"),
     }
     heuristic_policy = staticmethod(policy)
-    #: Earlier policies by name, for ``heuristic(policy=v1)``: the first heuristic, the ladder's baseline.
-    heuristic_policies = {"v1": policy_v1}
+    #: Earlier policies by name, for ``heuristic(policy=v1)``: the first heuristic (the ladder's
+    #: baseline), and the second, whose assistants all work the Town Hall.
+    heuristic_policies = {"v1": policy_v1, "v2": policy_v2}
     #: Random games last 500-1,500 moves: playouts are cut after 40 moves and scored by the
     #: static evaluation (what `aiplay play` and make_bot(game=...) start from).
     bot_presets = {"mcts": {"rollout_cutoff": 40}, "ismcts": {"rollout_cutoff": 40}}

@@ -2860,7 +2860,7 @@ cdef void resample_records(PB* b, int o, int n, Rng* rng) noexcept nogil:
             b.known[x][cards[i]] += 1
 
 
-# -- the heuristic policy (heuristic.policy, branch for branch; policy_v1 has no port) -----------------
+# -- the heuristic policy v2 (heuristic.policy_v2, branch for branch; policy_v1 has no port) -----------
 # Its thresholds are the reference module's, read once.
 cdef int A1851_FEAT_TURNS = _H.FEAT_TURNS
 cdef int A1851_FEATS_HELD = _H.FEATS_HELD
@@ -2885,7 +2885,8 @@ cdef int to_town_hall(const PB* pl, const int* legal_, int n) noexcept nogil:
     return A_DONE if has(legal_, n, A_DONE) else legal_[0]
 
 
-cdef int policy(const St* st, const int* legal_, int n, Rng* rng) noexcept nogil:
+cdef int policy_v2(const St* st, const int* legal_, int n, Rng* rng) noexcept nogil:
+    """heuristic.policy_v2 (the Town Hall policy)."""
     cdef int me = st.actor
     cdef const PB* pl = &st.players[me]
     cdef int step = st.step
@@ -3046,6 +3047,260 @@ cdef int policy(const St* st, const int* legal_, int n, Rng* rng) noexcept nogil
     if step == S_RECY1 or step == S_RECY2:
         return legal_[n - 1]
     return A_DONE if has(legal_, n, A_DONE) else legal_[0]
+
+
+# -- the heuristic policy v3 (heuristic.policy, branch for branch) ---------------------------------
+# Its tables are the reference module's, read once.
+cdef int H_LAYOUT[NL][2]
+cdef int H_STORE_JUNK[2]
+cdef int H_PLACE_ORDER[NL]
+cdef int H_LAYOUT_FEAT = _H.LAYOUT_FEAT
+cdef int H_MOVE_GAIN = _H.MOVE_GAIN
+
+
+def _fill_policy_tables():
+    cdef int loc, k
+    for loc in range(NL):
+        for k in range(2):
+            H_LAYOUT[loc][k] = _H.LAYOUT[loc][k]
+        H_PLACE_ORDER[loc] = _H.PLACE_ORDER[loc]
+    for k in range(2):
+        H_STORE_JUNK[k] = _H.STOREHOUSE_JUNK[k]
+
+
+_fill_policy_tables()
+
+
+cdef int layout_value(const PB* pl, const int* counts) noexcept nogil:
+    """heuristic._layout_value."""
+    cdef int junk = sum54(pl.junk)
+    cdef int value = 0, loc, k, occupied = 0, most = 0
+    for loc in range(NL):
+        for k in range(counts[loc] if counts[loc] < 2 else 2):
+            if loc == L_STOREHOUSE:
+                value += H_STORE_JUNK[k] if junk > k else 0
+            else:
+                value += H_LAYOUT[loc][k]
+        if counts[loc]:
+            occupied += 1
+        if counts[loc] > most:
+            most = counts[loc]
+    if pl.down[F_LITTLE] and occupied >= 3:
+        value += H_LAYOUT_FEAT
+    if pl.down[F_SINGLE] and most >= 3:
+        value += H_LAYOUT_FEAT
+    return value
+
+
+cdef int place_choice(const PB* pl) noexcept nogil:
+    """heuristic._place."""
+    cdef int counts[NL]
+    cdef int i, loc, value, best = -1, best_value = 0
+    for i in range(NL):
+        counts[i] = pl.wait[i] + pl.active[i]
+    for i in range(NL):
+        loc = H_PLACE_ORDER[i]
+        counts[loc] += 1
+        value = layout_value(pl, counts)
+        counts[loc] -= 1
+        if best < 0 or value > best_value:
+            best = loc
+            best_value = value
+    return A_LOCATION + best
+
+
+cdef int move_choice(const PB* pl, const int* legal_, int n) noexcept nogil:
+    """heuristic._move."""
+    cdef int counts[NL]
+    cdef int i, a, src, dst, base, gain, best = -1, best_gain = 0
+    for i in range(NL):
+        counts[i] = pl.wait[i] + pl.active[i]
+    base = layout_value(pl, counts)
+    for i in range(n):
+        a = legal_[i]
+        if not (A_MOVE <= a < A_FEAT):
+            continue
+        decode(a, &src, &dst)
+        counts[src] -= 1
+        counts[dst] += 1
+        gain = layout_value(pl, counts) - base
+        counts[src] += 1
+        counts[dst] -= 1
+        if best < 0 or gain > best_gain:
+            best = a
+            best_gain = gain
+    if best >= 0 and best_gain >= H_MOVE_GAIN:
+        return best
+    return A_DONE if has(legal_, n, A_DONE) else legal_[0]
+
+
+cdef bint placeable(const PB* pl, int t) noexcept nogil:
+    """heuristic._placeable (rules' can_place)."""
+    return can_place(pl, t)
+
+
+cdef bint payable_with(const St* st, const PB* pl, int cost, int die, int delta) noexcept nogil:
+    """heuristic._payable: ``cost`` from the usable dice, die ``die`` changed by ``delta``."""
+    cdef int vals[ND]
+    cdef int d, v, k = 0, i
+    cdef bint solar = st.flags[FL_SOLAR] != 0
+    for d in range(ND):
+        if pl.used[d] or (solar and pl.flare >= 0 and d != pl.flare):
+            continue
+        v = pl.dice[d] + (delta if d == die else 0)
+        if v >= 1:
+            vals[k] = v
+            k += 1
+    if solar:
+        for i in range(k):
+            if vals[i] == cost:
+                return True
+        return False
+    return can_pay(vals, k, cost)
+
+
+cdef int helpful_tweak(const St* st, const PB* pl) noexcept nogil:
+    """heuristic._helpful_tweak."""
+    cdef int t, d, u, v, cost, best = -1, best_rating = 0
+    if st.flags[FL_NO_TWEAK]:
+        return -1
+    for t in range(NT):
+        if not pl.hand[t] or T_RATING[t] <= best_rating or not placeable(pl, t):
+            continue
+        cost = T_COST[t]
+        if payable_with(st, pl, cost, -1, 0):
+            continue
+        for d in range(ND):
+            if pl.used[d]:
+                continue
+            for u in range(2):
+                v = pl.dice[d] + (1 if u == 0 else -1)
+                if 0 <= v <= 5 and payable_with(st, pl, cost, d, 1 if u == 0 else -1):
+                    best = A_FREE_TWEAK + 2 * d + u
+                    best_rating = T_RATING[t]
+                    break
+            if best_rating == T_RATING[t]:
+                break
+    return best
+
+
+cdef int recycle_mod(const PB* pl) noexcept nogil:
+    """heuristic._recycle_mod."""
+    cdef int g, s, m, best = -1, best_rating = 0
+    for g in range(pl.ngad):
+        for s in range(T_NSOCK[pl.gad[g][0]]):
+            m = pl.gad[g][1 + s]
+            if m >= 0 and T_FACTION[m] != T_FACTION[pl.gad[g][0]] and T_RATING[m] > best_rating:
+                best = A_MOD + 3 * g + s
+                best_rating = T_RATING[m]
+    return best
+
+
+cdef int full_gadget(const PB* pl) noexcept nogil:
+    """heuristic._full_gadget."""
+    cdef int g
+    for g in range(pl.ngad):
+        if gad_full(pl.gad[g]):
+            return g
+    return -1
+
+
+cdef int best_junk(const PB* pl, bint only_placeable) noexcept nogil:
+    """heuristic._best_junk."""
+    cdef int t, best = -1
+    for t in range(NT):
+        if pl.junk[t] and (not only_placeable or placeable(pl, t)) and (best < 0 or T_RATING[t] > T_RATING[best]):
+            best = t
+    return best
+
+
+cdef int worst_card(const uint8_t* counts, int keep) noexcept nogil:
+    """heuristic._worst."""
+    cdef int t, c, worst = -1
+    for t in range(NT):
+        c = counts[t] - (1 if t == keep else 0)
+        if c > 0 and (worst < 0 or T_RATING[t] < T_RATING[worst]):
+            worst = t
+    return worst
+
+
+cdef int policy_main(const St* st, const PB* pl, const int* legal_, int n, Rng* rng) noexcept nogil:
+    """heuristic._main; the rest is policy_v2's main step."""
+    cdef int hand = sum54(pl.hand)
+    cdef int junk = sum54(pl.junk)
+    cdef int i, best, worst, tw
+    cdef bint any_hand = False
+    if has(legal_, n, A_ACTIVATE + 3 * L_REPLICATOR) and hand:
+        return A_ACTIVATE + 3 * L_REPLICATOR
+    if has(legal_, n, A_ACTIVATE + 3 * L_RECYCLER + 1) and full_gadget(pl) >= 0:
+        return A_ACTIVATE + 3 * L_RECYCLER + 1
+    if has(legal_, n, A_ACTIVATE + 3 * L_RECYCLER) and recycle_mod(pl) >= 0:
+        return A_ACTIVATE + 3 * L_RECYCLER
+    if has(legal_, n, A_ACTIVATE + 3 * L_STOREHOUSE + 1) and junk >= 2 and pl.ap >= 1:
+        best = best_junk(pl, True)
+        if best >= 0 and T_RATING[best] >= 2 and worst_card(pl.junk, best) >= 0:
+            return A_ACTIVATE + 3 * L_STOREHOUSE + 1
+    if has(legal_, n, A_ACTIVATE + 3 * L_STOREHOUSE) and hand and junk:
+        worst = worst_card(pl.hand, -1)
+        if T_RATING[best_junk(pl, False)] > T_RATING[worst]:
+            return A_ACTIVATE + 3 * L_STOREHOUSE
+    if pl.ap >= 1:
+        for i in range(n):
+            if A_HAND <= legal_[i] < A_SCRAP:
+                any_hand = True
+                break
+        if not any_hand:
+            tw = helpful_tweak(st, pl)
+            if tw >= 0:
+                if has(legal_, n, tw):
+                    return tw
+                if has(legal_, n, A_ACTIVATE + 3 * L_WORKSHOP):
+                    return A_ACTIVATE + 3 * L_WORKSHOP
+    return policy_v2(st, legal_, n, rng)
+
+
+cdef int policy(const St* st, const int* legal_, int n, Rng* rng) noexcept nogil:
+    """heuristic.policy (the third policy), branch for branch."""
+    cdef int me = st.actor
+    cdef const PB* pl
+    cdef int step = st.step
+    cdef int i, a, g, t, worst
+    if n <= 0 or me < 0:
+        return A_DONE if n <= 0 else legal_[0]  # not a decision node (callers never ask there)
+    if n == 1:
+        return legal_[0]
+    pl = &st.players[me]
+    if step == S_MAIN:
+        return policy_main(st, pl, legal_, n, rng)
+    if step == S_PLACE:
+        return place_choice(pl)
+    if step == S_MOVE:
+        return move_choice(pl, legal_, n)
+    if step == S_TODO:
+        if has(legal_, n, A_LOCATION + L_TOWNHALL):
+            return place_choice(pl)
+        for i in range(n):
+            if A_MOVE <= legal_[i] < A_FEAT:
+                return move_choice(pl, legal_, n)
+    if step == S_REPL:
+        return A_HAND + worst_card(pl.hand, -1)
+    if step == S_RECY1:
+        a = recycle_mod(pl)
+        return a if a >= 0 and has(legal_, n, a) else A_DONE
+    if step == S_RECY2:
+        g = full_gadget(pl)
+        return A_GADGET + g if g >= 0 else A_DONE
+    if step == S_SWAP1:
+        return A_HAND + worst_card(pl.hand, -1)
+    if step == S_SWAP2:
+        return A_JUNK + best_junk(pl, False)
+    if step == S_SH2A:
+        worst = worst_card(pl.junk, best_junk(pl, True))
+        return A_JUNK + (worst if worst >= 0 else worst_card(pl.junk, -1))
+    if step == S_SH2B:
+        t = best_junk(pl, True)
+        return A_JUNK + t if t >= 0 and has(legal_, n, A_JUNK + t) else A_DONE
+    return policy_v2(st, legal_, n, rng)
 
 
 # -- dict helpers (with the GIL) -------------------------------------------------------------------

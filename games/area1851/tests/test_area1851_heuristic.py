@@ -55,20 +55,22 @@ def test_heuristic_values_favour_the_leader():
     assert values[0] == max(values) and values[0] > 0
 
 
-def test_the_assistants_work_the_town_hall_and_the_first_policy_never_moved_them():
+def test_the_assistants_spread_the_second_policy_kept_the_town_hall_and_the_first_the_recycler():
     from aiplay.games.area1851.cards import L_RECYCLER, L_TOWNHALL
     game = new_game(3, block=1)
     s = play(game, ("heuristic",) * 3, 7)
+    used = set()
     for p in s.players:
-        placed = sum(p.wait) + sum(p.active)
-        assert placed >= 2 and p.wait[L_TOWNHALL] + p.active[L_TOWNHALL] == placed
-    old = game.heuristic_policies["v1"]
-    rng = random.Random(7)
-    s = game.new_initial_state()
-    while not s.is_terminal():
-        s.apply_action(sample_chance_outcome(s, rng) if s.is_chance_node() else old(s, rng))
-    for p in s.players:
-        assert p.wait[L_RECYCLER] + p.active[L_RECYCLER] == sum(p.wait) + sum(p.active)
+        used |= {loc for loc in range(5) if p.wait[loc] + p.active[loc]}
+    assert len(used) >= 2  # the Town Hall and at least one other location
+    for name, loc in (("v2", L_TOWNHALL), ("v1", L_RECYCLER)):
+        old = game.heuristic_policies[name]
+        rng = random.Random(7)
+        s = game.new_initial_state()
+        while not s.is_terminal():
+            s.apply_action(sample_chance_outcome(s, rng) if s.is_chance_node() else old(s, rng))
+        for p in s.players:
+            assert p.wait[loc] + p.active[loc] == sum(p.wait) + sum(p.active) >= 2
 
 
 def test_heuristic_outscores_the_first_policy():

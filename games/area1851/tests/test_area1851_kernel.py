@@ -218,3 +218,31 @@ def test_kernel_random_playouts_finish():
     assert len(totals) == 4 and abs(sum(totals)) < 1e-9  # zero-sum returns
     totals = nat.kernel.playouts(nat.new_initial_state(), 20, 7, True)
     assert abs(sum(totals)) < 1e-9
+
+
+def test_policy_port_agrees_at_every_location_the_policy_uses():
+    """Whole games of the policy, with assistants placed and moved at random so that every
+    location's branches (Replicator, Recycler, Storehouse, Workshop, Town Hall) come up: the kernel's
+    move is the reference's at every decision."""
+    from aiplay.games.area1851 import actions as A
+    ref, nat = native_game(players=3, block=2)
+    policy = Area1851Game.heuristic_policy
+    steps = set()
+    for seed in range(6):
+        rng = random.Random(100 + seed)
+        state = nat.new_initial_state()
+        while not state.is_terminal():
+            if state.is_chance_node():
+                state.apply_action(sample_chance_outcome(state, rng))
+                continue
+            reference = ref.state_from_dict(state.to_dict())
+            step = reference.view(reference.current_player())["internal"]["step"]
+            k = rng.getrandbits(64)
+            action = nat.kernel.policy_choice(state, k)
+            assert action == policy(reference, KernelRandom(k)), (seed, step)
+            legal = state.legal_actions()
+            if any(A.LOCATION <= a < A.FEAT for a in legal) and rng.random() < 0.5:
+                action = legal[rng.randrange(len(legal))]
+            steps.add(step)
+            state.apply_action(action)
+    assert {"main", "place", "move", "repl", "recy1", "swap1", "swap2", "townhall"} <= steps, steps
