@@ -31,7 +31,7 @@ from .phases import CARRIED, PH_OVER, ROOF, SECURED, VILLAGE
 
 #: The features of one seat, in the order the weights are applied (the kernel copies this order).
 FEATURES: Tuple[str, ...] = (
-    "bias", "lead in secured", "lead in secured value / 10", "lead x late", "secured", "carried",
+    "bias", "lead in secured", "lead in value when tied / 10", "lead x late", "lead x late squared", "lead x end triggered", "secured", "carried",
     "carried value / 10", "carried x distance home / 8", "carried x late", "carried, no turn left",
     "opponents' most carried", "late", "end triggered", "no turn left", "players 3", "players 4", "chips",
     "to move", "roof-side up")
@@ -102,7 +102,10 @@ def features(state: Any, player: int) -> List[float]:
     no_turn = 1.0 if state.end_triggered and player < state.turn else 0.0
     lead = float(sec[player] - opp_sec)
     c = float(car[player])
-    return [1.0, lead, (secv[player] - opp_secv) / 10.0, lead * late, float(sec[player]), c, carv[player] / 10.0,
+    tied = [secv[q] for q in range(n) if q != player and sec[q] == sec[player]]
+    vlead = (secv[player] - max(tied)) / 10.0 if tied else 0.0
+    return [1.0, lead, vlead, lead * late, lead * late * late,
+            lead if state.end_triggered else 0.0, float(sec[player]), c, carv[player] / 10.0,
             c * distance_home(state, player) / 8.0, c * late, c * no_turn, float(opp_car), late,
             1.0 if state.end_triggered else 0.0, no_turn, 1.0 if n == 3 else 0.0, 1.0 if n == 4 else 0.0,
             float(state.chips[player]), 1.0 if state.turn == player else 0.0, float(roof[player])]
