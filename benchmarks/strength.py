@@ -50,6 +50,8 @@ MATCHES: Dict[str, Tuple[str, List[str], List[Dict[str, Any]], Dict[str, Any]]] 
     "sunken_city-mcts-heuristic": ("sunken_city", ["mcts", "heuristic"], [MCTS_SC, {}], {}),
     **{f"sunken_city-cutoff{c}-preset-{t}s": ("sunken_city", ["mcts", "mcts"], [_sc_time(t, c), _sc_time(t)], {})
        for c in SC_CUTOFFS for t in SC_SECONDS},
+    # The top two levels (their MCTS with the game's presets), for the scaling at the top (issue 41).
+    "sunken_city-level7-level6": ("sunken_city", ["level", "level"], [{"level": 7}, {"level": 6}], {}),
     "sunken_city-expectimax-heuristic": ("sunken_city", ["expectimax", "heuristic"], [EXPECTIMAX_SC, {}], {}),
     "area51-ismcts-random": ("area51", ["ismcts", "random"], [ISMCTS_A51, {}], {}),
     "area51-ismcts-heuristic": ("area51", ["ismcts", "heuristic"], [ISMCTS_A51, {}], {}),
