@@ -17,7 +17,7 @@ from __future__ import annotations
 import argparse
 import sys
 import time
-from typing import Any, Dict, List, Tuple
+from typing import Any, Dict, List, Optional, Tuple
 
 from aiplay.arena import run_match
 
@@ -27,6 +27,20 @@ ISMCTS_A51 = {"iterations": 2000, "rollout": "policy", "rollout_cutoff": 60}
 #: Area 1851's preset: random playouts cut after 40 moves, scored by the static evaluation.
 ISMCTS_1851 = {"iterations": 2000, "rollout_cutoff": 40}
 
+#: Issue 41 Build 2: MCTS with playouts cut after ``rollout_cutoff`` moves and scored by the learned
+#: evaluation (games/sunken_city/value_model.json), against today's preset (policy playouts to the end),
+#: at equal time per move.
+SC_CUTOFFS = (20, 60)
+SC_SECONDS = (0.05, 0.2)
+
+
+def _sc_time(seconds: float, cutoff: Optional[int] = None) -> Dict[str, Any]:
+    options: Dict[str, Any] = {"seconds": seconds, "rollout": "policy"}
+    if cutoff is not None:
+        options["rollout_cutoff"] = cutoff
+    return options
+
+
 #: The first heuristic of a game, kept as a baseline (``heuristic(policy=v1)``).
 V1 = {"policy": "v1"}
 
@@ -34,6 +48,10 @@ V1 = {"policy": "v1"}
 MATCHES: Dict[str, Tuple[str, List[str], List[Dict[str, Any]], Dict[str, Any]]] = {
     "sunken_city-mcts-random": ("sunken_city", ["mcts", "random"], [MCTS_SC, {}], {}),
     "sunken_city-mcts-heuristic": ("sunken_city", ["mcts", "heuristic"], [MCTS_SC, {}], {}),
+    **{f"sunken_city-cutoff{c}-preset-{t}s": ("sunken_city", ["mcts", "mcts"], [_sc_time(t, c), _sc_time(t)], {})
+       for c in SC_CUTOFFS for t in SC_SECONDS},
+    # The top two levels (their MCTS with the game's presets), for the scaling at the top (issue 41).
+    "sunken_city-level7-level6": ("sunken_city", ["level", "level"], [{"level": 7}, {"level": 6}], {}),
     "sunken_city-expectimax-heuristic": ("sunken_city", ["expectimax", "heuristic"], [EXPECTIMAX_SC, {}], {}),
     "area51-ismcts-random": ("area51", ["ismcts", "random"], [ISMCTS_A51, {}], {}),
     "area51-ismcts-heuristic": ("area51", ["ismcts", "heuristic"], [ISMCTS_A51, {}], {}),

@@ -14,6 +14,7 @@ The lake's fixed data comes from ``board.static_arrays()``, copied into C
 arrays on the kernel (read only, so the kernel stays reentrant).
 """
 
+from libc.math cimport exp
 from libc.stdint cimport int8_t, uint64_t
 from libc.string cimport memcpy, memset
 
@@ -23,6 +24,7 @@ from aiplay.errors import InvalidStateError
 from aiplay.game import check_int as _int, require_bool, require_field as _get
 from aiplay.games.sunken_city import board as B
 from aiplay.games.sunken_city import rules as R
+from aiplay.games.sunken_city import value_model as VM
 
 cdef enum:
     NCELLS = 81
@@ -73,6 +75,7 @@ cdef enum:
     MAXBUDGET = 16
     MAXSTEPS = 24
     RELAX_POOL = 8192
+    NFEAT = 21          # value_model.FEATURES
 
 _PHASE_NAMES = ("card", "choose", "raise", "move", "neptune", "roll", "over")
 
@@ -249,6 +252,7 @@ cdef class SunkenCityKernel(Kernel):
     cdef int n_outcomes
     cdef int outcome_value[6]
     cdef double outcome_prob[6]
+    cdef double value_weights[NFEAT]  # value_model.WEIGHTS, in FEATURES order
 
     def __init__(self, int players, bint short, bint chips_enabled):
         cdef int i, j
@@ -314,6 +318,9 @@ cdef class SunkenCityKernel(Kernel):
         for i in range(self.n_outcomes):
             self.outcome_value[i] = outcomes[i][0]
             self.outcome_prob[i] = outcomes[i][1]
+        assert len(VM.FEATURES) == NFEAT
+        for i in range(NFEAT):
+            self.value_weights[i] = VM.WEIGHTS[i]
         self.has_policy = True
         self._allocate_scratch()
 
@@ -793,24 +800,92 @@ cdef class SunkenCityKernel(Kernel):
             if count[p] == best_c and value[p] == best_v:
                 out[p] = 1.0 / <double>winners
 
+    cdef int _distance_home(self, const SunkenC* s, int p) noexcept nogil:
+        # value_model.distance_home: row plus column steps from the nearest cell of his piece
+        # to the village's corner cell, plus one to enter; 0 at home.
+        cdef int cells[2]
+        cdef int pos = s.adventurer[p], corner, nc, i, d, best = 99
+        if pos == VILLAGE:
+            return 0
+        corner = self.corner[self.seats[p]]
+        nc = self._cells(s, pos, cells)
+        for i in range(nc):
+            d = abs(cells[i] // SIZE - corner // SIZE) + abs(cells[i] % SIZE - corner % SIZE)
+            if d < best:
+                best = d
+        return best + 1
+
     cdef void evaluate(self, const void* state, double* out) noexcept nogil:
-        # SunkenCityState.heuristic_values: each player's share of the wealth.
+        # value_model.learned_values: the same features, float operations and order.
         cdef const SunkenC* s = <const SunkenC*>state
-        cdef int wealth[MAXP]
-        cdef int p, t, total = 0
+        cdef int sec[MAXP]
+        cdef int secv[MAXP]
+        cdef int car[MAXP]
+        cdef int carv[MAXP]
+        cdef int roof[MAXP]
+        cdef double x[NFEAT]
+        cdef int p, q, t, st, streets = 0, start, opp_sec, tied_secv, opp_car
+        cdef double late, no_turn, lead, c, z, total = 0.0
         if s.phase == PH_OVER:
             self.returns(state, out)
             return
         for p in range(self.n):
-            wealth[p] = 1
+            sec[p] = secv[p] = car[p] = carv[p] = roof[p] = 0
             for t in range(CHEST + 1):
-                if s.treasure[p][t] == SECURED:
-                    wealth[p] += 2
-                elif s.treasure[p][t] == CARRIED:
-                    wealth[p] += 1
-            total += wealth[p]
+                st = s.treasure[p][t]
+                if st == SECURED:
+                    sec[p] += 1
+                    secv[p] += t
+                elif st == CARRIED:
+                    car[p] += 1
+                    carv[p] += t
+                elif st == ROOF and self.game_treasure[t]:
+                    roof[p] += 1
+        for t in range(s.draw, NPILES - 1):
+            streets += s.piles[t]
+        start = self.first_pile + 4
+        late = 1.0 - <double>(streets if streets < start else start) / <double>start
         for p in range(self.n):
-            out[p] = <double>wealth[p] / <double>total
+            opp_sec = tied_secv = opp_car = -1
+            for q in range(self.n):
+                if q != p:
+                    if sec[q] > opp_sec:
+                        opp_sec = sec[q]
+                    if sec[q] == sec[p] and secv[q] > tied_secv:
+                        tied_secv = secv[q]
+                    if car[q] > opp_car:
+                        opp_car = car[q]
+            no_turn = 1.0 if (s.end_triggered and p < s.turn) else 0.0
+            lead = <double>(sec[p] - opp_sec)
+            c = <double>car[p]
+            x[0] = 1.0
+            x[1] = lead
+            x[2] = <double>(secv[p] - tied_secv) / 10.0 if tied_secv >= 0 else 0.0
+            x[3] = lead * late
+            x[4] = lead * late * late
+            x[5] = lead if s.end_triggered else 0.0
+            x[6] = <double>sec[p]
+            x[7] = c
+            x[8] = <double>carv[p] / 10.0
+            x[9] = c * <double>self._distance_home(s, p) / 8.0
+            x[10] = c * late
+            x[11] = c * no_turn
+            x[12] = <double>opp_car
+            x[13] = late
+            x[14] = 1.0 if s.end_triggered else 0.0
+            x[15] = no_turn
+            x[16] = 1.0 if self.n == 3 else 0.0
+            x[17] = 1.0 if self.n == 4 else 0.0
+            x[18] = <double>s.chips[p]
+            x[19] = 1.0 if s.turn == p else 0.0
+            x[20] = <double>roof[p]
+            z = 0.0
+            for t in range(NFEAT):
+                z += self.value_weights[t] * x[t]
+            out[p] = 1.0 / (1.0 + exp(-z))
+            total += out[p]
+        for p in range(self.n):
+            out[p] = out[p] / total
 
     # -- bounds for the exact solver (Kernel.utility_bounds) -------------------------
     # Facts of the rules that the bounds rest on (rules.py cites each):

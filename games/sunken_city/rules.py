@@ -136,6 +136,7 @@ from .phases import (
 from .policy import heuristic_policy as _heuristic_policy
 from .render import text_board
 from .serialize import load_state, state_to_dict
+from .value_model import learned_values
 from .view import build as build_view
 
 
@@ -218,7 +219,10 @@ class SunkenCityGame(Game):
     #: policy finish 60 more moves past its depth (benchmarks/RESULTS.md, "Strength").
     #: Depth 2 with those playouts can take 15 s in a wide position, so expectimax
     #: deepens to 2 within 2 s a move (depth 1 always completes).
-    bot_presets = {"mcts": {"rollout": "policy"},
+    #: Since issue 41 the MCTS playouts stop after 20 moves, scored by the learned evaluation
+    #: (value_model.py): at equal time per move that beat playing out to the end in 91.5 % of
+    #: 100 games at 0.05 s and 90 % of 60 at 0.2 s (benchmarks/RESULTS.md, "Issue 41 Build 2").
+    bot_presets = {"mcts": {"rollout": "policy", "rollout_cutoff": 20},
                    "expectimax": {"depth": 2, "leaf_playout": 60, "seconds": 2.0}}
     # The common level table slips up to half the time; here that never brings a treasure home,
     # and two players with nothing secured tie (58 of 60 games between levels 1 and 2 were
@@ -701,17 +705,16 @@ class SunkenCityState(ReferenceState):
         return [float(len(self.secured(p))) for p in range(self.game.players)]
 
     def heuristic_values(self) -> List[float]:
-        """Each player's share of the "wealth", a number in [0, 1].
+        """Each player's share of the win by the learned evaluation (:func:`.value_model.learned_values`).
 
-        Wealth is 1 + 2 per secured treasure + 1 per carried one (a carried
-        treasure can still be lost to Neptune); the shares add up to 1 like
-        the returns do. Terminal states give the returns.
+        A logistic regression fitted on self-play (``value_model.json``, written by
+        ``benchmarks/sunken_city_value_fit.py``) gives each seat a win probability from
+        its lead, its carried treasures against the way home and the streets left before
+        the Sand Timer; the shares add up to 1 like the returns do. It replaced the share
+        of the "wealth" (2 per secured treasure, 1 per carried one), which it beats on
+        held-out games (benchmarks/RESULTS.md, issue 41). Terminal states give the returns.
         """
-        if self.phase == PH_OVER:
-            return self.returns()
-        wealth = [1 + 2 * len(self.secured(p)) + len(self.carried(p)) for p in range(self.game.players)]
-        total = sum(wealth)
-        return [w / total for w in wealth]
+        return learned_values(self)
 
     # -- text --------------------------------------------------------------------
     def action_to_string(self, action: int) -> str:

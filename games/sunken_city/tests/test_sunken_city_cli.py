@@ -18,7 +18,7 @@ def test_play_uses_the_games_bot_presets_unless_plain(capsys):
     argv = ["play", "sunken_city", "--players", "2", "--bots", "mcts,random", "--iterations", "20", "--seed", "2"]
     code, out, _ = run(capsys, *argv)
     assert code == 0
-    assert re.search(r"^bots: 0=MCTSBot\(.*rollout=policy\)", out, flags=re.M)
+    assert re.search(r"^bots: 0=MCTSBot\(.*rollout=policy, cutoff=20\)", out, flags=re.M)
     code, plain, _ = run(capsys, *argv, "--plain")
     assert code == 0
     assert re.search(r"^bots: 0=MCTSBot\(.*rollout=random\)", plain, flags=re.M)
