@@ -28,17 +28,14 @@ ISMCTS_A51 = {"iterations": 2000, "rollout": "policy", "rollout_cutoff": 60}
 ISMCTS_1851 = {"iterations": 2000, "rollout_cutoff": 40}
 
 #: Issue 41 Build 2: MCTS with playouts cut after ``rollout_cutoff`` moves and scored by the learned
-#: evaluation (games/sunken_city/value_model.json), against today's preset (policy playouts to the end),
-#: at equal time per move.
+#: evaluation (games/sunken_city/value_model.json), against the preset before it (policy playouts to
+#: the end: ``rollout_cutoff`` None, which overrides the preset's cutoff), at equal time per move.
 SC_CUTOFFS = (20, 60)
 SC_SECONDS = (0.05, 0.2)
 
 
 def _sc_time(seconds: float, cutoff: Optional[int] = None) -> Dict[str, Any]:
-    options: Dict[str, Any] = {"seconds": seconds, "rollout": "policy"}
-    if cutoff is not None:
-        options["rollout_cutoff"] = cutoff
-    return options
+    return {"seconds": seconds, "rollout": "policy", "rollout_cutoff": cutoff}
 
 
 #: The first heuristic of a game, kept as a baseline (``heuristic(policy=v1)``).

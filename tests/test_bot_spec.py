@@ -10,7 +10,9 @@ from pathlib import Path
 
 import pytest
 
+import aiplay
 from aiplay.errors import InvalidOptionError
+from aiplay.search import make_bot
 from aiplay.protocol import Server
 from aiplay.search.spec import BotSpec, parse_bot, parse_bots
 from aiplay.testing.choose import cli_options, pick_variant
@@ -70,3 +72,20 @@ def test_the_protocol_go_accepts_the_same_syntax() -> None:
     assert searched["ok"] is True, searched
     assert searched["analysis"]["counters"]["iterations"] == 40
     assert refused["ok"] is False and "only on the command line" in refused["error"]
+
+
+def test_a_null_rollout_cutoff_undoes_a_presets_cutoff() -> None:
+    """``rollout_cutoff=null`` means "play to the end", also where the game's preset cuts playouts."""
+    cut = [(name, kind) for name in aiplay.games_available()
+           for kind, preset in aiplay.load(name).bot_presets.items() if preset.get("rollout_cutoff") is not None
+           and kind in ("mcts", "ismcts")]
+    assert cut, "some listed game's preset cuts its playouts"
+    name, kind = cut[0]
+    game = aiplay.load(name)
+    preset = game.bot_presets[kind]["rollout_cutoff"]
+    assert make_bot(kind, game=game, iterations=5).config.rollout.cutoff == preset
+    assert make_bot(kind, game=game, iterations=5, rollout_cutoff=None).config.rollout.cutoff is None
+    assert parse_bot(f"{kind}(rollout_cutoff=null)").make(game, seed=1).config.rollout.cutoff is None
+    # Other options keep "None is not given": the preset holds.
+    assert make_bot(kind, game=game, iterations=5, rollout=None).config.rollout.kind == \
+        make_bot(kind, game=game, iterations=5).config.rollout.kind

@@ -27,14 +27,22 @@ def strongest_kind(game: Any) -> str:
     return "mcts" if getattr(game, "perfect_information", True) else "ismcts"
 
 
+#: Options whose ``None`` means something (not "not given"), so that it overrides a game's preset.
+NONE_OVERRIDES = frozenset({"rollout_cutoff"})
+
+
 def build_bot(kind: str, factory: Callable[..., Bot], *, game: Any = None, **kwargs: Any) -> Bot:
     """Build a bot of ``kind`` with ``factory``: the game's presets for ``kind`` first, then ``kwargs``.
 
-    Options whose value is ``None`` are dropped; an option the factory does not
-    take raises :class:`~aiplay.errors.InvalidOptionError` listing what it accepts.
+    Options whose value is ``None`` are dropped ("not given": the preset or the
+    factory's default holds), except those of :data:`NONE_OVERRIDES`, where
+    ``None`` is a value that replaces the preset (``rollout_cutoff=None``: play
+    to the end, also where the game's preset cuts playouts). An option the
+    factory does not take raises :class:`~aiplay.errors.InvalidOptionError`
+    listing what it accepts.
     """
     presets = dict(getattr(game, "bot_presets", {}).get(kind, {})) if game is not None else {}
-    options = {**presets, **{k: v for k, v in kwargs.items() if v is not None}}
+    options = {**presets, **{k: v for k, v in kwargs.items() if v is not None or k in NONE_OVERRIDES}}
     try:
         params = inspect.signature(factory).parameters
     except (TypeError, ValueError):  # e.g. a builtin factory: let it check its own options
