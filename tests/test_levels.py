@@ -306,3 +306,25 @@ def test_every_level_breaks_ties_by_its_games_rule_and_says_so(name):
 def test_both_tie_rules_are_played_by_some_listed_game():
     rules = {getattr(aiplay.load(name), "level_ties", "order") for name in aiplay.games_available()}
     assert rules == {"order", "heuristic"}
+
+
+
+def test_a_calibration_note_is_printed_with_the_table(monkeypatch):
+    """A table's "note" (e.g. the search changed since it was measured) reaches `aiplay levels`."""
+    import copy
+
+    from aiplay.search import level as level_module
+
+    calibrated = {}
+    for game in aiplay.games_available():
+        try:
+            calibrated[game] = level_module.level_ratings(game)
+        except InvalidOptionError:
+            continue
+    game, tables = next((g, t) for g, t in calibrated.items() if t)
+    noted = copy.deepcopy(tables)
+    size = sorted(noted, key=int)[0]
+    noted[size]["note"] = "measured before the preset changed"
+    assert "note:" not in format_levels(game) or any(t.get("note") for t in tables.values())
+    monkeypatch.setattr(level_module, "level_ratings", lambda name: noted)
+    assert f"{size} players, note: measured before the preset changed" in format_levels(game)

@@ -445,6 +445,9 @@ def format_levels(game: str) -> str:
             lines.append(f"    level {adj['level']} beat level {adj['vs']} in {adj['win_rate']:.0%} of "
                          f"{adj['games']} games, ties halved (95 % interval {adj['interval'][0]:.0%} to "
                          f"{adj['interval'][1]:.0%}; won {adj['won']}, lost {adj['lost']}, tied {adj['tied']})")
+    for size in sizes:
+        if tables[size].get("note"):  # e.g. the search changed since the calibration
+            lines.append(f"  {size} players, note: {tables[size]['note']}")
     if not sizes:
         lines.append("  (not calibrated on this game yet: see benchmarks/ladder.py)")
     return "\n".join(lines)
