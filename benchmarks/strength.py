@@ -38,6 +38,11 @@ def _sc_time(seconds: float, cutoff: Optional[int] = None) -> Dict[str, Any]:
     return {"seconds": seconds, "rollout": "policy", "rollout_cutoff": cutoff}
 
 
+def _top(seconds: float) -> Dict[str, Any]:
+    """The top level with a time budget (issue 41, Build 5)."""
+    return {"level": 7, "seconds": seconds}
+
+
 #: The first heuristic of a game, kept as a baseline (``heuristic(policy=v1)``).
 V1 = {"policy": "v1"}
 
@@ -66,6 +71,13 @@ MATCHES: Dict[str, Tuple[str, List[str], List[Dict[str, Any]], Dict[str, Any]]] 
     "area1851-heuristic-2v2": ("area1851", ["heuristic"] * 3, [{}, {"policy": "v2"}, {"policy": "v2"}], {}),
     **{f"groom_lake-heuristic-{n - 1}v1": ("groom_lake", ["heuristic"] * n, [{}] + [V1] * (n - 1), {})
        for n in (3, 4, 5, 6)},
+    # Time as the budget (issue 41, Build 5): the top level at a longer time a move against a shorter
+    # one; Groom Lake seats a heuristic third (the game needs three).
+    **{f"{g}-top-{long}s-{short}s": (g, ["level"] * n, [_top(long), _top(short)] + [{}] * (n - 2), {})
+       for g, n in (("sunken_city", 2), ("area51", 2), ("area1851", 2)) for long, short in ((0.4, 0.1), (1.6, 0.4))},
+    **{f"groom_lake-top-{long}s-{short}s": ("groom_lake", ["level", "level", "heuristic"],
+                                             [_top(long), _top(short), {}], {})
+       for long, short in ((0.4, 0.1), (1.6, 0.4))},
 }
 
 
