@@ -65,7 +65,7 @@ import time
 from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 import aiplay
-from aiplay.game import CHANCE, TERMINAL, State
+from aiplay.game import CHANCE, TERMINAL, State, sample_chance_outcome
 from aiplay.search import make_bot
 from aiplay.search.base import Analysis
 from aiplay.search.kinds import build_bot, strongest_kind
@@ -84,18 +84,6 @@ PROFILES = {"quick": {"games": 2, "playouts": 16, "samples": 10},
 
 
 # -- playouts ------------------------------------------------------------------
-
-def _step_chance(state: State, rng: random.Random) -> None:
-    """Apply one chance outcome drawn with its exact probability."""
-    r = rng.random()
-    outcomes = state.chance_outcomes()
-    for outcome, prob in outcomes:
-        r -= prob
-        if r < 0:
-            state.apply_action(outcome)
-            return
-    state.apply_action(outcomes[-1][0])  # rounding
-
 
 def rollout_value(state: State, seat: int, kind: str, cutoff: Optional[int], rng: random.Random) -> float:
     """One playout of the search's rollout from ``state`` (a scratch copy is made); ``seat``'s value.
@@ -116,7 +104,7 @@ def rollout_value(state: State, seat: int, kind: str, cutoff: Optional[int], rng
         if cutoff is not None and steps >= cutoff:
             return s.heuristic_values()[seat]
         if player == CHANCE:
-            _step_chance(s, rng)
+            s.apply_action(sample_chance_outcome(s, rng))
         elif kind == "policy":
             s.apply_action(kernel.policy_choice(s, rng.getrandbits(64)))
         else:
@@ -147,7 +135,7 @@ def play_game(game: Any, seed: int, play: str = "heuristic") -> Tuple[List[Tuple
     decisions: List[Tuple[State, int, int]] = []
     while not state.is_terminal():
         if state.is_chance_node():
-            _step_chance(state, rng)
+            state.apply_action(sample_chance_outcome(state, rng))
             continue
         seat = state.current_player()
         decisions.append((state.clone(), seat, len(state.legal_actions())))

@@ -62,7 +62,8 @@ from aiplay.protocol.texts import LogCursor, rules_reply, value_in_words, with_m
 ALL_SEATS = "all"
 #: Bot kinds that search the true position: in a hidden-information game they read every hand.
 OMNISCIENT_BOTS = ("mcts", "expectimax")
-#: Fields of ``go`` that set a search budget (a level is its own budget: it refuses them).
+#: Fields of ``go`` that set a search budget (a level is its own budget: it refuses them; the top level
+#: takes seconds).
 BUDGET_FIELDS = ("iterations", "seconds", "nodes", "depth")
 #: How long a table with nobody connected is kept for its people to rejoin, in seconds.
 TABLE_KEEP_SECONDS = 600.0

@@ -266,7 +266,7 @@ def policy(state: State, rng: random.Random) -> int:
     if step == "sh2b":
         t = _best_junk(mine, True)
         return A.JUNK + t if t >= 0 and A.JUNK + t in legal else A.DONE
-    return policy_v2(state, rng)
+    return _v2_step(state, rng, view, legal, mine)
 
 
 def _main(view: Dict[str, Any], legal: List[int], mine: Dict[str, Any]) -> int:
@@ -307,8 +307,12 @@ def policy_v2(state: State, rng: random.Random) -> int:
     if len(legal) == 1:
         return legal[0]
     view = state.view(me)["internal"]
+    return _v2_step(state, rng, view, legal, view["players"][me])
+
+
+def _v2_step(state: State, rng: random.Random, view: Dict[str, Any], legal: List[int], mine: Dict[str, Any]) -> int:
+    """:func:`policy_v2`'s move from the mover's view already read (``policy`` falls back to it)."""
     step = view["step"]
-    mine = view["players"][me]
     if step == "main":
         return _main_v2(view, legal, mine)
     if step == "pay":

@@ -6,6 +6,7 @@ from __future__ import annotations
 import random
 
 import aiplay
+from aiplay.game import sample_chance_outcome
 from aiplay.views.narrate import narrate
 
 
@@ -17,8 +18,7 @@ def test_a_seat_loses_its_lives_before_it_dies_and_the_end_comes_last():
         state = game.new_initial_state()
         while not state.is_terminal():
             if state.is_chance_node():
-                outcomes = state.chance_outcomes()
-                action = rng.choices([o for o, _ in outcomes], [p for _, p in outcomes])[0]
+                action = sample_chance_outcome(state, rng)
             else:
                 action = rng.choice(state.legal_actions())
             before = state.clone()
