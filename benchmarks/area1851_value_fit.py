@@ -1,0 +1,243 @@
+"""Fit Area 1851's learned evaluation (``games/area1851/value_model.py``) from seeded self-play.
+
+Plays seeded games of the heuristic policy (v3) on the native kernel (its C port,
+``policy_choice``), the odd-numbered ones with ``--epsilon`` random moves for
+positions the policy alone does not reach (the policy keeps its assistants near
+the Town Hall; the search does not); players 2, 2, 2, 3, 4, 5 by game number,
+and now and then another ``block`` (1, 2, 3, 5 or 6 random events a block, so
+games of 6 to 21 turns). At a random ``--sample`` share of the decision points
+it records, for every seat, the features of :func:`value_model.features` (from
+the reference state, the very function the engine evaluates) and the seat's
+share of the win at the end (1 over the winners, 0 for the others; 1/n when all
+tie). It fits a logistic regression (Newton's method, a small ridge) on the
+games whose number is not 0 mod 5 and reports, on the others, the log loss and
+the winner accuracy of the model (seat probabilities divided by their sum, as
+the engine uses them) against the old static evaluation
+(``heuristic.static_values``): mapped to a share as the engine maps the model
+back (``s = ((n-1) v + 1) / n``, clipped), and refitted alone with a bias
+(its best calibration). The games run on ``--processes`` cores::
+
+    python benchmarks/area1851_value_fit.py --games 20000 --processes 2 --out games/area1851/value_model.json
+    python benchmarks/area1851_value_fit.py --quick        # CI: 400 games, prints the fit, writes nothing
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import multiprocessing
+import random
+import subprocess
+import sys
+import time
+from typing import Any, Dict, List, Optional, Sequence, Tuple
+
+import numpy as np
+
+import aiplay
+from aiplay.game import sample_chance_outcome
+from aiplay.games.area1851.heuristic import static_values
+from aiplay.games.area1851.value_model import FEATURES, features
+
+Rows = Tuple[List[List[float]], List[float], List[List[float]], List[int]]
+
+#: Column of the old evaluation among FEATURES (the "old evaluation, refitted" comparison).
+OLD = FEATURES.index("old evaluation")
+
+
+def options_of(seed: int) -> Dict[str, Any]:
+    """The game options of game ``seed``: the player count, and now and then another block size."""
+    options: Dict[str, Any] = {"players": (2, 2, 2, 3, 4, 5)[seed % 6]}
+    block = (4, 4, 4, 4, 1, 2, 3, 5, 6)[seed % 9]
+    if block != 4:
+        options["block"] = block
+    return options
+
+
+def win_shares(returns: Sequence[float]) -> List[float]:
+    """The target of each seat: 1 over the winners for a winner, 0 for the others, 1/n when all tie."""
+    n = len(returns)
+    if all(r == 0.0 for r in returns):
+        return [1.0 / n] * n
+    winners = sum(1 for r in returns if r > 0)
+    return [1.0 / winners if r > 0 else 0.0 for r in returns]
+
+
+def play(seed: int, epsilon: float, sample: float, data_seed: int) -> Rows:
+    """One game: per recorded position and seat the features, the target, the old evaluation's share, the position id."""
+    game = aiplay.load("area1851", backend="native", **options_of(seed))
+    kernel = game.kernel
+    n = game.num_players
+    rng = random.Random(data_seed * 1_000_003 + seed)
+    eps = epsilon if seed % 2 else 0.0  # half the games the plain policy, half with random moves
+    state = game.new_initial_state()
+    recorded = []
+    while not state.is_terminal():
+        if state.is_chance_node():
+            state.apply_action(sample_chance_outcome(state, rng))
+            continue
+        if rng.random() < sample:
+            recorded.append(state.to_reference())
+        if eps and rng.random() < eps:
+            legal = state.legal_actions()
+            state.apply_action(legal[rng.randrange(len(legal))])
+        else:
+            state.apply_action(kernel.policy_choice(state, rng.getrandbits(63)))
+    target = win_shares(state.returns())
+    x: List[List[float]] = []
+    y: List[float] = []
+    base: List[List[float]] = []
+    ids: List[int] = []
+    for k, ref in enumerate(recorded):
+        old = static_values(ref)
+        for p in range(n):
+            x.append(features(ref, p, old))
+            y.append(target[p])
+            base.append([min(1.0, max(0.0, ((n - 1) * old[p] + 1.0) / n))])
+            ids.append(seed * 10_000 + k)
+    return x, y, base, ids
+
+
+def _play_many(job: Tuple[Sequence[int], float, float, int]) -> List[Tuple[int, Rows]]:
+    seeds, epsilon, sample, data_seed = job
+    return [(seed, play(seed, epsilon, sample, data_seed)) for seed in seeds]
+
+
+def logistic(x: np.ndarray, y: np.ndarray, ridge: float = 1.0, rounds: int = 40) -> np.ndarray:
+    """Weights of a logistic regression of ``y`` (in [0, 1]) on ``x`` (Newton's method, an L2 ridge but on the bias)."""
+    w = np.zeros(x.shape[1])
+    penalty = ridge * np.eye(len(w))
+    penalty[0, 0] = 0.0
+    for _ in range(rounds):
+        p = 1.0 / (1.0 + np.exp(-np.clip(x @ w, -40, 40)))
+        grad = x.T @ (y - p) - penalty @ w
+        hess = -(x.T * (p * (1 - p))) @ x - penalty - 1e-9 * np.eye(len(w))
+        step = np.linalg.solve(hess, grad)
+        w -= step
+        if np.max(np.abs(step)) < 1e-10:
+            break
+    return w
+
+
+def normalised(values: np.ndarray, ids: np.ndarray) -> np.ndarray:
+    """``values`` divided by their sum over the seats of the same position (rows of one position are adjacent)."""
+    out = values.copy()
+    start = 0
+    while start < len(ids):
+        end = start
+        while end < len(ids) and ids[end] == ids[start]:
+            end += 1
+        out[start:end] = values[start:end] / values[start:end].sum()
+        start = end
+    return out
+
+
+def scores(prob: np.ndarray, y: np.ndarray, ids: np.ndarray) -> Tuple[float, float]:
+    """Mean log loss per seat row, and the share of positions whose most likely seat won (or shared the win)."""
+    p = np.clip(prob, 1e-6, 1 - 1e-6)
+    loss = float(-np.mean(y * np.log(p) + (1 - y) * np.log(1 - p)))
+    right = total = 0
+    start = 0
+    while start < len(ids):
+        end = start
+        while end < len(ids) and ids[end] == ids[start]:
+            end += 1
+        best = start + int(np.argmax(prob[start:end]))
+        right += y[best] > 0
+        total += 1
+        start = end
+    return loss, right / max(1, total)
+
+
+def commit() -> str:
+    """The repository's commit (and "+dirty" with uncommitted changes), for the provenance."""
+    try:
+        head = subprocess.run(["git", "rev-parse", "HEAD"], capture_output=True, text=True, check=True).stdout.strip()
+        dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"], capture_output=True,
+                               text=True, check=True).stdout.strip()
+        return head + ("+dirty" if dirty else "")
+    except (OSError, subprocess.CalledProcessError):
+        return "unknown"
+
+
+def main(argv: Optional[Sequence[str]] = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=20000)
+    parser.add_argument("--seed", type=int, default=41, help="the data's seed (with the game number, every game's)")
+    parser.add_argument("--epsilon", type=float, default=0.05, help="random moves in the odd-numbered games")
+    parser.add_argument("--sample", type=float, default=0.03, help="share of decision points recorded")
+    parser.add_argument("--ridge", type=float, default=1.0)
+    parser.add_argument("--processes", type=int, default=max(1, multiprocessing.cpu_count()))
+    parser.add_argument("--out", default=None, help="write the model here (games/area1851/value_model.json)")
+    parser.add_argument("--quick", action="store_true", help="a short profile (CI): 400 games, nothing written")
+    args = parser.parse_args(argv)
+    if args.quick:
+        args.games = 400
+    started = time.perf_counter()
+    chunk = 50
+    jobs = [(range(a, min(a + chunk, args.games)), args.epsilon, args.sample, args.seed)
+            for a in range(0, args.games, chunk)]
+    results: List[Tuple[int, Rows]] = []
+    if args.processes > 1:
+        with multiprocessing.get_context("fork").Pool(args.processes) as pool:
+            for part in pool.imap(_play_many, jobs):
+                results += part
+    else:
+        for job in jobs:
+            results += _play_many(job)
+    results.sort(key=lambda item: item[0])
+    split: Dict[bool, Tuple[list, list, list, list]] = {True: ([], [], [], []), False: ([], [], [], [])}
+    for seed, (x, y, base, ids) in results:
+        bucket = split[seed % 5 == 0]
+        bucket[0].extend(x)
+        bucket[1].extend(y)
+        bucket[2].extend(base)
+        bucket[3].extend(ids)
+    xtr, ytr = np.array(split[False][0], float), np.array(split[False][1], float)
+    xte, yte = np.array(split[True][0], float), np.array(split[True][1], float)
+    base_te, ids_te = np.array(split[True][2], float)[:, 0], np.array(split[True][3])
+    positions = len(set(split[False][3])) + len(set(split[True][3]))
+    w = logistic(xtr, ytr, args.ridge)
+    raw = 1.0 / (1.0 + np.exp(-(xte @ w)))
+    model_loss, model_acc = scores(normalised(raw, ids_te), yte, ids_te)
+    raw_loss, _ = scores(raw, yte, ids_te)
+    base_loss, base_acc = scores(base_te, yte, ids_te)
+    # The old evaluation at its best: a logistic regression on it alone (bias and weight refitted).
+    cols = [0, OLD]
+    w_old = logistic(xtr[:, cols], ytr, args.ridge)
+    refit_loss, refit_acc = scores(normalised(1.0 / (1.0 + np.exp(-(xte[:, cols] @ w_old))), ids_te), yte, ids_te)
+    flat = float(ytr.mean())
+    flat_loss, _ = scores(np.full(len(yte), flat), yte, ids_te)
+    elapsed = time.perf_counter() - started
+    print(f"{args.games} games, {positions} positions ({len(ytr)} + {len(yte)} seat rows, held out: games 0 mod 5); "
+          f"{elapsed:.0f} s on {args.processes} processes")
+    print(f"held-out log loss per seat: model {model_loss:.4f} (unnormalised {raw_loss:.4f}), "
+          f"old evaluation {base_loss:.4f} (refitted alone {refit_loss:.4f}), base rate {flat_loss:.4f}")
+    print(f"held-out winner accuracy: model {model_acc:.1%}, old evaluation {base_acc:.1%} (refitted {refit_acc:.1%})")
+    for name, weight in zip(FEATURES, w):
+        print(f"  {name:<30} {weight:+.4f}")
+    if args.out:
+        command = "python benchmarks/area1851_value_fit.py " + " ".join(
+            a for a in (argv if argv is not None else sys.argv[1:]))
+        model = {
+            "about": "Area 1851's learned evaluation (games/area1851/value_model.py); written by the command.",
+            "features": list(FEATURES),
+            "weights": {name: float(weight) for name, weight in zip(FEATURES, w)},
+            "provenance": {"seed": args.seed, "games": args.games, "positions": positions, "seat_rows": len(ytr) + len(yte),
+                           "epsilon": args.epsilon, "sample": args.sample, "ridge": args.ridge,
+                           "commit": commit(), "command": command.strip()},
+            "held_out": {"games": "seed 0 mod 5", "log_loss": round(model_loss, 5), "winner_accuracy": round(model_acc, 5),
+                         "old_evaluation_log_loss": round(base_loss, 5),
+                         "old_evaluation_winner_accuracy": round(base_acc, 5),
+                         "old_evaluation_refitted_log_loss": round(refit_loss, 5),
+                         "base_rate_log_loss": round(flat_loss, 5)},
+        }
+        with open(args.out, "w", encoding="utf-8") as handle:
+            json.dump(model, handle, indent=1)
+            handle.write("\n")
+        print(f"wrote {args.out}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
