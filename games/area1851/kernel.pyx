@@ -14,15 +14,16 @@ Names follow the reference: ``pl.hand``, ``_deliver``, ``_check_feats``... becom
 
 from libc.stdint cimport int8_t, int16_t, int32_t, uint8_t, uint16_t, uint32_t, uint64_t
 from libc.string cimport memcpy, memmove, memset
-from libc.math cimport tanh
+from libc.math cimport exp, tanh
 
 from aiplay._ext.kernel cimport K_CHANCE, K_TERMINAL, Kernel, NativeState, Rng, mix64, rng_below, rng_next
 from aiplay._ext.load_checks cimport _choice, _ival, _lst
 
-from aiplay.errors import InvalidStateError
+from aiplay.errors import InvalidOptionError, InvalidStateError
 from aiplay.games.area1851 import cards as _C
 from aiplay.games.area1851 import actions as _A
 from aiplay.games.area1851 import heuristic as _H
+from aiplay.games.area1851 import value_model as _VM
 
 cdef enum:
     NT = 54          # Tinker types
@@ -38,6 +39,7 @@ cdef enum:
     NCTX = 14
     NFLAGS = 12
     NA = 295
+    NFEAT = 22       # value_model.FEATURES
 
 # Phases (rules.PHASES order).
 cdef enum:
@@ -314,6 +316,7 @@ cdef int T_COUNT[NT]
 cdef int F_VALUE[NF]
 cdef int F_COUNT[NF]
 cdef int F_ISACTION[NF]
+cdef int F_ISFINAL[NF]
 cdef int RANDOM_EV[NE]
 cdef int N_RANDOM_EV = 0
 
@@ -337,6 +340,7 @@ def _fill_tables():
         F_VALUE[f] = _C.FEATS[f].value
         F_COUNT[f] = _C.FEATS[f].copies
         F_ISACTION[f] = 1 if _C.FEATS[f].timing == _C.ACTION else 0
+        F_ISFINAL[f] = 1 if f in _VM.FINAL_FEATS else 0
     N_RANDOM_EV = len(_C.RANDOM_EVENTS)
     for t in range(N_RANDOM_EV):
         RANDOM_EV[t] = _C.RANDOM_EVENTS[t]
@@ -2260,6 +2264,31 @@ cdef double estimate(const PB* b) noexcept nogil:
     return value
 
 
+cdef int table_value(const PB* b) noexcept nogil:
+    # value_model.table_value: every gadget's rating plus its modifications'.
+    cdef int g, s, v = 0
+    for g in range(b.ngad):
+        v += T_RATING[b.gad[g][0]]
+        for s in range(T_NSOCK[b.gad[g][0]]):
+            if b.gad[g][1 + s] >= 0:
+                v += T_RATING[b.gad[g][1 + s]]
+    return v
+
+
+cdef void old_values(const St* st, double* out) noexcept nogil:
+    # heuristic.static_values (the evaluation before the learned one), same float operations.
+    cdef double est[MAXP]
+    cdef double total = 0.0, others
+    cdef int p, n = st.n
+    for p in range(n):
+        est[p] = estimate(&st.players[p])
+    for p in range(n):
+        total += est[p]
+    for p in range(n):
+        others = (total - est[p]) / (n - 1)
+        out[p] = tanh((est[p] - others) / 20.0) * 0.999
+
+
 cdef void final_returns(const St* st, double* out) noexcept nogil:
     cdef int n = st.n, p, nw = 0
     cdef int sc[MAXP]
@@ -2297,6 +2326,8 @@ cdef class Area1851Kernel(Kernel):
 
     cdef int n, block
     cdef object _ref_game
+    cdef double value_weights[NFEAT]  # value_model.WEIGHTS, in FEATURES order
+    cdef bint old_evaluation          # set_value_weights(None): heuristic.static_values instead
 
     def __init__(self, reference_game):
         g = reference_game
@@ -2314,7 +2345,27 @@ cdef class Area1851Kernel(Kernel):
         self.perfect_information = g.perfect_information
         assert self.num_distinct_actions == NA and self.max_chance_outcomes == NT
         self.has_policy = True
+        assert len(_VM.FEATURES) == NFEAT
+        self.set_value_weights(_VM.WEIGHTS)
         self._allocate_scratch()
+
+    def set_value_weights(self, weights):
+        """The evaluation's weights (value_model.FEATURES order), or None for the old static evaluation.
+
+        For benchmarks and controls (``benchmarks/area1851_value_match.py``): the reference engine keeps
+        reading ``value_model.WEIGHTS``, so after a change the two engines no longer agree.
+        """
+        cdef int i
+        if weights is None:
+            self.old_evaluation = True
+            return
+        values = list(weights)
+        if len(values) != NFEAT:
+            raise InvalidOptionError(f"set_value_weights needs {NFEAT} weights (value_model.FEATURES), "
+                                     f"got {len(values)}")
+        for i in range(NFEAT):
+            self.value_weights[i] = float(values[i])
+        self.old_evaluation = False
 
     cdef void init_state(self, void* s) noexcept nogil:
         cdef St* st = <St*>s
@@ -2460,21 +2511,86 @@ cdef class Area1851Kernel(Kernel):
         final_returns(st, out)
 
     cdef void evaluate(self, const void* s, double* out) noexcept nogil:
-        # heuristic.static_values, same float operations.
+        # value_model.learned_values: the same features, float operations and order.
         cdef const St* st = <const St*>s
-        cdef double est[MAXP]
-        cdef double total = 0.0, others
-        cdef int p, n = st.n
+        cdef const PB* me
+        cdef double old[MAXP]
+        cdef double x[NFEAT]
+        cdef int tab[MAXP]
+        cdef int p, q, i, g, best, opp_table, full, empty, holes, finals, board, total_turns, played
+        cdef int n = st.n, who
+        cdef double lt, lead, table, z, total = 0.0
         if st.phase == OVER:
             final_returns(st, out)
             return
+        old_values(st, old)
+        if self.old_evaluation:
+            for p in range(n):
+                out[p] = old[p]
+            return
         for p in range(n):
-            est[p] = estimate(&st.players[p])
+            tab[p] = table_value(&st.players[p])
+        total_turns = 3 * st.block + 3
+        played = st.nevents if st.nevents < total_turns else total_turns
+        lt = <double>played / <double>total_turns
+        who = cur_player(st)
         for p in range(n):
-            total += est[p]
+            me = &st.players[p]
+            best = -32768
+            opp_table = -1
+            for q in range(n):
+                if q != p:
+                    if st.players[q].score > best:
+                        best = st.players[q].score
+                    if tab[q] > opp_table:
+                        opp_table = tab[q]
+            lead = <double>(me.score - best) / 10.0
+            table = <double>tab[p] / 10.0
+            full = empty = 0
+            for g in range(me.ngad):
+                holes = 0
+                for i in range(T_NSOCK[me.gad[g][0]]):
+                    if me.gad[g][1 + i] < 0:
+                        holes += 1
+                empty += holes
+                if holes == 0:
+                    full += 1
+            finals = 0
+            for i in range(NF):
+                if F_ISFINAL[i]:
+                    finals += me.down[i]
+            board = 0
+            for i in range(NL):
+                board += me.wait[i] + me.active[i]
+            x[0] = 1.0
+            x[1] = lead
+            x[2] = lead * lt
+            x[3] = lead * lt * lt
+            x[4] = old[p]
+            x[5] = table
+            x[6] = table * lt
+            x[7] = <double>opp_table / 10.0
+            x[8] = <double>full
+            x[9] = <double>empty / 3.0
+            x[10] = <double>sum22(me.down)
+            x[11] = <double>finals
+            x[12] = <double>me.nup
+            x[13] = <double>sum54(me.hand) / 5.0
+            x[14] = <double>sum54(me.junk) / 5.0
+            x[15] = <double>(me.wait[L_TOWNHALL] + me.active[L_TOWNHALL])
+            x[16] = <double>board
+            x[17] = lt
+            x[18] = 1.0 if n == 3 else 0.0
+            x[19] = 1.0 if n == 4 else 0.0
+            x[20] = 1.0 if n == 5 else 0.0
+            x[21] = 1.0 if who == p else 0.0
+            z = 0.0
+            for i in range(NFEAT):
+                z += self.value_weights[i] * x[i]
+            out[p] = 1.0 / (1.0 + exp(-z))
+            total += out[p]
         for p in range(n):
-            others = (total - est[p]) / (n - 1)
-            out[p] = tanh((est[p] - others) / 20.0) * 0.999
+            out[p] = (<double>n * (out[p] / total) - 1.0) / <double>(n - 1)
 
     cdef uint64_t info_hash(self, const void* s, int player) noexcept nogil:
         # Exactly the content of the reference view (information_state_string): equal keys

@@ -76,7 +76,7 @@ from .cards import (
     LOCATIONS, MAX_FACE, MAX_GADGETS, MIN_FACE, NUM_FEAT_TYPES, NUM_LOCATIONS, NUM_TINKER_TYPES, RANDOM_EVENTS,
     TINKER, TINKER_COUNTS, TINKER_NAMES, ACTION,
 )
-from .heuristic import static_values
+from .value_model import learned_values
 from .knowledge import determinize_state, violations
 from .player import Player, Snapshot, clone_snapshot
 from .render import gadget_text, render_text
@@ -236,9 +236,10 @@ class Area1851State(ReferenceState):
         return [float(p.score) for p in self.players]
 
     def heuristic_values(self) -> List[float]:
+        # The learned evaluation (value_model.py); heuristic.static_values is one of its features.
         if self.phase == OVER:
             return self.returns()
-        return static_values(self)
+        return learned_values(self)
 
     # -- chance ------------------------------------------------------------------------------------
     def _apply(self, action: int) -> None:
