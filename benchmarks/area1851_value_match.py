@@ -1,0 +1,115 @@
+"""Issue 41 Build 2 for Area 1851: ISMCTS with the learned evaluation at its rollout cutoff, against today's preset.
+
+Two ISMCTS bots at equal time per move (``--seconds``), 2 players, every deal
+played twice with the seats swapped, seeded (the deal's seed draws the chance
+outcomes and seeds both bots). The measured side cuts its uniformly random
+playouts after ``--cutoff`` moves and scores them with ``--evaluation``:
+``learned`` (the shipped ``value_model.json``), ``zero`` (all weights 0: every
+cut playout scores an even 0, no evaluation at all) or ``old`` (the old static
+evaluation, ``heuristic.static_values``). The other side is the preset before
+this build: random playouts cut after 40 moves, scored by the old evaluation.
+
+Both sides share one kernel, so the kernel's weights are switched before each
+search (``kernel.set_value_weights``); a search reads them only while it runs.
+The games run on ``--processes`` cores (results do not depend on it, the
+iterations a search gets do)::
+
+    python benchmarks/area1851_value_match.py --cutoff 20 --seconds 0.05 --deals 30 --processes 2
+    python benchmarks/area1851_value_match.py --cutoff 20 --evaluation zero --deals 10
+    python benchmarks/area1851_value_match.py --quick     # CI: 1 deal at 0.005 s, cutoff 10
+"""
+
+from __future__ import annotations
+
+import argparse
+import multiprocessing
+import random
+import sys
+import time
+from typing import List, Optional, Sequence, Tuple
+
+import aiplay
+from aiplay.arena import wilson_interval
+from aiplay.games.area1851 import value_model
+from aiplay.play import play
+from aiplay.search import make_bot
+
+#: The preset before this build (games/area1851/game.py at b50f1ca): random playouts, cut at 40 moves.
+PRESET_CUTOFF = 40
+EVALUATIONS = ("learned", "zero", "old")
+
+
+def weights_for(evaluation: str) -> Optional[Tuple[float, ...]]:
+    """The kernel's weights for an evaluation name (None: the old static evaluation)."""
+    if evaluation == "learned":
+        return value_model.WEIGHTS
+    if evaluation == "zero":
+        return tuple(0.0 for _ in value_model.FEATURES)
+    return None
+
+
+def play_deal(job: Tuple[int, int, float, int, str, int]) -> Tuple[int, int, float, int, float]:
+    """One game: deal ``deal``, the measured side in seat ``seat``; (deal, seat, its win share, moves, seconds)."""
+    deal, seat, seconds, cutoff, evaluation, seed = job
+    game = aiplay.load("area1851", backend="native", players=2)
+    kernel = game.kernel
+    deal_seed = seed * 1_000_003 + deal
+    bots = [make_bot("ismcts", seconds=seconds, rollout_cutoff=cutoff, seed=deal_seed * 2 + 1),
+            make_bot("ismcts", seconds=seconds, rollout_cutoff=PRESET_CUTOFF, seed=deal_seed * 2 + 2)]
+    weights = [weights_for(evaluation), None]
+    side_of = [0, 1] if seat == 0 else [1, 0]  # side_of[seat] = the bot playing that seat
+
+    def choose(state):
+        side = side_of[state.current_player()]
+        kernel.set_value_weights(weights[side])
+        return bots[side].choose(state)
+
+    state = game.new_initial_state()
+    started = time.perf_counter()
+    try:
+        moves = play(state, random.Random(deal_seed), choose=choose)
+    finally:
+        kernel.set_value_weights(value_model.WEIGHTS)
+    returns = state.returns()
+    mine = returns[seat]
+    share = 0.5 if mine == returns[1 - seat] else (1.0 if mine > 0 else 0.0)
+    return deal, seat, share, moves, time.perf_counter() - started
+
+
+def main(argv: Optional[Sequence[str]] = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--cutoff", type=int, default=20, help="the measured side's rollout cutoff")
+    parser.add_argument("--evaluation", choices=EVALUATIONS, default="learned", help="the measured side's evaluation")
+    parser.add_argument("--seconds", type=float, default=0.05, help="time a move, both sides")
+    parser.add_argument("--deals", type=int, default=10, help="deals (games = 2 x deals)")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--processes", type=int, default=1)
+    parser.add_argument("--quick", action="store_true", help="CI: 1 deal at 0.005 s a move, cutoff 10")
+    args = parser.parse_args(argv)
+    if args.quick:
+        args.deals, args.seconds, args.cutoff = 1, 0.005, 10
+    jobs = [(d, s, args.seconds, args.cutoff, args.evaluation, args.seed) for d in range(args.deals) for s in (0, 1)]
+    started = time.perf_counter()
+    results: List[Tuple[int, int, float, int, float]] = []
+    if args.processes > 1:
+        with multiprocessing.get_context("fork").Pool(args.processes) as pool:
+            for r in pool.imap_unordered(play_deal, jobs):
+                results.append(r)
+                print(f"  deal {r[0]} seat {r[1]}: {r[2]:.1f} ({r[3]} moves, {r[4]:.0f} s)", flush=True)
+    else:
+        for job in jobs:
+            r = play_deal(job)
+            results.append(r)
+            print(f"  deal {r[0]} seat {r[1]}: {r[2]:.1f} ({r[3]} moves, {r[4]:.0f} s)", flush=True)
+    wins = sum(r[2] for r in results)
+    low, high = wilson_interval(wins, len(results))
+    play_s = sum(r[4] for r in results)
+    print(f"RESULT cutoff {args.cutoff}, {args.evaluation} evaluation, against the preset (random 40, old evaluation), "
+          f"{args.seconds} s a move, seed {args.seed}: {wins / len(results):.1%} of {len(results)} games, "
+          f"95% interval [{low:.1%}, {high:.1%}]; mean {sum(r[3] for r in results) / len(results):.0f} moves, "
+          f"{play_s:.0f} s of play, {time.perf_counter() - started:.0f} s wall", flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
