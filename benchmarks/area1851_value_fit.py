@@ -214,6 +214,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     print(f"held-out log loss per seat: model {model_loss:.4f} (unnormalised {raw_loss:.4f}), "
           f"old evaluation {base_loss:.4f} (refitted alone {refit_loss:.4f}), base rate {flat_loss:.4f}")
     print(f"held-out winner accuracy: model {model_acc:.1%}, old evaluation {base_acc:.1%} (refitted {refit_acc:.1%})")
+    print(f"old evaluation refitted alone: bias {w_old[0]:+.4f}, old evaluation {w_old[1]:+.4f}")
     for name, weight in zip(FEATURES, w):
         print(f"  {name:<30} {weight:+.4f}")
     if args.out:

@@ -5,8 +5,9 @@ played twice with the seats swapped, seeded (the deal's seed draws the chance
 outcomes and seeds both bots). The measured side cuts its uniformly random
 playouts after ``--cutoff`` moves and scores them with ``--evaluation``:
 ``learned`` (the shipped ``value_model.json``), ``zero`` (all weights 0: every
-cut playout scores an even 0, no evaluation at all) or ``old`` (the old static
-evaluation, ``heuristic.static_values``). The other side is the preset before
+cut playout scores an even 0, no evaluation at all), ``old`` (the old static
+evaluation, ``heuristic.static_values``) or ``custom`` (the weights given by
+``--weight NAME=VALUE``, the others 0). The other side is the preset before
 this build: random playouts cut after 40 moves, scored by the old evaluation.
 
 Both sides share one kernel, so the kernel's weights are switched before each
@@ -16,6 +17,7 @@ iterations a search gets do)::
 
     python benchmarks/area1851_value_match.py --cutoff 20 --seconds 0.05 --deals 30 --processes 2
     python benchmarks/area1851_value_match.py --cutoff 20 --evaluation zero --deals 10
+    python benchmarks/area1851_value_match.py --cutoff 40 --evaluation custom --weight bias=0.1 --weight "old evaluation=2.5"
     python benchmarks/area1851_value_match.py --quick     # CI: 1 deal at 0.005 s, cutoff 10
 """
 
@@ -36,11 +38,19 @@ from aiplay.search import make_bot
 
 #: The preset before this build (games/area1851/game.py at b50f1ca): random playouts, cut at 40 moves.
 PRESET_CUTOFF = 40
-EVALUATIONS = ("learned", "zero", "old")
+EVALUATIONS = ("learned", "zero", "old", "custom")
 
 
-def weights_for(evaluation: str) -> Optional[Tuple[float, ...]]:
-    """The kernel's weights for an evaluation name (None: the old static evaluation)."""
+def weights_for(evaluation: str, custom: Sequence[str] = ()) -> Optional[Tuple[float, ...]]:
+    """The kernel's weights for an evaluation name (None: the old static evaluation); ``custom``: NAME=VALUE."""
+    if evaluation == "custom":
+        table = {}
+        for item in custom:
+            name, _, value = item.rpartition("=")
+            if name not in value_model.FEATURES:
+                raise SystemExit(f"--weight {item!r}: no feature {name!r}; they are {value_model.FEATURES}")
+            table[name] = float(value)
+        return tuple(table.get(name, 0.0) for name in value_model.FEATURES)
     if evaluation == "learned":
         return value_model.WEIGHTS
     if evaluation == "zero":
@@ -48,15 +58,15 @@ def weights_for(evaluation: str) -> Optional[Tuple[float, ...]]:
     return None
 
 
-def play_deal(job: Tuple[int, int, float, int, str, int]) -> Tuple[int, int, float, int, float]:
+def play_deal(job: Tuple[int, int, float, int, str, int, Tuple[str, ...]]) -> Tuple[int, int, float, int, float]:
     """One game: deal ``deal``, the measured side in seat ``seat``; (deal, seat, its win share, moves, seconds)."""
-    deal, seat, seconds, cutoff, evaluation, seed = job
+    deal, seat, seconds, cutoff, evaluation, seed, custom = job
     game = aiplay.load("area1851", backend="native", players=2)
     kernel = game.kernel
     deal_seed = seed * 1_000_003 + deal
     bots = [make_bot("ismcts", seconds=seconds, rollout_cutoff=cutoff, seed=deal_seed * 2 + 1),
             make_bot("ismcts", seconds=seconds, rollout_cutoff=PRESET_CUTOFF, seed=deal_seed * 2 + 2)]
-    weights = [weights_for(evaluation), None]
+    weights = [weights_for(evaluation, custom), None]
     side_of = [0, 1] if seat == 0 else [1, 0]  # side_of[seat] = the bot playing that seat
 
     def choose(state):
@@ -69,7 +79,7 @@ def play_deal(job: Tuple[int, int, float, int, str, int]) -> Tuple[int, int, flo
     try:
         moves = play(state, random.Random(deal_seed), choose=choose)
     finally:
-        kernel.set_value_weights(value_model.WEIGHTS)
+        kernel.set_value_weights(value_model.default_weights())
     returns = state.returns()
     mine = returns[seat]
     share = 0.5 if mine == returns[1 - seat] else (1.0 if mine > 0 else 0.0)
@@ -83,12 +93,14 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     parser.add_argument("--seconds", type=float, default=0.05, help="time a move, both sides")
     parser.add_argument("--deals", type=int, default=10, help="deals (games = 2 x deals)")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--weight", action="append", default=[], help="NAME=VALUE, with --evaluation custom")
     parser.add_argument("--processes", type=int, default=1)
     parser.add_argument("--quick", action="store_true", help="CI: 1 deal at 0.005 s a move, cutoff 10")
     args = parser.parse_args(argv)
     if args.quick:
         args.deals, args.seconds, args.cutoff = 1, 0.005, 10
-    jobs = [(d, s, args.seconds, args.cutoff, args.evaluation, args.seed) for d in range(args.deals) for s in (0, 1)]
+    weights_for(args.evaluation, args.weight)  # a bad --weight fails here, before any game
+    jobs = [(d, s, args.seconds, args.cutoff, args.evaluation, args.seed, tuple(args.weight)) for d in range(args.deals) for s in (0, 1)]
     started = time.perf_counter()
     results: List[Tuple[int, int, float, int, float]] = []
     if args.processes > 1:
@@ -104,7 +116,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     wins = sum(r[2] for r in results)
     low, high = wilson_interval(wins, len(results))
     play_s = sum(r[4] for r in results)
-    print(f"RESULT cutoff {args.cutoff}, {args.evaluation} evaluation, against the preset (random 40, old evaluation), "
+    label = args.evaluation + (" " + ", ".join(args.weight) if args.weight else "")
+    print(f"RESULT cutoff {args.cutoff}, {label} evaluation, against the preset (random 40, old evaluation), "
           f"{args.seconds} s a move, seed {args.seed}: {wins / len(results):.1%} of {len(results)} games, "
           f"95% interval [{low:.1%}, {high:.1%}]; mean {sum(r[3] for r in results) / len(results):.0f} moves, "
           f"{play_s:.0f} s of play, {time.perf_counter() - started:.0f} s wall", flush=True)

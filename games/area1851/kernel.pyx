@@ -2326,8 +2326,8 @@ cdef class Area1851Kernel(Kernel):
 
     cdef int n, block
     cdef object _ref_game
-    cdef double value_weights[NFEAT]  # value_model.WEIGHTS, in FEATURES order
-    cdef bint old_evaluation          # set_value_weights(None): heuristic.static_values instead
+    cdef double value_weights[NFEAT]  # value_model.WEIGHTS, in FEATURES order, when given
+    cdef bint old_evaluation          # heuristic.static_values instead (the default: value_model.IN_USE)
 
     def __init__(self, reference_game):
         g = reference_game
@@ -2346,7 +2346,7 @@ cdef class Area1851Kernel(Kernel):
         assert self.num_distinct_actions == NA and self.max_chance_outcomes == NT
         self.has_policy = True
         assert len(_VM.FEATURES) == NFEAT
-        self.set_value_weights(_VM.WEIGHTS)
+        self.set_value_weights(_VM.default_weights())  # None: the old static evaluation
         self._allocate_scratch()
 
     def set_value_weights(self, weights):
@@ -2511,7 +2511,8 @@ cdef class Area1851Kernel(Kernel):
         final_returns(st, out)
 
     cdef void evaluate(self, const void* s, double* out) noexcept nogil:
-        # value_model.learned_values: the same features, float operations and order.
+        # heuristic.static_values by default (old_evaluation), else value_model.learned_values: the same
+        # features, float operations and order.
         cdef const St* st = <const St*>s
         cdef const PB* me
         cdef double old[MAXP]

@@ -76,7 +76,8 @@ from .cards import (
     LOCATIONS, MAX_FACE, MAX_GADGETS, MIN_FACE, NUM_FEAT_TYPES, NUM_LOCATIONS, NUM_TINKER_TYPES, RANDOM_EVENTS,
     TINKER, TINKER_COUNTS, TINKER_NAMES, ACTION,
 )
-from .value_model import learned_values
+from . import value_model as VM
+from .heuristic import static_values
 from .knowledge import determinize_state, violations
 from .player import Player, Snapshot, clone_snapshot
 from .render import gadget_text, render_text
@@ -236,10 +237,11 @@ class Area1851State(ReferenceState):
         return [float(p.score) for p in self.players]
 
     def heuristic_values(self) -> List[float]:
-        # The learned evaluation (value_model.py); heuristic.static_values is one of its features.
+        # The old static evaluation unless the learned one is switched on (value_model.IN_USE: it lost at
+        # equal time, issue 41 Build 2); the kernel's evaluate follows the same switch.
         if self.phase == OVER:
             return self.returns()
-        return learned_values(self)
+        return VM.learned_values(self) if VM.IN_USE else static_values(self)
 
     # -- chance ------------------------------------------------------------------------------------
     def _apply(self, action: int) -> None:

@@ -3,10 +3,17 @@
 ``value_model.json`` beside this module holds the weights by feature name and
 their provenance (the data's seed, games, positions, commit and command); it is
 written by ``benchmarks/area1851_value_fit.py``. :func:`learned_values` is the
-reference engine's static evaluation (``heuristic_values``); the kernel's
-``evaluate`` reads the same weights and computes the same features with the
-same float operations in the same order
-(``tests/test_area1851_value_model.py`` checks them within 1e-9).
+reference engine's form of the model; the kernel's ``evaluate`` computes the
+same features with the same float operations in the same order once given the
+weights (``kernel.set_value_weights``; ``tests/test_area1851_value_model.py``
+checks them within 1e-9).
+
+**Not in use** (:data:`IN_USE` is False): at equal time a search scoring its cut
+playouts with this model lost to today's preset, which scores them with the old
+evaluation (issue 41 Build 2 for Area 1851 in benchmarks/RESULTS.md). So
+``heuristic_values`` and the kernel's default evaluation stay
+:func:`.heuristic.static_values`; setting :data:`IN_USE` before a game (and its
+kernel) is made switches both engines to the model.
 
 Why learned: the hand-written evaluation (:func:`.heuristic.static_values`, the
 lead in score plus 0.7 per gadget rating, the modifications and 2 per face-down
@@ -66,8 +73,17 @@ def weights_of(model: Dict[str, Any]) -> Tuple[float, ...]:
     return tuple(float(table.get(name, 0.0)) for name in FEATURES)
 
 
-#: The shipped weights (read once, at import; the kernel copies them when it is made).
+#: The shipped weights (read once, at import).
 WEIGHTS: Tuple[float, ...] = weights_of(load_model())
+#: Whether ``heuristic_values`` (reference) and the kernel's ``evaluate`` use the model (see the module
+#: docstring: it lost at equal time, so not). The kernel reads it when it is made.
+IN_USE: bool = False
+
+
+def default_weights() -> Optional[Tuple[float, ...]]:
+    """The weights the engines evaluate with by default: :data:`WEIGHTS` if :data:`IN_USE`, else None
+    (the old static evaluation); what ``kernel.set_value_weights`` takes."""
+    return WEIGHTS if IN_USE else None
 
 
 def table_value(gadgets: Sequence[Sequence[int]]) -> int:
@@ -154,5 +170,5 @@ def learned_values(state: Any, weights: Optional[Sequence[float]] = None) -> Lis
     return values_from_scores([linear_score(features(state, p, old), w) for p in range(state.game.num_players)])
 
 
-__all__ = ["FEATURES", "FINAL_FEATS", "MODEL_PATH", "WEIGHTS", "features", "late", "learned_values", "linear_score",
+__all__ = ["FEATURES", "FINAL_FEATS", "IN_USE", "MODEL_PATH", "WEIGHTS", "default_weights", "features", "late", "learned_values", "linear_score",
            "load_model", "table_value", "values_from_scores", "weights_of"]

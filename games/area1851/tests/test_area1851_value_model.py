@@ -60,21 +60,32 @@ def test_the_kernel_evaluates_as_the_reference_engine(options):
         try:
             for native in states:
                 reference = native.to_reference()
-                expected = VM.learned_values(reference)
-                assert reference.heuristic_values() == expected
+                # The default evaluation of both engines (the old one while the model is not in use).
+                expected = reference.heuristic_values()
                 got = native.heuristic_values()
                 assert len(got) == len(expected)
                 assert max(abs(a - b) for a, b in zip(got, expected)) <= 1e-9, (native.to_dict(), got, expected)
-                # Other weights: the same features, each of them weighing.
-                game.kernel.set_value_weights(weights)
-                got = native.heuristic_values()
-                expected = VM.learned_values(reference, weights)
-                assert max(abs(a - b) for a, b in zip(got, expected)) <= 1e-9, (native.to_dict(), got, expected)
-                game.kernel.set_value_weights(VM.WEIGHTS)
+                # The shipped model, then other weights: the same features, each of them weighing.
+                for w in (VM.WEIGHTS, weights):
+                    game.kernel.set_value_weights(w)
+                    got = native.heuristic_values()
+                    expected = VM.learned_values(reference, w)
+                    assert max(abs(a - b) for a, b in zip(got, expected)) <= 1e-9, (native.to_dict(), got, expected)
+                game.kernel.set_value_weights(VM.default_weights())
                 checked += 1
         finally:
-            game.kernel.set_value_weights(VM.WEIGHTS)
+            game.kernel.set_value_weights(VM.default_weights())
     assert checked > 20
+
+
+def test_the_model_is_not_in_use_and_both_engines_say_so():
+    """It lost at equal time (issue 41 Build 2, RESULTS.md): heuristic_values is the old evaluation."""
+    assert VM.IN_USE is False and VM.default_weights() is None
+    game, states = _positions({"players": 2}, seed=3)
+    for native in states[:-1:7]:
+        reference = native.to_reference()
+        assert reference.heuristic_values() == static_values(reference)
+        assert native.heuristic_values() == pytest.approx(static_values(reference), abs=1e-12)
 
 
 def test_the_kernel_can_score_with_the_old_evaluation_and_refuses_bad_weights():
@@ -88,19 +99,23 @@ def test_the_kernel_can_score_with_the_old_evaluation_and_refuses_bad_weights():
         with pytest.raises((InvalidOptionError, TypeError, ValueError)):
             game.kernel.set_value_weights(["x"] * len(VM.FEATURES))
     finally:
-        game.kernel.set_value_weights(VM.WEIGHTS)
+        game.kernel.set_value_weights(VM.default_weights())
     reference = states[10].to_reference()
-    assert states[10].heuristic_values() == pytest.approx(VM.learned_values(reference), abs=1e-9)
+    assert states[10].heuristic_values() == pytest.approx(reference.heuristic_values(), abs=1e-9)
 
 
 def test_values_are_expected_returns_and_the_returns_at_the_end():
     for options in OPTION_SETS[:4]:
         n = options["players"]
-        _, states = _positions(options, seed=11)
-        for state in states[:-1]:
-            values = state.heuristic_values()
-            assert abs(sum(values)) < 1e-9 and all(-1.0 / (n - 1) - 1e-12 <= v <= 1.0 for v in values)
-        assert states[-1].is_terminal() and states[-1].heuristic_values() == states[-1].returns()
+        game, states = _positions(options, seed=11)
+        try:
+            game.kernel.set_value_weights(VM.WEIGHTS)
+            for state in states[:-1]:
+                values = state.heuristic_values()
+                assert abs(sum(values)) < 1e-9 and all(-1.0 / (n - 1) - 1e-12 <= v <= 1.0 for v in values)
+            assert states[-1].is_terminal() and states[-1].heuristic_values() == states[-1].returns()
+        finally:
+            game.kernel.set_value_weights(VM.default_weights())
 
 
 def test_the_values_follow_the_weights_of_the_file():
@@ -111,7 +126,7 @@ def test_the_values_follow_the_weights_of_the_file():
     state = states[10].to_reference()
     probs = [1.0 / (1.0 + math.exp(-sum(w * x for w, x in zip(weights, VM.features(state, p))))) for p in range(3)]
     shares = [p / sum(probs) for p in probs]
-    assert state.heuristic_values() == pytest.approx([(3 * s - 1) / 2 for s in shares], abs=1e-12)
+    assert VM.learned_values(state) == pytest.approx([(3 * s - 1) / 2 for s in shares], abs=1e-12)
     # Zero weights give every seat an even share, i.e. 0: nothing is hard-wired.
     assert VM.learned_values(state, [0.0] * len(VM.FEATURES)) == pytest.approx([0.0] * 3, abs=1e-12)
 
