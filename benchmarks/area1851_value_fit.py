@@ -170,6 +170,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     parser.add_argument("--processes", type=int, default=max(1, multiprocessing.cpu_count()))
     parser.add_argument("--out", default=None, help="write the model here (games/area1851/value_model.json)")
     parser.add_argument("--quick", action="store_true", help="a short profile (CI): 400 games, nothing written")
+    parser.add_argument("--only", action="append", default=[],
+                        help="fit with only these features (repeatable; the others weigh 0), e.g. --only bias")
     args = parser.parse_args(argv)
     if args.quick:
         args.games = 400
@@ -197,6 +199,14 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     xte, yte = np.array(split[True][0], float), np.array(split[True][1], float)
     base_te, ids_te = np.array(split[True][2], float)[:, 0], np.array(split[True][3])
     positions = len(set(split[False][3])) + len(set(split[True][3]))
+    if args.only:
+        unknown = [name for name in args.only if name not in FEATURES]
+        if unknown:
+            parser.error(f"--only {unknown}: not features; they are {FEATURES}")
+        # The other columns are zeroed, so their weights stay 0 (the ridge pulls them there).
+        keep = np.array([name in args.only for name in FEATURES])
+        xtr = xtr * keep
+        xte = xte * keep
     w = logistic(xtr, ytr, args.ridge)
     raw = 1.0 / (1.0 + np.exp(-(xte @ w)))
     model_loss, model_acc = scores(normalised(raw, ids_te), yte, ids_te)
