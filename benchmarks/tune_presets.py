@@ -394,7 +394,8 @@ def tune(game: str, *, evaluations: int, seed: int, budget: Mapping[str, Any], p
     best = ranking[0]
     return {
         "game": game, "kind": kind, "players": evaluator.players, "budget": dict(budget), "seed": seed,
-        "evaluations": len(tuner.history), "evaluations_asked": evaluations, "batch": batch or processes, "processes": processes, "k": k,
+        "evaluations": len(tuner.history), "evaluations_asked": evaluations, "batch": batch or processes,
+        "processes": processes, "k": k,
         "neighbours": neighbours, "min_visits": min_visits, "pairs": pairs,
         "space": {n: list(v) for n, v in space.items()}, "preset": preset,
         "start": options_of(space, start) if start is not None else None,
