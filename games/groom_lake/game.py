@@ -16,11 +16,12 @@ from aiplay.game import Game, bool_option, int_option
 
 from . import actions as A
 from .components import MAX_PLAYERS, MIN_PLAYERS, START_LIFE
-from .heuristic import policy, policy_v1, static_values
+from .heuristic import policy, policy_v1
 from .knowledge import determinize, knowledge_violations
 from .render import render
 from .rules import RulesState
 from .serialize import state_from_dict
+from .value_model import learned_values
 
 
 class GroomLakeGame(Game):
@@ -138,8 +139,8 @@ class GroomLakeState(RulesState):
         return knowledge_violations(self, observer)
 
     def heuristic_values(self) -> List[float]:
-        """The static evaluation of :mod:`.heuristic`, within [-1, 1]."""
-        return static_values(self)
+        """The learned evaluation of :mod:`.value_model` (each seat's expected return, within [-1, 1])."""
+        return learned_values(self)
 
     def __str__(self) -> str:
         return render(self)
