@@ -22,12 +22,14 @@ intervals and the paired difference with its 95% normal interval::
 Two searches can be compared the same way (issue 41 Build 2): ``--measured`` and
 ``--baseline`` take a bot as JSON (``{"kind": "ismcts", "seconds": 0.1,
 "rollout_cutoff": 20}``; the kind's options as ``make_bot`` takes them, the
-game's presets for the rest), and ``--zero-weights`` plays the measured bot
-with the learned evaluation's weights set to zero (a control: every cut
-playout scored with an even chance of an escape, split evenly)::
+game's presets for the rest), and ``--measured-weights`` / ``--baseline-weights`` make
+that side's kernel with the learned evaluation (``learned``), all its weights at
+zero (``zero``, a control: every cut playout scored as an even chance of an
+escape, split evenly) or the hand-fitted evaluation from before it (``static``,
+today's preset's)::
 
     python benchmarks/groom_lake_strength.py --players 3 --deals 50 --processes 2 \
-        --measured '{"kind": "ismcts", "seconds": 0.1, "rollout_cutoff": 20}' --baseline '{"kind": "ismcts", "seconds": 0.1}'
+        --measured '{"kind": "ismcts", "seconds": 0.1, "rollout_cutoff": 20}' --baseline '{"kind": "ismcts", "seconds": 0.1}' --baseline-weights static
 
 Results do not depend on ``--processes`` (with ``seconds`` budgets they do depend on the machine's load).
 """
@@ -52,6 +54,11 @@ from aiplay.search import make_bot
 GAME = "groom_lake"
 ROLES = ("Alien", "Human")
 KINDS = ("measured", "baseline")
+#: The evaluations a side's kernel can be made with: the shipped learned model, all weights zero (an
+#: even chance of an escape, split evenly over the living Team), and the hand-fitted static evaluation
+#: from before issue 41 (``heuristic.static_values``, as weights of the model: today's evaluation).
+WEIGHT_SETS = {"learned": lambda: value_model.WEIGHTS, "zero": lambda: tuple(0.0 for _ in value_model.FEATURES),
+               "static": lambda: value_model.STATIC_WEIGHTS}
 
 
 def role_outcome(outcomes: Sequence[Tuple[int, float]], names: Sequence[str], seat: int, role: str,
@@ -73,11 +80,10 @@ def play_one(task: Tuple[int, int, str, str, int, Dict[str, Any], int, bool]) ->
 
     Returns ``(deal, role, kind, won, moves)``.
     """
-    deal, seat, role, kind, players, spec, seed, zero = task
+    deal, seat, role, kind, players, spec, seed, weights = task
     shipped = value_model.WEIGHTS
-    if zero:
-        # The kernel copies value_model.WEIGHTS when it is made: only this game's kernel gets zeros.
-        value_model.WEIGHTS = tuple(0.0 for _ in value_model.FEATURES)
+    # The kernel copies value_model.WEIGHTS when it is made: only this game's kernel gets these.
+    value_model.WEIGHTS = WEIGHT_SETS[weights]()
     try:
         game = registry.load(GAME, backend="native", players=players)
     finally:
@@ -138,8 +144,11 @@ def main(argv: List[str]) -> int:
     parser.add_argument("--quick", action="store_true", help="a short profile: 4 deals per role, 200 iterations")
     parser.add_argument("--measured", default=None, help='the measured bot as JSON (default: ISMCTS at --iterations)')
     parser.add_argument("--baseline", default='{"kind": "heuristic"}', help="the bot it is compared with, as JSON")
-    parser.add_argument("--zero-weights", action="store_true",
-                        help="the measured bot's kernel with the learned evaluation's weights at zero (a control)")
+    parser.add_argument("--zero-weights", action="store_true", help="the same as --measured-weights zero")
+    parser.add_argument("--measured-weights", choices=sorted(WEIGHT_SETS), default="learned",
+                        help="the evaluation of the measured side's kernel")
+    parser.add_argument("--baseline-weights", choices=sorted(WEIGHT_SETS), default="learned",
+                        help="the evaluation of the baseline side's kernel (static: the one before issue 41)")
     args = parser.parse_args(argv)
     if args.quick:
         args.deals, args.iterations = 4, 200
@@ -151,11 +160,12 @@ def main(argv: List[str]) -> int:
         for spec in specs.values():
             if spec["kind"] != "heuristic" and "seconds" not in spec:
                 spec["iterations"] = 200
-    labels = {k: f"{k} {json.dumps(v, sort_keys=True)}" + (" (zero weights)" if k == "measured" and args.zero_weights else "")
-              for k, v in specs.items()}
+    if args.zero_weights:
+        args.measured_weights = "zero"
+    weights = {"measured": args.measured_weights, "baseline": args.baseline_weights}
+    labels = {k: f"{k} {json.dumps(v, sort_keys=True)} ({weights[k]} evaluation)" for k, v in specs.items()}
     registry.load(GAME, backend="native", players=args.players)  # fails early without the kernel
-    tasks = [(deal, deal % args.players, role, kind, args.players, specs[kind], args.seed + index,
-              args.zero_weights and kind == "measured")
+    tasks = [(deal, deal % args.players, role, kind, args.players, specs[kind], args.seed + index, weights[kind])
              for index, role in enumerate(ROLES) for deal in range(args.deals) for kind in KINDS]
     print(f"== {GAME}, {args.players} players: {args.deals} deals per role, each with {labels['measured']} "
           f"and with {labels['baseline']} in the measured seat, the other seats heuristic", flush=True)

@@ -38,6 +38,7 @@ import os
 from typing import Any, Dict, List, Sequence, Tuple
 
 from .components import ALIEN, AP_VALUE, CIVILIZATION, DIRS, RECOVERY, TECH, TILES, in_grid
+from . import heuristic as H
 from .heuristic import escape_inputs
 
 #: The escape model's features, in the order the weights are applied (the kernel copies this order).
@@ -71,6 +72,32 @@ def weights_of(model: Dict[str, Any]) -> Tuple[float, ...]:
 
 #: The shipped weights (read once, at import; the kernel copies them when it is made).
 WEIGHTS: Tuple[float, ...] = weights_of(load_model())
+
+
+def _static_weights() -> Tuple[float, ...]:
+    """The hand-fitted evaluation of ``heuristic.static_values`` written as weights of this model.
+
+    Its escape model reads a subset of these features (the intercept per table
+    size as the bias and the players dummies, tiles per tile rather than per
+    ten) and its race is a softmax of AP / ``AP_SCALE``; so these weights give
+    the same values up to rounding. The strength script plays them as "today's"
+    evaluation (the kernel has no other), and a test checks the identity.
+    """
+    table = {
+        "bias": H.ESCAPE_BIAS[3], "players 4": H.ESCAPE_BIAS[4] - H.ESCAPE_BIAS[3],
+        "players 5": H.ESCAPE_BIAS[5] - H.ESCAPE_BIAS[3], "players 6": H.ESCAPE_BIAS[6] - H.ESCAPE_BIAS[3],
+        "clear Civilization next": H.ESCAPE_CIV_NEXT, "clear Civilization": H.ESCAPE_CIV_CLEAR,
+        "steps to it (cap 8)": H.ESCAPE_CIV_STEP, "Civilization with a hazard": H.ESCAPE_CIV_HAZARD,
+        "steps from the lake (cap 8)": H.ESCAPE_LAKE, "tiles on the map / 10": 10 * H.ESCAPE_TILE,
+        "Team members / starters": H.ESCAPE_TEAM, "Team life / starters": H.ESCAPE_LIFE,
+        "Team cards without AP / starters": H.ESCAPE_CARDS, "Alien alive": H.ESCAPE_ALIEN,
+        "race: AP / 10": 10.0 / H.AP_SCALE}
+    assert H.ESCAPE_STEP_CAP == 8 and H.ESCAPE_LAKE_CAP == 8  # the caps of the features
+    return tuple(float(table.get(name, 0.0)) for name in FEATURES)
+
+
+#: The old static evaluation's weights (see :func:`_static_weights`).
+STATIC_WEIGHTS: Tuple[float, ...] = _static_weights()
 
 
 def escape_features(state: Any) -> List[float]:
@@ -163,6 +190,6 @@ def learned_values(state: Any, weights: Sequence[float] = WEIGHTS) -> List[float
     return out
 
 
-__all__ = ["ESCAPE_FEATURES", "FEATURES", "MODEL_PATH", "RACE_FEATURES", "WEIGHTS", "escape_features",
+__all__ = ["ESCAPE_FEATURES", "FEATURES", "MODEL_PATH", "RACE_FEATURES", "STATIC_WEIGHTS", "WEIGHTS", "escape_features",
            "escape_probability", "learned_values", "linear_score", "load_model", "race_features", "race_shares",
            "weights_of"]

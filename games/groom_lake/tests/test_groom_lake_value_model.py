@@ -123,6 +123,19 @@ def test_zeroed_weights_reach_the_kernel_when_it_is_made(monkeypatch):
     assert again.heuristic_values() == pytest.approx(expected, abs=1e-12)
 
 
+def test_the_static_weights_give_the_old_static_evaluation():
+    """STATIC_WEIGHTS (the control "today's evaluation" of the strength script) is heuristic.static_values."""
+    from aiplay.games.groom_lake.heuristic import static_values
+    checked = 0
+    for options in OPTION_SETS[::3]:
+        for native in _positions(options, seed=4)[:-1]:
+            state = native.to_reference()
+            got = VM.learned_values(state, VM.STATIC_WEIGHTS)
+            assert got == pytest.approx(static_values(state), abs=1e-9)
+            checked += 1
+    assert checked > 20
+
+
 def test_the_model_file_names_every_feature_and_its_provenance():
     model = json.loads(Path(VM.MODEL_PATH).read_text(encoding="utf-8"))
     assert model["features"] == list(VM.FEATURES) and set(model["weights"]) == set(VM.FEATURES)
