@@ -19,26 +19,46 @@ intervals and the paired difference with its 95% normal interval::
     python benchmarks/groom_lake_strength.py --deals 200 --processes 2       # RESULTS.md figures
     python benchmarks/groom_lake_strength.py --quick                         # CI's short profile
 
-Results do not depend on ``--processes``.
+Two searches can be compared the same way (issue 41 Build 2): ``--measured`` and
+``--baseline`` take a bot as JSON (``{"kind": "ismcts", "seconds": 0.1,
+"rollout_cutoff": 20}``; the kind's options as ``make_bot`` takes them, the
+game's presets for the rest), and ``--measured-weights`` / ``--baseline-weights`` make
+that side's kernel with the learned evaluation (``learned``), all its weights at
+zero (``zero``, a control: every cut playout scored as an even chance of an
+escape, split evenly) or the hand-fitted evaluation from before it (``static``,
+today's preset's)::
+
+    python benchmarks/groom_lake_strength.py --players 3 --deals 50 --processes 2 \
+        --measured '{"kind": "ismcts", "seconds": 0.1, "rollout_cutoff": 20}' --baseline '{"kind": "ismcts", "seconds": 0.1}' --baseline-weights static
+
+Results do not depend on ``--processes`` (with ``seconds`` budgets they do depend on the machine's load).
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import math
 import multiprocessing
 import random
 import sys
 import time
-from typing import Dict, List, Sequence, Tuple
+from typing import Any, Dict, List, Sequence, Tuple
 
 from aiplay import registry
 from aiplay.arena import bot_seed, chance_seed
 from aiplay.game import CHANCE, sample_chance_outcome
+from aiplay.games.groom_lake import value_model
 from aiplay.search import make_bot
 
 GAME = "groom_lake"
 ROLES = ("Alien", "Human")
+KINDS = ("measured", "baseline")
+#: The evaluations a side's kernel can be made with: the shipped learned model, all weights zero (an
+#: even chance of an escape, split evenly over the living Team), and the hand-fitted static evaluation
+#: from before issue 41 (``heuristic.static_values``, as weights of the model: today's evaluation).
+WEIGHT_SETS = {"learned": lambda: value_model.WEIGHTS, "zero": lambda: tuple(0.0 for _ in value_model.FEATURES),
+               "static": lambda: value_model.STATIC_WEIGHTS}
 
 
 def role_outcome(outcomes: Sequence[Tuple[int, float]], names: Sequence[str], seat: int, role: str,
@@ -54,17 +74,25 @@ def role_outcome(outcomes: Sequence[Tuple[int, float]], names: Sequence[str], se
     return rng.choice(sorted(wanted))
 
 
-def play_one(task: Tuple[int, int, str, str, int, int, int]) -> Tuple[int, str, str, bool, int]:
-    """Play deal ``deal`` with ``kind`` in ``seat`` holding ``role``; the others are heuristic bots.
+def play_one(task: Tuple[int, int, str, str, int, Dict[str, Any], int, bool]) -> Tuple[int, str, str, bool, int]:
+    """Play deal ``deal`` with bot ``spec`` (``kind`` names the side) in ``seat`` holding ``role``; the others
+    are heuristic bots. With ``zero`` the game's kernel is made with the learned evaluation's weights at zero.
 
     Returns ``(deal, role, kind, won, moves)``.
     """
-    deal, seat, role, kind, players, iterations, seed = task
-    game = registry.load(GAME, backend="native", players=players)
+    deal, seat, role, kind, players, spec, seed, weights = task
+    shipped = value_model.WEIGHTS
+    # The kernel copies value_model.WEIGHTS when it is made: only this game's kernel gets these.
+    value_model.WEIGHTS = WEIGHT_SETS[weights]()
+    try:
+        game = registry.load(GAME, backend="native", players=players)
+    finally:
+        value_model.WEIGHTS = shipped
     bots = []
     for p in range(players):
-        if p == seat and kind == "ismcts":
-            bots.append(make_bot("ismcts", game=game, seed=bot_seed(seed, deal, p), iterations=iterations))
+        if p == seat:
+            options = {k: v for k, v in spec.items() if k != "kind"}
+            bots.append(make_bot(spec["kind"], game=game, seed=bot_seed(seed, deal, p), **options))
         else:
             bots.append(make_bot("heuristic", game=game, seed=bot_seed(seed, deal, p)))
     rng = random.Random(chance_seed(seed, deal))
@@ -114,18 +142,35 @@ def main(argv: List[str]) -> int:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--processes", type=int, default=1, help="worker processes (results do not change)")
     parser.add_argument("--quick", action="store_true", help="a short profile: 4 deals per role, 200 iterations")
+    parser.add_argument("--measured", default=None, help='the measured bot as JSON (default: ISMCTS at --iterations)')
+    parser.add_argument("--baseline", default='{"kind": "heuristic"}', help="the bot it is compared with, as JSON")
+    parser.add_argument("--zero-weights", action="store_true", help="the same as --measured-weights zero")
+    parser.add_argument("--measured-weights", choices=sorted(WEIGHT_SETS), default="learned",
+                        help="the evaluation of the measured side's kernel")
+    parser.add_argument("--baseline-weights", choices=sorted(WEIGHT_SETS), default="learned",
+                        help="the evaluation of the baseline side's kernel (static: the one before issue 41)")
     args = parser.parse_args(argv)
     if args.quick:
         args.deals, args.iterations = 4, 200
     if args.deals < 2:
         parser.error("--deals must be >= 2")
+    specs = {"measured": json.loads(args.measured) if args.measured else {"kind": "ismcts", "iterations": args.iterations},
+             "baseline": json.loads(args.baseline)}
+    if args.quick:
+        for spec in specs.values():
+            if spec["kind"] != "heuristic" and "seconds" not in spec:
+                spec["iterations"] = 200
+    if args.zero_weights:
+        args.measured_weights = "zero"
+    weights = {"measured": args.measured_weights, "baseline": args.baseline_weights}
+    labels = {k: f"{k} {json.dumps(v, sort_keys=True)} ({weights[k]} evaluation)" for k, v in specs.items()}
     registry.load(GAME, backend="native", players=args.players)  # fails early without the kernel
-    tasks = [(deal, deal % args.players, role, kind, args.players, args.iterations, args.seed + index)
-             for index, role in enumerate(ROLES) for deal in range(args.deals) for kind in ("ismcts", "heuristic")]
-    print(f"== {GAME}, {args.players} players: {args.deals} deals per role, each with ISMCTS "
-          f"({args.iterations} iterations/move) and with the heuristic in the measured seat", flush=True)
+    tasks = [(deal, deal % args.players, role, kind, args.players, specs[kind], args.seed + index, weights[kind])
+             for index, role in enumerate(ROLES) for deal in range(args.deals) for kind in KINDS]
+    print(f"== {GAME}, {args.players} players: {args.deals} deals per role, each with {labels['measured']} "
+          f"and with {labels['baseline']} in the measured seat, the other seats heuristic", flush=True)
     started = time.perf_counter()
-    results: Dict[Tuple[str, str], Dict[int, bool]] = {(r, k): {} for r in ROLES for k in ("ismcts", "heuristic")}
+    results: Dict[Tuple[str, str], Dict[int, bool]] = {(r, k): {} for r in ROLES for k in KINDS}
     moves = 0
     every = max(1, len(tasks) // 20)
     with multiprocessing.Pool(args.processes) as pool:
@@ -134,17 +179,24 @@ def main(argv: List[str]) -> int:
             moves += length
             if done % every == 0 or done == len(tasks):
                 print(f"  [{done}/{len(tasks)} games, {time.perf_counter() - started:.0f} s]", flush=True)
+    pooled: Dict[str, List[bool]] = {k: [] for k in KINDS}
     for role in ROLES:
-        ismcts = [results[(role, "ismcts")][d] for d in range(args.deals)]
-        heuristic = [results[(role, "heuristic")][d] for d in range(args.deals)]
-        for kind, wins in (("ismcts", ismcts), ("heuristic", heuristic)):
+        measured = [results[(role, "measured")][d] for d in range(args.deals)]
+        baseline = [results[(role, "baseline")][d] for d in range(args.deals)]
+        pooled["measured"] += measured
+        pooled["baseline"] += baseline
+        for kind, wins in (("measured", measured), ("baseline", baseline)):
             low, high = wilson(sum(wins), len(wins))
             print(f"  {role:<6} {kind:<10} wins {sum(wins):4d}/{len(wins)} = {sum(wins) / len(wins):6.1%}  "
                   f"95% interval [{low:.1%}, {high:.1%}]")
-        mean, low, high = paired_difference(ismcts, heuristic)
-        verdict = "ISMCTS better" if low > 0 else ("heuristic better" if high < 0 else "no clear difference")
-        print(f"RESULT {GAME} {role}: ISMCTS - heuristic = {mean:+.1%}, 95% interval [{low:+.1%}, {high:+.1%}] "
+        mean, low, high = paired_difference(measured, baseline)
+        verdict = "measured better" if low > 0 else ("baseline better" if high < 0 else "no clear difference")
+        print(f"RESULT {GAME} {role}: measured - baseline = {mean:+.1%}, 95% interval [{low:+.1%}, {high:+.1%}] "
               f"over {args.deals} paired deals ({verdict})", flush=True)
+    mean, low, high = paired_difference(pooled["measured"], pooled["baseline"])
+    print(f"RESULT {GAME} both roles: measured {sum(pooled['measured'])}/{len(pooled['measured'])}, baseline "
+          f"{sum(pooled['baseline'])}/{len(pooled['baseline'])}; measured - baseline = {mean:+.1%}, "
+          f"95% interval [{low:+.1%}, {high:+.1%}]", flush=True)
     print(f"  {len(tasks)} games, mean length {moves / len(tasks):.0f} moves, "
           f"{time.perf_counter() - started:.0f} s wall", flush=True)
     return 0

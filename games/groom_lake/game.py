@@ -16,11 +16,12 @@ from aiplay.game import Game, bool_option, int_option
 
 from . import actions as A
 from .components import MAX_PLAYERS, MIN_PLAYERS, START_LIFE
-from .heuristic import policy, policy_v1, static_values
+from .heuristic import policy, policy_v1
 from .knowledge import determinize, knowledge_violations
 from .render import render
 from .rules import RulesState
 from .serialize import state_from_dict
+from .value_model import learned_values
 
 
 class GroomLakeGame(Game):
@@ -50,6 +51,10 @@ class GroomLakeGame(Game):
     #: worlds weighted by the public record (``heuristic.escape_chance``, ``knowledge.alien_weight``)
     #: the same games give 85.1 % and 67.2 %, and with playouts of 80 moves (below) 91.0 % and
     #: 75.4 % (benchmarks/RESULTS.md, issue 22).
+    #: The cutoff is scored by the learned evaluation (``value_model``, issue 41 Build 2). Cutting at
+    #: 20 moves with it did not win clearly at 0.1 s a move (3 players, one seat among two heuristics,
+    #: 240 games: 97 of 120 wins against 95 for this preset with the old evaluation, paired difference
+    #: +1.7 % [-8.2, +11.5]; at 10 moves it lost, -12.5 % [-22.5, -2.5]), so the cutoff stays at 80.
     bot_presets = {"ismcts": {"rollout": "policy", "rollout_cutoff": 80, "opponents": "policy"},
                    "mcts": {"rollout": "policy", "rollout_cutoff": 80, "opponents": "policy"}}
     # Groom Lake's own level table. Its strength is in the slips, not the iterations: past
@@ -138,8 +143,8 @@ class GroomLakeState(RulesState):
         return knowledge_violations(self, observer)
 
     def heuristic_values(self) -> List[float]:
-        """The static evaluation of :mod:`.heuristic`, within [-1, 1]."""
-        return static_values(self)
+        """The learned evaluation of :mod:`.value_model` (each seat's expected return, within [-1, 1])."""
+        return learned_values(self)
 
     def __str__(self) -> str:
         return render(self)

@@ -581,6 +581,10 @@ def escape_chance(state: Any) -> float:
 def static_values(state: Any) -> List[float]:
     """Each seat's expected return, in [-1, 1]: the chance of an escape times each Team member's share of it.
 
+    The hand-fitted evaluation the searches read before issue 41's learned one
+    (``value_model.learned_values``, now ``heuristic_values``); kept as the
+    baseline the fitting script (``benchmarks/groom_lake_value_fit.py``) scores against.
+
     An escape is won by the living Team member with the most Alien Proof (all the
     living Team with a Half-Win), so a member's chance to win is
     :func:`escape_chance` times its softmax share of the AP race (``AP_SCALE``);

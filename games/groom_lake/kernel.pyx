@@ -20,6 +20,9 @@ then ``knowledge_violations``, redrawn on failure): it reads only what the
 observer sees and the Rng, so twin states give equal worlds; its worlds differ
 from the reference sampler's for the same seed (a different generator).
 
+The static evaluation (``evaluate``) is ``value_model.learned_values``: the
+weights are copied from ``value_model.WEIGHTS`` when a kernel is made.
+
 The playout policy is the reference ``heuristic.policy`` exactly (it draws no
 random numbers; its thresholds are read from that module); ``tests/test_policy_agreement.py``
 compares them. The first policy, ``heuristic.policy_v1``, has no port.
@@ -40,6 +43,7 @@ from aiplay.games.groom_lake import actions as _A
 from aiplay.games.groom_lake import components as _C
 from aiplay.games.groom_lake import heuristic as _H
 from aiplay.games.groom_lake import rules as _R
+from aiplay.games.groom_lake import value_model as _VM
 
 cdef extern from *:
     int __builtin_popcountll(unsigned long long) nogil
@@ -55,6 +59,8 @@ cdef enum:
     DCAP = 64            # Discard Stack (64 cards in all)
     QCAP = 64            # queue of seats (a share of at most 64 cards)
     MAXENT = 1024        # placement entries (cell * 4 + rotation)
+    NESC = 23            # value_model.ESCAPE_FEATURES
+    NRACE = 3            # value_model.RACE_FEATURES
     DET_TRIES = 64
     EMPTY = -1           # GL.nbr: an empty cell in the grid
     OFF_GRID = -2        # GL.nbr: beyond the grid
@@ -169,25 +175,8 @@ cdef int GL_LIFE_ALIBI = _H.LIFE_ALIBI
 cdef int GL_LIFE_WHEN_SHORT_FULL = _H.LIFE_WHEN_SHORT_FULL
 cdef int GL_TOOL_VALUE = _H.TOOL_VALUE
 cdef int GL_ALIEN_TOKEN_DEFICIT = _H.ALIEN_TOKEN_DEFICIT
-# The escape model of heuristic.static_values (by table size: the intercept).
-cdef double GL_ESCAPE_BIAS[MAXP + 1]
-cdef double GL_ESCAPE_CIV_NEXT = _H.ESCAPE_CIV_NEXT
-cdef double GL_ESCAPE_CIV_CLEAR = _H.ESCAPE_CIV_CLEAR
-cdef double GL_ESCAPE_CIV_STEP = _H.ESCAPE_CIV_STEP
-cdef int GL_ESCAPE_STEP_CAP = _H.ESCAPE_STEP_CAP
-cdef double GL_ESCAPE_CIV_HAZARD = _H.ESCAPE_CIV_HAZARD
-cdef double GL_ESCAPE_LAKE = _H.ESCAPE_LAKE
-cdef int GL_ESCAPE_LAKE_CAP = _H.ESCAPE_LAKE_CAP
-cdef double GL_ESCAPE_TILE = _H.ESCAPE_TILE
-cdef double GL_ESCAPE_TEAM = _H.ESCAPE_TEAM
-cdef double GL_ESCAPE_LIFE = _H.ESCAPE_LIFE
-cdef double GL_ESCAPE_CARDS = _H.ESCAPE_CARDS
-cdef double GL_ESCAPE_ALIEN = _H.ESCAPE_ALIEN
-cdef double GL_AP_SCALE = _H.AP_SCALE
 cdef int KEEP_NEW[2][NT]            # the policy's card values: [the Alien or not][type]
 cdef int _i, _r, _d
-for _i in range(MAXP + 1):
-    GL_ESCAPE_BIAS[_i] = _H.ESCAPE_BIAS.get(_i, 0.0)
 for _i in range(NT):
     AP_VALUE[_i] = _C.AP_VALUE[_i]
     TYPE_COUNT[_i] = _C.TYPE_COUNTS[_i]
@@ -402,6 +391,7 @@ cdef class GroomLakeKernel(Kernel):
     cdef public long long det_calls     # native determinizations (statistics; racy under parallel threads)
     cdef public long long det_redraws   # worlds redrawn after a dead end or a failed check
     cdef public long long det_failures  # determinizations that found no world (returned False)
+    cdef double value_weights[NESC + NRACE]  # value_model.WEIGHTS (escape, then race), copied when made
 
     def __init__(self, reference_game):
         g = reference_game
@@ -419,6 +409,10 @@ cdef class GroomLakeKernel(Kernel):
         self.perfect_information = g.perfect_information
         assert self.num_distinct_actions == NUM_ACTIONS and self.max_chance_outcomes == NTILES
         self.has_policy = True
+        # The learned evaluation's weights, read now (a control may replace value_model.WEIGHTS first).
+        assert len(_VM.ESCAPE_FEATURES) == NESC and len(_VM.RACE_FEATURES) == NRACE
+        for i in range(NESC + NRACE):
+            self.value_weights[i] = _VM.WEIGHTS[i]
         self._allocate_scratch()
 
     # -- small queries ------------------------------------------------------------------
@@ -1448,16 +1442,21 @@ cdef class GroomLakeKernel(Kernel):
                 out[p] = -1.0 / (self.n - k)
 
     cdef void evaluate(self, const void* s, double* out) noexcept nogil:
-        # heuristic.static_values (and escape_chance), the same float operations in the same order.
+        # value_model.learned_values: the same features, float operations and order.
         cdef const GL* st = <const GL*>s
         cdef int i, p, t, clear = -1, hazard = 0, dist, members = 0, life = 0, cards = 0, alien_alive = 0, lake
-        cdef int best = -1, winners  # -1: below every Team member's Alien Proof
-        cdef double x, escape, total, win, lost_escape, lost_alien, v
+        cdef int tech = 0, fewest = 0, recovery = 0, empty = 0, left = 0, civ = 0, x, y, k, winners, c
+        cdef int starters = self.n - 1
+        cdef uint64_t m
+        cdef double z, escape, total, win, lost_escape, lost_alien, v, best = 0.0
+        cdef double f[NESC]
+        cdef double r[NRACE]
         cdef double share[MAXP]
+        cdef const double* w = self.value_weights
         if st.step == S_OVER:
             self.returns(s, out)
             return
-        x = GL_ESCAPE_BIAS[self.n]
+        # heuristic.escape_inputs
         for i in range(st.nplaced):
             if T_TERRAIN[st.pl_tile[i]] == CIVILIZATION:
                 if st.pl_open[i]:
@@ -1466,41 +1465,91 @@ cdef class GroomLakeKernel(Kernel):
                     dist = abs(st.pl_x[i] - st.team[0]) + abs(st.pl_y[i] - st.team[1])
                     if clear < 0 or dist < clear:
                         clear = dist
-        if clear == 1:
-            x += GL_ESCAPE_CIV_NEXT
-        if clear >= 0:
-            x += GL_ESCAPE_CIV_CLEAR + GL_ESCAPE_CIV_STEP * (clear if clear < GL_ESCAPE_STEP_CAP else GL_ESCAPE_STEP_CAP)
-        if hazard:
-            x += GL_ESCAPE_CIV_HAZARD
-        lake = abs(<int>st.team[0]) + abs(<int>st.team[1])
-        x += GL_ESCAPE_LAKE * (lake if lake < GL_ESCAPE_LAKE_CAP else GL_ESCAPE_LAKE_CAP)
-        x += GL_ESCAPE_TILE * st.nplaced
         for p in range(self.n):
-            share[p] = -1.0  # not on the living Team
             if st.roles[p] == ALIEN:
                 alien_alive = 1 if st.life[p] > 0 else 0
+                tech = _tech_ap(st.hands[p])
             elif st.life[p] > 0:
                 members += 1
                 life += st.life[p]
                 for t in range(NT):
                     if AP_VALUE[t] == 0:
                         cards += st.hands[p][t]
-                if self._ap_of(st, p) > best:
-                    best = self._ap_of(st, p)
-        x += (GL_ESCAPE_TEAM * members + GL_ESCAPE_LIFE * life + GL_ESCAPE_CARDS * cards) / (self.n - 1)
-        x += GL_ESCAPE_ALIEN * alien_alive
-        escape = 1.0 / (1.0 + exp(-x))
-        total = 0.0
+                if fewest == 0 or st.life[p] < fewest:
+                    fewest = st.life[p]
+                recovery += st.hands[p][RECOVERY]
+        for i in range(4):
+            x = st.team[0] + DX[i]
+            y = st.team[1] + DY[i]
+            if _in_grid(x, y) and _at(st, x, y) < 0:
+                empty += 1
+        for k in range(3):
+            m = st.stacks[k]
+            left += __builtin_popcountll(m)
+            while m:
+                t = __builtin_ctzll(m)
+                m &= m - 1
+                if T_TERRAIN[t] == CIVILIZATION:
+                    civ += 1
+        lake = abs(<int>st.team[0]) + abs(<int>st.team[1])
+        f[0] = 1.0
+        f[1] = 1.0 if self.n == 4 else 0.0
+        f[2] = 1.0 if self.n == 5 else 0.0
+        f[3] = 1.0 if self.n == 6 else 0.0
+        f[4] = 1.0 if clear == 1 else 0.0
+        f[5] = 1.0 if clear >= 0 else 0.0
+        c = clear if clear > 0 else 0
+        f[6] = <double>(c if c < 8 else 8)
+        f[7] = 1.0 if hazard else 0.0
+        f[8] = <double>(lake if lake < 8 else 8)
+        f[9] = st.nplaced / 10.0
+        f[10] = members / <double>starters
+        f[11] = life / <double>starters
+        f[12] = cards / <double>starters
+        f[13] = <double>alien_alive
+        f[14] = tech / 10.0
+        f[15] = <double>st.ndiscard
+        f[16] = <double>fewest
+        f[17] = <double>empty
+        f[18] = left / 10.0
+        f[19] = <double>civ
+        f[20] = <double>recovery
+        f[21] = <double>st.recoveries
+        f[22] = members / <double>starters if self.n == 3 else 0.0
+        z = 0.0
+        for i in range(NESC):
+            z += w[i] * f[i]
+        escape = 1.0 / (1.0 + exp(-z))
+        # value_model.race_shares: a softmax of the race score over the living Team (seat order),
+        # less the best score; equal shares once a Half-Win is agreed.
+        k = 0  # living Team members scored so far
         for p in range(self.n):
             if st.roles[p] != ALIEN and st.life[p] > 0:
                 if st.half_agreed:
                     share[p] = 1.0 / members
-                else:
-                    share[p] = exp((self._ap_of(st, p) - best) / GL_AP_SCALE)
-                    total += share[p]
-        if not st.half_agreed:
+                    continue
+                c = 0
+                for t in range(NT):
+                    if AP_VALUE[t] == 0:
+                        c += st.hands[p][t]
+                r[0] = self._ap_of(st, p) / 10.0
+                r[1] = <double>st.life[p]
+                r[2] = <double>c
+                z = 0.0
+                for i in range(NRACE):
+                    z += w[NESC + i] * r[i]
+                share[p] = z
+                if k == 0 or z > best:
+                    best = z
+                k += 1
+        if k:
+            total = 0.0
             for p in range(self.n):
-                if share[p] >= 0.0:
+                if st.roles[p] != ALIEN and st.life[p] > 0:
+                    share[p] = exp(share[p] - best)
+                    total += share[p]
+            for p in range(self.n):
+                if st.roles[p] != ALIEN and st.life[p] > 0:
                     share[p] = share[p] / total
         winners = members if st.half_agreed else 1
         lost_escape = -1.0 / (self.n - winners)
@@ -1508,7 +1557,7 @@ cdef class GroomLakeKernel(Kernel):
         for p in range(self.n):
             if st.roles[p] == ALIEN:
                 v = (1.0 - escape) + escape * lost_escape
-            elif share[p] >= 0.0:
+            elif st.life[p] > 0:
                 if st.half_agreed:
                     v = escape * share[p] + (1.0 - escape) * lost_alien
                 else:
