@@ -43,6 +43,17 @@ def _top(seconds: float) -> Dict[str, Any]:
     return {"level": 7, "seconds": seconds}
 
 
+#: Issue 41's yardstick: the top level of b50f1ca (before issue 41), as a plain search with that commit's
+#: presets, at a time budget (``seconds`` is added per match) so that both sides get equal time a move.
+#: Sunken City's preset then played out with the policy to the end of the game (``rollout_cutoff`` None
+#: overrides today's preset cutoff of 20).
+B50F1CA_TOP: Dict[str, Tuple[str, Dict[str, Any]]] = {
+    "sunken_city": ("mcts", {"rollout": "policy", "rollout_cutoff": None}),
+}
+#: The time budgets a move of the "new top level against b50f1ca's" matches.
+B50F1CA_SECONDS = (0.1, 0.4)
+
+
 #: The first heuristic of a game, kept as a baseline (``heuristic(policy=v1)``).
 V1 = {"policy": "v1"}
 
@@ -78,6 +89,9 @@ MATCHES: Dict[str, Tuple[str, List[str], List[Dict[str, Any]], Dict[str, Any]]] 
     **{f"groom_lake-top-{long}s-{short}s": ("groom_lake", ["level", "level", "heuristic"],
                                              [_top(long), _top(short), {}], {})
        for long, short in ((0.4, 0.1), (1.6, 0.4))},
+    # Issue 41's Done means: today's top level against b50f1ca's, equal time a move.
+    **{f"{g}-top-b50f1ca-{t}s": (g, ["level", kind], [_top(t), {**old, "seconds": t}], {})
+       for g, (kind, old) in B50F1CA_TOP.items() if g != "groom_lake" for t in B50F1CA_SECONDS},
 }
 
 
