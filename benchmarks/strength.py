@@ -46,12 +46,14 @@ def _top(seconds: float) -> Dict[str, Any]:
 #: Issue 41's yardstick: the top level of b50f1ca (before issue 41), as a plain search with that commit's
 #: presets, at a time budget (``seconds`` is added per match) so that both sides get equal time a move.
 #: Sunken City's preset then played out with the policy to the end of the game (``rollout_cutoff`` None
-#: overrides today's preset cutoff of 20).
+#: overrides today's preset cutoff of 20); Area 51's cut its policy playouts at 60 moves with ``uct_c`` 2.0
+#: (the tuning of Build 4 made them 80 and 0.3).
 B50F1CA_TOP: Dict[str, Tuple[str, Dict[str, Any]]] = {
     "sunken_city": ("mcts", {"rollout": "policy", "rollout_cutoff": None}),
+    "area51": ("ismcts", {"rollout": "policy", "rollout_cutoff": 60, "uct_c": 2.0}),
 }
 #: The time budgets a move of the "new top level against b50f1ca's" matches.
-B50F1CA_SECONDS = (0.1, 0.4)
+B50F1CA_SECONDS = (0.05, 0.1, 0.4)
 
 
 #: The first heuristic of a game, kept as a baseline (``heuristic(policy=v1)``).
