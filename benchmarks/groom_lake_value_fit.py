@@ -33,12 +33,13 @@ import argparse
 import json
 import multiprocessing
 import random
-import subprocess
 import sys
 import time
 from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 import numpy as np
+
+from value_fitting import logistic, commit
 
 import aiplay
 from aiplay.game import sample_chance_outcome
@@ -95,22 +96,6 @@ def play(seed: int, epsilon: float, sample: float, data_seed: int, keep_states: 
 def _play_many(job: Tuple[Sequence[int], float, float, int]) -> List[Game]:
     seeds, epsilon, sample, data_seed = job
     return [play(seed, epsilon, sample, data_seed) for seed in seeds]
-
-
-def logistic(x: np.ndarray, y: np.ndarray, ridge: float = 1.0, rounds: int = 50) -> np.ndarray:
-    """Weights of a logistic regression of ``y`` on ``x`` (Newton's method, an L2 ridge but on the bias)."""
-    w = np.zeros(x.shape[1])
-    penalty = ridge * np.eye(len(w))
-    penalty[0, 0] = 0.0
-    for _ in range(rounds):
-        p = 1.0 / (1.0 + np.exp(-np.clip(x @ w, -40, 40)))
-        grad = x.T @ (y - p) - penalty @ w
-        hess = -(x.T * (p * (1 - p))) @ x - penalty - 1e-9 * np.eye(len(w))
-        step = np.linalg.solve(hess, grad)
-        w -= step
-        if np.max(np.abs(step)) < 1e-10:
-            break
-    return w
 
 
 def conditional_logit(groups: List[Tuple[np.ndarray, np.ndarray]], ridge: float = 1.0, rounds: int = 50) -> np.ndarray:
@@ -195,17 +180,6 @@ def seat_scores(games: List[Game], values_of: Any) -> Tuple[float, float, int]:
     return loss / max(1, rows), square / max(1, rows), rows
 
 
-def commit() -> str:
-    """The repository's commit (and "+dirty" with uncommitted changes), for the provenance."""
-    try:
-        head = subprocess.run(["git", "rev-parse", "HEAD"], capture_output=True, text=True, check=True).stdout.strip()
-        dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"], capture_output=True,
-                               text=True, check=True).stdout.strip()
-        return head + ("+dirty" if dirty else "")
-    except (OSError, subprocess.CalledProcessError):
-        return "unknown"
-
-
 def main(argv: Optional[Sequence[str]] = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=8000)
@@ -235,7 +209,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     test = [g for g in games if g[0] and g[0][0][0] % 5 == 0]
     xs = np.array([pos[1] for g in train for pos in g[0]], float)
     ys = np.array([float(g[1]) for g in train for _ in g[0]], float)
-    w_escape = logistic(xs, ys, args.ridge)
+    w_escape = logistic(xs, ys, args.ridge, rounds=50)
     groups = []
     for positions, escaped, returns in train:
         if not escaped:
