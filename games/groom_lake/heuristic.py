@@ -600,14 +600,25 @@ def static_values(state: Any) -> List[float]:
     escape = escape_chance(state)
     team = [p for p in range(n) if state.life[p] > 0 and state.roles[p] != ALIEN]
     if state.half_agreed:  # the variant: the living Team shares the win, AP is worthless
-        winners = len(team)
-        shares = {p: 1.0 / winners for p in team}
+        shares = {p: 1.0 / len(team) for p in team}
     else:
-        winners = 1
         best = max((state.ap_of(p) for p in team), default=0)
         weights = {p: math.exp((state.ap_of(p) - best) / AP_SCALE) for p in team}
         total = sum(weights.values())
         shares = {p: w / total for p, w in weights.items()}
+    return expected_returns(state, escape, shares)
+
+
+def expected_returns(state: Any, escape: float, shares: Dict[int, float]) -> List[float]:
+    """Each seat's expected return from the chance of an ``escape`` and the living Team's ``shares`` of it.
+
+    ``shares``: each living Team member's chance to be the winner of an escape (the
+    whole living Team with a Half-Win, whose members then share the win). A winner
+    gets ``+1`` (its share with a Half-Win), a loser ``-1 / (n - winners)``. Both
+    evaluations use it: the hand-fitted one here and the learned one (``value_model``).
+    """
+    n = state.n
+    winners = len(shares) if state.half_agreed else 1
     # A loser's return: after an escape (``winners`` of the Team won), and after the Alien's win.
     lost_escape = -1.0 / (n - winners)
     lost_alien = -1.0 / (n - 1)

@@ -168,26 +168,7 @@ def learned_values(state: Any, weights: Sequence[float] = WEIGHTS) -> List[float
     """Each seat's expected return in [-1, 1] by the model; the returns once the game is over."""
     if state.is_terminal():
         return state.returns()
-    n = state.n
-    escape = escape_probability(state, weights)
-    shares = race_shares(state, weights)
-    winners = len(shares) if state.half_agreed else 1
-    lost_escape = -1.0 / (n - winners)
-    lost_alien = -1.0 / (n - 1)
-    out = []
-    for p in range(n):
-        if state.roles[p] == ALIEN:
-            v = (1.0 - escape) + escape * lost_escape
-        elif p in shares:
-            if state.half_agreed:
-                v = escape * shares[p] + (1.0 - escape) * lost_alien
-            else:
-                win = escape * shares[p]
-                v = win + (1.0 - win) * lost_alien
-        else:
-            v = escape * lost_escape + (1.0 - escape) * lost_alien
-        out.append(v)
-    return out
+    return H.expected_returns(state, escape_probability(state, weights), race_shares(state, weights))
 
 
 __all__ = ["ESCAPE_FEATURES", "FEATURES", "MODEL_PATH", "RACE_FEATURES", "STATIC_WEIGHTS", "WEIGHTS", "escape_features",
