@@ -7,7 +7,7 @@
 from __future__ import annotations
 
 import subprocess
-from typing import Tuple
+from typing import Iterator, Tuple
 
 import numpy as np
 
@@ -28,16 +28,22 @@ def logistic(x: np.ndarray, y: np.ndarray, ridge: float = 1.0, rounds: int = 40)
     return w
 
 
-def normalised(values: np.ndarray, ids: np.ndarray) -> np.ndarray:
-    """``values`` divided by their sum over the seats of the same position (rows of one position are adjacent)."""
-    out = values.copy()
+def position_rows(ids: np.ndarray) -> Iterator[Tuple[int, int]]:
+    """The ``(start, end)`` row ranges of each position: runs of equal ``ids`` (one row per seat)."""
     start = 0
     while start < len(ids):
         end = start
         while end < len(ids) and ids[end] == ids[start]:
             end += 1
-        out[start:end] = values[start:end] / values[start:end].sum()
+        yield start, end
         start = end
+
+
+def normalised(values: np.ndarray, ids: np.ndarray) -> np.ndarray:
+    """``values`` divided by their sum over the seats of the same position (rows of one position are adjacent)."""
+    out = values.copy()
+    for start, end in position_rows(ids):
+        out[start:end] = values[start:end] / values[start:end].sum()
     return out
 
 
@@ -46,15 +52,10 @@ def scores(prob: np.ndarray, y: np.ndarray, ids: np.ndarray) -> Tuple[float, flo
     p = np.clip(prob, 1e-6, 1 - 1e-6)
     loss = float(-np.mean(y * np.log(p) + (1 - y) * np.log(1 - p)))
     right = total = 0
-    start = 0
-    while start < len(ids):
-        end = start
-        while end < len(ids) and ids[end] == ids[start]:
-            end += 1
+    for start, end in position_rows(ids):
         best = start + int(np.argmax(prob[start:end]))
         right += y[best] > 0
         total += 1
-        start = end
     return loss, right / max(1, total)
 
 
