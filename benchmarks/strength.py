@@ -56,6 +56,17 @@ B50F1CA_TOP: Dict[str, Tuple[str, Dict[str, Any]]] = {
 B50F1CA_SECONDS = (0.05, 0.1, 0.4)
 
 
+#: Issue 41 (fourth session): single changes to Area 1851's ISMCTS preset, each against the preset, at equal
+#: time a move, looking for a top level stronger than b50f1ca's (whose Area 1851 top level is the preset).
+A1851_AT_002S = {"rollout_cutoff": 40, "seconds": 0.02}
+A1851_VARIANTS: Dict[str, Dict[str, Any]] = {
+    "mo": {"variant": "mo"},
+    "opponents-policy": {"opponents": "policy"},
+    "smooth": {"smooth": True},
+    "mo-selfdet": {"variant": "mo", "self_determinize": 0.25, "reuse_tree": False},
+}
+
+
 #: The first heuristic of a game, kept as a baseline (``heuristic(policy=v1)``).
 V1 = {"policy": "v1"}
 
@@ -91,6 +102,8 @@ MATCHES: Dict[str, Tuple[str, List[str], List[Dict[str, Any]], Dict[str, Any]]] 
     **{f"groom_lake-top-{long}s-{short}s": ("groom_lake", ["level", "level", "heuristic"],
                                              [_top(long), _top(short), {}], {})
        for long, short in ((0.4, 0.1), (1.6, 0.4))},
+    **{f"area1851-{name}-preset-0.02s": ("area1851", ["ismcts", "ismcts"], [{**A1851_AT_002S, **change}, A1851_AT_002S], {})
+       for name, change in A1851_VARIANTS.items()},
     # Issue 41's Done means: today's top level against b50f1ca's, equal time a move.
     **{f"{g}-top-b50f1ca-{t}s": (g, ["level", kind], [_top(t), {**old, "seconds": t}], {})
        for g, (kind, old) in B50F1CA_TOP.items() if g != "groom_lake" for t in B50F1CA_SECONDS},
