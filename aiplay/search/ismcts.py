@@ -43,9 +43,9 @@ whose per-player trees give each seat a policy over its own information
 sets, the setting of the paper. It is for small games where mixing matters
 (poker-like bluffing). In the long board games it plays far weaker, likely
 because each of hundreds of moves a game is drawn rather than the best one:
-against the plain search at equal time it won 1 of 204 games in one, 0 of 100
-in another
-(``benchmarks/RESULTS.md``, "Build 4: Smooth UCT in the board games' presets").
+against the plain search at equal time it won 1 of 204 games in one and 0 of
+100 in another (``benchmarks/RESULTS.md``, "Build 4: Smooth UCT in the board
+games' presets").
 
 **Self-determinization** (option ``self_determinize=p``, MO-ISMCTS only; after
 Cowling, Whitehouse & Powley, "Emergent bluffing and inference with Monte
