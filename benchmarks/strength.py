@@ -58,13 +58,24 @@ B50F1CA_SECONDS = (0.05, 0.1, 0.4)
 
 #: Issue 41 (fourth session): single changes to Area 1851's ISMCTS preset, each against the preset, at equal
 #: time a move, looking for a top level stronger than b50f1ca's (whose Area 1851 top level is the preset).
-A1851_AT_002S = {"rollout_cutoff": 40, "seconds": 0.02}
+#: (``uct_c`` 2.0 is the default the preset leaves in place; written out so that these matches stay the
+#: same search if the preset changes.)
+A1851_AT_002S = {"rollout_cutoff": 40, "uct_c": 2.0, "seconds": 0.02}
 A1851_VARIANTS: Dict[str, Dict[str, Any]] = {
     "mo": {"variant": "mo"},
     "opponents-policy": {"opponents": "policy"},
     "smooth": {"smooth": True},
     "mo-selfdet": {"variant": "mo", "self_determinize": 0.25, "reuse_tree": False},
 }
+
+#: Issue 41 (fifth session): does Area 1851's search get stronger with time, at the preset and at the
+#: tuner's best constants (Build 4: ``uct_c`` 0.3, cutoff 80)? Each setting at four times the time
+#: against itself, and the two against each other at equal time.
+A1851_SCALING: Dict[str, Dict[str, Any]] = {
+    "preset": {"rollout_cutoff": 40, "uct_c": 2.0},
+    "tuned": {"uct_c": 0.3, "rollout_cutoff": 80},
+}
+A1851_SCALING_SECONDS = ((0.02, 0.005), (0.1, 0.025), (0.4, 0.1))
 
 
 #: The first heuristic of a game, kept as a baseline (``heuristic(policy=v1)``).
@@ -104,6 +115,13 @@ MATCHES: Dict[str, Tuple[str, List[str], List[Dict[str, Any]], Dict[str, Any]]] 
        for long, short in ((0.4, 0.1), (1.6, 0.4))},
     **{f"area1851-{name}-preset-0.02s": ("area1851", ["ismcts", "ismcts"], [{**A1851_AT_002S, **change}, A1851_AT_002S], {})
        for name, change in A1851_VARIANTS.items()},
+    # The tuner's constants against the preset at equal time a move (issue 41's first line).
+    **{f"area1851-tuned-preset-{t}s": ("area1851", ["ismcts", "ismcts"],
+                                        [{**A1851_SCALING["tuned"], "seconds": t}, {**A1851_AT_002S, "seconds": t}], {})
+       for t in (0.1, 0.4)},
+    **{f"area1851-{name}-{long}s-{short}s": ("area1851", ["ismcts", "ismcts"],
+                                              [{**change, "seconds": long}, {**change, "seconds": short}], {})
+       for name, change in A1851_SCALING.items() for long, short in A1851_SCALING_SECONDS},
     # Issue 41's Done means: today's top level against b50f1ca's, equal time a move.
     **{f"{g}-top-b50f1ca-{t}s": (g, ["level", kind], [_top(t), {**old, "seconds": t}], {})
        for g, (kind, old) in B50F1CA_TOP.items() if g != "groom_lake" for t in B50F1CA_SECONDS},
