@@ -58,9 +58,10 @@ B50F1CA_SECONDS = (0.05, 0.1, 0.4)
 
 #: Issue 41 (fourth session): single changes to Area 1851's ISMCTS preset, each against the preset, at equal
 #: time a move, looking for a top level stronger than b50f1ca's (whose Area 1851 top level is the preset).
-#: (``uct_c`` 2.0 is the default the preset leaves in place; written out so that these matches stay the
-#: same search if the preset changes.)
-A1851_AT_002S = {"rollout_cutoff": 40, "uct_c": 2.0, "seconds": 0.02}
+#: ``A1851_PRESET`` is that preset; ``uct_c`` 2.0 is the default it leaves in place, written out so that
+#: these matches stay the same search if the preset changes.
+A1851_PRESET: Dict[str, Any] = {"rollout_cutoff": 40, "uct_c": 2.0}
+A1851_AT_002S = {**A1851_PRESET, "seconds": 0.02}
 A1851_VARIANTS: Dict[str, Dict[str, Any]] = {
     "mo": {"variant": "mo"},
     "opponents-policy": {"opponents": "policy"},
@@ -72,7 +73,7 @@ A1851_VARIANTS: Dict[str, Dict[str, Any]] = {
 #: tuner's best constants (Build 4: ``uct_c`` 0.3, cutoff 80)? Each setting at four times the time
 #: against itself, and the two against each other at equal time.
 A1851_SCALING: Dict[str, Dict[str, Any]] = {
-    "preset": {"rollout_cutoff": 40, "uct_c": 2.0},
+    "preset": A1851_PRESET,
     "tuned": {"uct_c": 0.3, "rollout_cutoff": 80},
 }
 A1851_SCALING_SECONDS = ((0.02, 0.005), (0.1, 0.025), (0.4, 0.1))
@@ -117,7 +118,7 @@ MATCHES: Dict[str, Tuple[str, List[str], List[Dict[str, Any]], Dict[str, Any]]] 
        for name, change in A1851_VARIANTS.items()},
     # The tuner's constants against the preset at equal time a move (issue 41's first line).
     **{f"area1851-tuned-preset-{t}s": ("area1851", ["ismcts", "ismcts"],
-                                        [{**A1851_SCALING["tuned"], "seconds": t}, {**A1851_AT_002S, "seconds": t}], {})
+                                        [{**A1851_SCALING["tuned"], "seconds": t}, {**A1851_PRESET, "seconds": t}], {})
        for t in (0.1, 0.4)},
     **{f"area1851-{name}-{long}s-{short}s": ("area1851", ["ismcts", "ismcts"],
                                               [{**change, "seconds": long}, {**change, "seconds": short}], {})
