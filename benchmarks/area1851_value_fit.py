@@ -19,6 +19,12 @@ back (``s = ((n-1) v + 1) / n``, clipped), and refitted alone with a bias
 
     python benchmarks/area1851_value_fit.py --games 20000 --processes 2 --out games/area1851/value_model.json
     python benchmarks/area1851_value_fit.py --quick        # CI: 400 games, prints the fit, writes nothing
+
+``--search-iterations N`` plays the games with the search instead (ISMCTS at the
+preset, ``N`` iterations a move, no random moves), for a model of the positions
+the search itself reaches; ``--players 2`` keeps every game at that count::
+
+    python benchmarks/area1851_value_fit.py --search-iterations 300 --players 2 --games 2000 --sample 0.1
 """
 
 from __future__ import annotations
@@ -39,6 +45,7 @@ import aiplay
 from aiplay.game import sample_chance_outcome
 from aiplay.games.area1851.heuristic import static_values
 from aiplay.games.area1851.value_model import FEATURES, features
+from aiplay.search import make_bot
 
 Rows = Tuple[List[List[float]], List[float], List[List[float]], List[int]]
 
@@ -46,9 +53,9 @@ Rows = Tuple[List[List[float]], List[float], List[List[float]], List[int]]
 OLD = FEATURES.index("old evaluation")
 
 
-def options_of(seed: int) -> Dict[str, Any]:
-    """The game options of game ``seed``: the player count, and now and then another block size."""
-    options: Dict[str, Any] = {"players": (2, 2, 2, 3, 4, 5)[seed % 6]}
+def options_of(seed: int, players: Optional[int] = None) -> Dict[str, Any]:
+    """The game options of game ``seed``: the player count (``players``, or by game number), now and then another block size."""
+    options: Dict[str, Any] = {"players": players or (2, 2, 2, 3, 4, 5)[seed % 6]}
     block = (4, 4, 4, 4, 1, 2, 3, 5, 6)[seed % 9]
     if block != 4:
         options["block"] = block
@@ -64,13 +71,20 @@ def win_shares(returns: Sequence[float]) -> List[float]:
     return [1.0 / winners if r > 0 else 0.0 for r in returns]
 
 
-def play(seed: int, epsilon: float, sample: float, data_seed: int) -> Rows:
-    """One game: per recorded position and seat the features, the target, the old evaluation's share, the position id."""
-    game = aiplay.load("area1851", backend="native", **options_of(seed))
+def play(seed: int, epsilon: float, sample: float, data_seed: int, search_iterations: int = 0,
+         players: Optional[int] = None) -> Rows:
+    """One game: per recorded position and seat the features, the target, the old evaluation's share, the position id.
+
+    ``search_iterations`` > 0: every seat moves by ISMCTS at the game's preset with that many
+    iterations (seeded from the game), and ``epsilon`` is not used.
+    """
+    game = aiplay.load("area1851", backend="native", **options_of(seed, players))
     kernel = game.kernel
     n = game.num_players
     rng = random.Random(data_seed * 1_000_003 + seed)
-    eps = epsilon if seed % 2 else 0.0  # half the games the plain policy, half with random moves
+    eps = epsilon if seed % 2 and not search_iterations else 0.0  # half the policy games with random moves
+    searcher = (make_bot("ismcts", game=game, iterations=search_iterations, seed=rng.getrandbits(63))
+                if search_iterations else None)
     state = game.new_initial_state()
     recorded = []
     while not state.is_terminal():
@@ -79,7 +93,9 @@ def play(seed: int, epsilon: float, sample: float, data_seed: int) -> Rows:
             continue
         if rng.random() < sample:
             recorded.append(state.to_reference())
-        if eps and rng.random() < eps:
+        if searcher is not None:
+            state.apply_action(searcher.choose(state))
+        elif eps and rng.random() < eps:
             legal = state.legal_actions()
             state.apply_action(legal[rng.randrange(len(legal))])
         else:
@@ -99,9 +115,9 @@ def play(seed: int, epsilon: float, sample: float, data_seed: int) -> Rows:
     return x, y, base, ids
 
 
-def _play_many(job: Tuple[Sequence[int], float, float, int]) -> List[Tuple[int, Rows]]:
-    seeds, epsilon, sample, data_seed = job
-    return [(seed, play(seed, epsilon, sample, data_seed)) for seed in seeds]
+def _play_many(job: Tuple[Sequence[int], float, float, int, int, Optional[int]]) -> List[Tuple[int, Rows]]:
+    seeds, epsilon, sample, data_seed, search_iterations, players = job
+    return [(seed, play(seed, epsilon, sample, data_seed, search_iterations, players)) for seed in seeds]
 
 
 def main(argv: Optional[Sequence[str]] = None) -> int:
@@ -113,6 +129,10 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     parser.add_argument("--ridge", type=float, default=1.0)
     parser.add_argument("--processes", type=int, default=max(1, multiprocessing.cpu_count()))
     parser.add_argument("--out", default=None, help="write the model here (games/area1851/value_model.json)")
+    parser.add_argument("--search-iterations", type=int, default=0,
+                        help="play the games by ISMCTS (the preset) at this many iterations a move; 0: the policy")
+    parser.add_argument("--players", type=int, default=None, choices=(2, 3, 4, 5),
+                        help="every game at this player count (default: 2, 2, 2, 3, 4, 5 by game number)")
     parser.add_argument("--quick", action="store_true", help="a short profile (CI): 400 games, nothing written")
     parser.add_argument("--only", action="append", default=[],
                         help="fit with only these features (repeatable; the others weigh 0), e.g. --only bias")
@@ -121,7 +141,11 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         args.games = 400
     started = time.perf_counter()
     chunk = 50
-    jobs = [(range(a, min(a + chunk, args.games)), args.epsilon, args.sample, args.seed)
+    if args.search_iterations < 0:
+        parser.error("--search-iterations must be 0 or more")
+    chunk = 10 if args.search_iterations else chunk  # search games are slow: smaller jobs, steadier progress
+    jobs = [(range(a, min(a + chunk, args.games)), args.epsilon, args.sample, args.seed, args.search_iterations,
+             args.players)
             for a in range(0, args.games, chunk)]
     results: List[Tuple[int, Rows]] = []
     if args.processes > 1:
@@ -178,7 +202,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
             "about": "Area 1851's learned evaluation (games/area1851/value_model.py); written by the command.",
             "features": list(FEATURES),
             "weights": {name: float(weight) for name, weight in zip(FEATURES, w)},
-            "provenance": {"seed": args.seed, "games": args.games, "positions": positions, "seat_rows": len(ytr) + len(yte),
+            "provenance": {"seed": args.seed, "games": args.games, "search_iterations": args.search_iterations,
+                           "players": args.players, "positions": positions, "seat_rows": len(ytr) + len(yte),
                            "epsilon": args.epsilon, "sample": args.sample, "ridge": args.ridge,
                            "commit": commit(), "command": command.strip()},
             "held_out": {"games": "seed 0 mod 5", "log_loss": round(model_loss, 5), "winner_accuracy": round(model_acc, 5),

@@ -18,12 +18,14 @@ iterations a search gets do)::
     python benchmarks/area1851_value_match.py --cutoff 20 --seconds 0.05 --deals 30 --processes 2
     python benchmarks/area1851_value_match.py --cutoff 20 --evaluation zero --deals 10
     python benchmarks/area1851_value_match.py --cutoff 40 --evaluation custom --weight bias=0.1 --weight "old evaluation=2.5"
+    python benchmarks/area1851_value_match.py --cutoff 40 --evaluation custom --model runs/value_model_search.json
     python benchmarks/area1851_value_match.py --quick     # CI: 1 deal at 0.005 s, cutoff 10
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import multiprocessing
 import random
 import sys
@@ -94,11 +96,19 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     parser.add_argument("--deals", type=int, default=10, help="deals (games = 2 x deals)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--weight", action="append", default=[], help="NAME=VALUE, with --evaluation custom")
+    parser.add_argument("--model", default=None,
+                        help="with --evaluation custom: the weights of a model file (area1851_value_fit.py --out)")
     parser.add_argument("--processes", type=int, default=1)
     parser.add_argument("--quick", action="store_true", help="CI: 1 deal at 0.005 s a move, cutoff 10")
     args = parser.parse_args(argv)
     if args.quick:
         args.deals, args.seconds, args.cutoff = 1, 0.005, 10
+    if args.model:
+        if args.evaluation != "custom":
+            parser.error("--model needs --evaluation custom")
+        with open(args.model, encoding="utf-8") as handle:
+            table = json.load(handle)["weights"]
+        args.weight += [f"{name}={value!r}" for name, value in table.items()]
     weights_for(args.evaluation, args.weight)  # a bad --weight fails here, before any game
     jobs = [(d, s, args.seconds, args.cutoff, args.evaluation, args.seed, tuple(args.weight)) for d in range(args.deals) for s in (0, 1)]
     started = time.perf_counter()
@@ -116,7 +126,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     wins = sum(r[2] for r in results)
     low, high = wilson_interval(wins, len(results))
     play_s = sum(r[4] for r in results)
-    label = args.evaluation + (" " + ", ".join(args.weight) if args.weight else "")
+    label = args.evaluation + (f" (model {args.model})" if args.model else
+                               " " + ", ".join(args.weight) if args.weight else "")
     print(f"RESULT cutoff {args.cutoff}, {label} evaluation, against the preset (random 40, old evaluation), "
           f"{args.seconds} s a move, seed {args.seed}: {wins / len(results):.1%} of {len(results)} games, "
           f"95% interval [{low:.1%}, {high:.1%}]; mean {sum(r[3] for r in results) / len(results):.0f} moves, "

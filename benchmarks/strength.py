@@ -67,6 +67,13 @@ A1851_VARIANTS: Dict[str, Dict[str, Any]] = {
     "opponents-policy": {"opponents": "policy"},
     "smooth": {"smooth": True},
     "mo-selfdet": {"variant": "mo", "self_determinize": 0.25, "reuse_tree": False},
+    # Sixth session: the playout itself. Longer random playouts (a game is about 630 moves, chance
+    # included), to the end, and the playout policy with random moves mixed in.
+    "cutoff80": {"rollout_cutoff": 80},
+    "cutoff160": {"rollout_cutoff": 160},
+    "to-end": {"rollout_cutoff": None},
+    "policy-eps0.3": {"rollout": "policy", "rollout_epsilon": 0.3},
+    "policy-eps0.3-to-end": {"rollout": "policy", "rollout_epsilon": 0.3, "rollout_cutoff": None},
 }
 
 #: Issue 41 (fifth session): does Area 1851's search get stronger with time, at the preset and at the
