@@ -17,14 +17,19 @@ the engine uses them) against the old static evaluation
 back (``s = ((n-1) v + 1) / n``, clipped), and refitted alone with a bias
 (its best calibration). The games run on ``--processes`` cores::
 
-    python benchmarks/area1851_value_fit.py --games 20000 --processes 2 --out games/area1851/value_model.json
+    python benchmarks/area1851_value_fit.py --games 6000 --processes 2 --out runs/value_model_heuristic.json
     python benchmarks/area1851_value_fit.py --quick        # CI: 400 games, prints the fit, writes nothing
 
 ``--search-iterations N`` plays the games with the search instead (ISMCTS at the
 preset, ``N`` iterations a move, no random moves), for a model of the positions
-the search itself reaches; ``--players 2`` keeps every game at that count::
+the search itself reaches; ``--players 2`` keeps every game at that count. The
+shipped model (in use at two players, ``value_model.IN_USE_PLAYERS``) is::
 
-    python benchmarks/area1851_value_fit.py --search-iterations 300 --players 2 --games 2000 --sample 0.1
+    python benchmarks/area1851_value_fit.py --search-iterations 1000 --players 2 --games 2000 --sample 0.1 --processes 1 \\
+        --out games/area1851/value_model.json
+
+(the first model, fitted on the heuristic's games by the first command, lost at
+equal time and was never in use; ``area1851_value_match.py --model`` plays either.)
 """
 
 from __future__ import annotations

@@ -81,7 +81,7 @@ def play_deal(job: Tuple[int, int, float, int, str, int, Tuple[str, ...]]) -> Tu
     try:
         moves = play(state, random.Random(deal_seed), choose=choose)
     finally:
-        kernel.set_value_weights(value_model.default_weights())
+        kernel.set_value_weights(value_model.default_weights(game.num_players))
     returns = state.returns()
     mine = returns[seat]
     share = 0.5 if mine == returns[1 - seat] else (1.0 if mine > 0 else 0.0)

@@ -2327,7 +2327,7 @@ cdef class Area1851Kernel(Kernel):
     cdef int n, block
     cdef object _ref_game
     cdef double value_weights[NFEAT]  # value_model.WEIGHTS, in FEATURES order, when given
-    cdef bint old_evaluation          # heuristic.static_values instead (the default: value_model.IN_USE)
+    cdef bint old_evaluation          # heuristic.static_values instead (by default where value_model.in_use is False)
 
     def __init__(self, reference_game):
         g = reference_game
@@ -2346,7 +2346,7 @@ cdef class Area1851Kernel(Kernel):
         assert self.num_distinct_actions == NA and self.max_chance_outcomes == NT
         self.has_policy = True
         assert len(_VM.FEATURES) == NFEAT
-        self.set_value_weights(_VM.default_weights())  # None: the old static evaluation
+        self.set_value_weights(_VM.default_weights(self.n))  # None: the old static evaluation
         self._allocate_scratch()
 
     def set_value_weights(self, weights):

@@ -8,12 +8,17 @@ same features with the same float operations in the same order once given the
 weights (``kernel.set_value_weights``; ``tests/test_area1851_value_model.py``
 checks them within 1e-9).
 
-**Not in use** (:data:`IN_USE` is False): at equal time a search scoring its cut
-playouts with this model lost to today's preset, which scores them with the old
-evaluation (issue 41 Build 2 for Area 1851 in benchmarks/RESULTS.md). So
+**In use at two players** (:data:`IN_USE_PLAYERS`): the shipped weights were fitted on
+two-player games of the search itself (ISMCTS at the preset, 1,000 iterations a move),
+and a search scoring its cut playouts with them beat the search scoring them with the
+old evaluation at equal time (issue 41, "Area 1851: the playout, and an evaluation
+learned from the search's own games" in benchmarks/RESULTS.md). A first model, fitted
+on the heuristic's games, had lost there (issue 41 Build 2; a likely reason, not
+tested: it rewarded what the heuristic's winners hold and the search can inflate,
+such as cards in hand). At 3-5 players the model is not measured, so
 ``heuristic_values`` and the kernel's default evaluation stay
-:func:`.heuristic.static_values`; setting :data:`IN_USE` before a game (and its
-kernel) is made switches both engines to the model.
+:func:`.heuristic.static_values` there. Changing :data:`IN_USE_PLAYERS` before a game
+(and its kernel) is made switches both engines.
 
 Why learned: the hand-written evaluation (:func:`.heuristic.static_values`, the
 lead in score plus 0.7 per gadget rating, the modifications and 2 per face-down
@@ -41,7 +46,7 @@ from __future__ import annotations
 import json
 import math
 import os
-from typing import Any, Dict, List, Optional, Sequence, Tuple
+from typing import Any, Dict, FrozenSet, List, Optional, Sequence, Tuple
 
 from .cards import FEATS, FINAL, L_TOWNHALL, NUM_LOCATIONS, TINKER
 from .heuristic import static_values
@@ -75,15 +80,21 @@ def weights_of(model: Dict[str, Any]) -> Tuple[float, ...]:
 
 #: The shipped weights (read once, at import).
 WEIGHTS: Tuple[float, ...] = weights_of(load_model())
-#: Whether ``heuristic_values`` (reference) and the kernel's ``evaluate`` use the model (see the module
-#: docstring: it lost at equal time, so not). The kernel reads it when it is made.
-IN_USE: bool = False
+#: The player counts at which ``heuristic_values`` (reference) and the kernel's ``evaluate`` use the
+#: model (module docstring: it was fitted and measured at two players). The kernel reads it when it is made.
+IN_USE_PLAYERS: FrozenSet[int] = frozenset({2})
 
 
-def default_weights() -> Optional[Tuple[float, ...]]:
-    """The weights the engines evaluate with by default: :data:`WEIGHTS` if :data:`IN_USE`, else None
-    (the old static evaluation); what ``kernel.set_value_weights`` takes."""
-    return WEIGHTS if IN_USE else None
+def in_use(num_players: int) -> bool:
+    """Whether the engines evaluate a game of ``num_players`` with the model (else the old evaluation)."""
+    return num_players in IN_USE_PLAYERS
+
+
+def default_weights(num_players: int) -> Optional[Tuple[float, ...]]:
+    """The weights the engines evaluate a game of ``num_players`` with by default: :data:`WEIGHTS` where
+    the model is in use (:func:`in_use`), else None (the old static evaluation); what
+    ``kernel.set_value_weights`` takes."""
+    return WEIGHTS if in_use(num_players) else None
 
 
 def table_value(gadgets: Sequence[Sequence[int]]) -> int:
@@ -170,5 +181,6 @@ def learned_values(state: Any, weights: Optional[Sequence[float]] = None) -> Lis
     return values_from_scores([linear_score(features(state, p, old), w) for p in range(state.game.num_players)])
 
 
-__all__ = ["FEATURES", "FINAL_FEATS", "IN_USE", "MODEL_PATH", "WEIGHTS", "default_weights", "features", "late", "learned_values", "linear_score",
+__all__ = ["FEATURES", "FINAL_FEATS", "IN_USE_PLAYERS", "MODEL_PATH", "WEIGHTS", "default_weights", "features", "in_use",
+           "late", "learned_values", "linear_score",
            "load_model", "table_value", "values_from_scores", "weights_of"]
