@@ -145,10 +145,9 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     if args.quick:
         args.games = 400
     started = time.perf_counter()
-    chunk = 50
     if args.search_iterations < 0:
         parser.error("--search-iterations must be 0 or more")
-    chunk = 10 if args.search_iterations else chunk  # search games are slow: smaller jobs, steadier progress
+    chunk = 10 if args.search_iterations else 50  # search games are slow: smaller jobs, steadier progress
     jobs = [(range(a, min(a + chunk, args.games)), args.epsilon, args.sample, args.seed, args.search_iterations,
              args.players)
             for a in range(0, args.games, chunk)]
