@@ -61,6 +61,26 @@ WEIGHT_SETS = {"learned": lambda: value_model.WEIGHTS, "zero": lambda: tuple(0.0
                "static": lambda: value_model.STATIC_WEIGHTS}
 
 
+def weight_set(name: str) -> str:
+    """``--measured-weights`` / ``--baseline-weights``: a name of ``WEIGHT_SETS`` or a model file (``*.json``)."""
+    if name in WEIGHT_SETS:
+        return name
+    if name.endswith(".json"):
+        try:
+            value_model.weights_of(value_model.load_model(name))
+        except (OSError, ValueError, KeyError, TypeError) as error:
+            raise argparse.ArgumentTypeError(f"cannot read a Groom Lake value model from {name}: {error}")
+        return name
+    raise argparse.ArgumentTypeError(f"{name!r} is neither one of {', '.join(sorted(WEIGHT_SETS))} nor a .json model file")
+
+
+def weights_named(name: str) -> Tuple[float, ...]:
+    """The weights a ``weight_set`` names (a model file is read in the worker)."""
+    if name in WEIGHT_SETS:
+        return tuple(WEIGHT_SETS[name]())
+    return value_model.weights_of(value_model.load_model(name))
+
+
 def role_outcome(outcomes: Sequence[Tuple[int, float]], names: Sequence[str], seat: int, role: str,
                  rng: random.Random) -> int:
     """The role-draw outcome that keeps ``seat`` on ``role``, uniform among the others that do.
@@ -83,7 +103,7 @@ def play_one(task: Tuple[int, int, str, str, int, Dict[str, Any], int, bool]) ->
     deal, seat, role, kind, players, spec, seed, weights = task
     shipped = value_model.WEIGHTS
     # The kernel copies value_model.WEIGHTS when it is made: only this game's kernel gets these.
-    value_model.WEIGHTS = WEIGHT_SETS[weights]()
+    value_model.WEIGHTS = weights_named(weights)
     try:
         game = registry.load(GAME, backend="native", players=players)
     finally:
@@ -134,6 +154,23 @@ def paired_difference(a: Sequence[bool], b: Sequence[bool], z: float = 1.96) -> 
     return mean, mean - half, mean + half
 
 
+def report_discordant(label: str, measured: Sequence[bool], baseline: Sequence[bool]) -> None:
+    """Head to head on the deals only one side won: the measured side's share, with its Wilson interval.
+
+    Deals both sides win (or both lose) say nothing about which is stronger; this share is the
+    head-to-head figure a paired comparison gives (a sign test).
+    """
+    only_measured = sum(1 for a, b in zip(measured, baseline) if a and not b)
+    only_baseline = sum(1 for a, b in zip(measured, baseline) if b and not a)
+    split = only_measured + only_baseline
+    if split:
+        low, high = wilson(only_measured, split)
+        print(f"  {label}: of the {split} deals only one side won, measured won {only_measured} "
+              f"({only_measured / split:.1%}, 95% interval [{low:.1%}, {high:.1%}])", flush=True)
+    else:
+        print(f"  {label}: no deal was won by one side only", flush=True)
+
+
 def main(argv: List[str]) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--deals", type=int, default=200, help="deals per role (each played twice)")
@@ -145,9 +182,9 @@ def main(argv: List[str]) -> int:
     parser.add_argument("--measured", default=None, help='the measured bot as JSON (default: ISMCTS at --iterations)')
     parser.add_argument("--baseline", default='{"kind": "heuristic"}', help="the bot it is compared with, as JSON")
     parser.add_argument("--zero-weights", action="store_true", help="the same as --measured-weights zero")
-    parser.add_argument("--measured-weights", choices=sorted(WEIGHT_SETS), default="learned",
-                        help="the evaluation of the measured side's kernel")
-    parser.add_argument("--baseline-weights", choices=sorted(WEIGHT_SETS), default="learned",
+    parser.add_argument("--measured-weights", type=weight_set, default="learned",
+                        help="the evaluation of the measured side's kernel: learned, zero, static or a model .json")
+    parser.add_argument("--baseline-weights", type=weight_set, default="learned",
                         help="the evaluation of the baseline side's kernel (static: the one before issue 41)")
     args = parser.parse_args(argv)
     if args.quick:
@@ -189,10 +226,12 @@ def main(argv: List[str]) -> int:
             low, high = wilson(sum(wins), len(wins))
             print(f"  {role:<6} {kind:<10} wins {sum(wins):4d}/{len(wins)} = {sum(wins) / len(wins):6.1%}  "
                   f"95% interval [{low:.1%}, {high:.1%}]")
+        report_discordant(role, measured, baseline)
         mean, low, high = paired_difference(measured, baseline)
         verdict = "measured better" if low > 0 else ("baseline better" if high < 0 else "no clear difference")
         print(f"RESULT {GAME} {role}: measured - baseline = {mean:+.1%}, 95% interval [{low:+.1%}, {high:+.1%}] "
               f"over {args.deals} paired deals ({verdict})", flush=True)
+    report_discordant("both roles", pooled["measured"], pooled["baseline"])
     mean, low, high = paired_difference(pooled["measured"], pooled["baseline"])
     print(f"RESULT {GAME} both roles: measured {sum(pooled['measured'])}/{len(pooled['measured'])}, baseline "
           f"{sum(pooled['baseline'])}/{len(pooled['baseline'])}; measured - baseline = {mean:+.1%}, "

@@ -25,6 +25,14 @@ for the learned model and for today's hand-fitted static evaluation
 
     python benchmarks/groom_lake_value_fit.py --games 8000 --processes 2 --out games/groom_lake/value_model.json
     python benchmarks/groom_lake_value_fit.py --quick        # CI: 160 games, prints the fit, writes nothing
+
+``--search-iterations N`` plays the games with the search instead (every seat
+ISMCTS at the game's preset, ``N`` iterations a move, no random moves), for a
+model of the positions the search itself reaches (the recipe that gave Area 1851
+its first evaluation to win at equal time); ``--players 3`` keeps every game at
+that count::
+
+    python benchmarks/groom_lake_value_fit.py --search-iterations 200 --players 3 --games 400 --sample 0.2 --out FILE
 """
 
 from __future__ import annotations
@@ -48,6 +56,7 @@ from aiplay.games.groom_lake.heuristic import static_values
 from aiplay.games.groom_lake.rules import S_DEAL, S_KEEP, S_ROLES, S_ROW, TEAM_ESCAPES
 from aiplay.games.groom_lake.value_model import (
     ESCAPE_FEATURES, FEATURES, RACE_FEATURES, escape_features, race_features)
+from aiplay.search import make_bot
 
 SETUP = (S_ROLES, S_DEAL, S_KEEP, S_ROW)
 
@@ -58,20 +67,27 @@ Position = Tuple[int, List[float], List[Tuple[int, List[float]]], bool, List[flo
 Game = Tuple[List[Position], bool, List[float]]
 
 
-def options_of(seed: int) -> Dict[str, Any]:
-    """The game options of game ``seed``: 3 to 6 players in turn, the Half-Win variant in one game in five."""
-    options: Dict[str, Any] = {"players": 3 + seed % 4}
+def options_of(seed: int, players: Optional[int] = None) -> Dict[str, Any]:
+    """The game options of game ``seed``: ``players``, else 3 to 6 players in turn; the Half-Win variant in one game in five."""
+    options: Dict[str, Any] = {"players": players or 3 + seed % 4}
     if seed % 5 == 2:
         options["half_win"] = True
     return options
 
 
-def play(seed: int, epsilon: float, sample: float, data_seed: int, keep_states: bool = False) -> Game:
-    """One game of the policy (random moves at ``epsilon`` in the odd-numbered games), positions sampled."""
-    game = aiplay.load("groom_lake", backend="native", **options_of(seed))
+def play(seed: int, epsilon: float, sample: float, data_seed: int, keep_states: bool = False,
+         search_iterations: int = 0, players: Optional[int] = None) -> Game:
+    """One game of the policy (random moves at ``epsilon`` in the odd-numbered games), positions sampled.
+
+    ``search_iterations`` > 0: every seat moves by ISMCTS at the game's preset with that many
+    iterations (seeded from the game), and ``epsilon`` is not used.
+    """
+    game = aiplay.load("groom_lake", backend="native", **options_of(seed, players))
     kernel = game.kernel
     rng = random.Random(data_seed * 1_000_003 + seed)
-    eps = epsilon if seed % 2 else 0.0
+    eps = epsilon if seed % 2 and not search_iterations else 0.0
+    searcher = (make_bot("ismcts", game=game, iterations=search_iterations, seed=rng.getrandbits(63))
+                if search_iterations else None)
     state = game.new_initial_state()
     positions: List[Position] = []
     while not state.is_terminal():
@@ -84,7 +100,9 @@ def play(seed: int, epsilon: float, sample: float, data_seed: int, keep_states: 
                 team = [(p, race_features(ref, p)) for p in range(ref.n) if ref.life[p] > 0 and ref.roles[p] != ALIEN]
                 positions.append((seed, escape_features(ref), team, bool(ref.half_agreed), static_values(ref),
                                   list(ref.roles), ref if keep_states else None))
-        if eps and rng.random() < eps:
+        if searcher is not None:
+            state.apply_action(searcher.choose(state))
+        elif eps and rng.random() < eps:
             legal = state.legal_actions()
             state.apply_action(legal[rng.randrange(len(legal))])
         else:
@@ -93,9 +111,10 @@ def play(seed: int, epsilon: float, sample: float, data_seed: int, keep_states: 
     return positions, ref.result == TEAM_ESCAPES, list(state.returns())
 
 
-def _play_many(job: Tuple[Sequence[int], float, float, int]) -> List[Game]:
-    seeds, epsilon, sample, data_seed = job
-    return [play(seed, epsilon, sample, data_seed) for seed in seeds]
+def _play_many(job: Tuple[Sequence[int], float, float, int, int, Optional[int]]) -> List[Game]:
+    seeds, epsilon, sample, data_seed, search_iterations, players = job
+    return [play(seed, epsilon, sample, data_seed, search_iterations=search_iterations, players=players)
+            for seed in seeds]
 
 
 def conditional_logit(groups: List[Tuple[np.ndarray, np.ndarray]], ridge: float = 1.0, rounds: int = 50) -> np.ndarray:
@@ -180,6 +199,13 @@ def seat_scores(games: List[Game], values_of: Any) -> Tuple[float, float, int]:
     return loss / max(1, rows), square / max(1, rows), rows
 
 
+def progress(done: int, total: int, started: float) -> None:
+    """A line on stderr at every tenth of the games (search games take hours)."""
+    step = max(1, total // 10)
+    if done % step < 5 or done == total:
+        print(f"  {done}/{total} games, {time.perf_counter() - started:.0f} s", file=sys.stderr, flush=True)
+
+
 def main(argv: Optional[Sequence[str]] = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=8000)
@@ -189,22 +215,31 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     parser.add_argument("--ridge", type=float, default=1.0)
     parser.add_argument("--processes", type=int, default=max(1, multiprocessing.cpu_count()))
     parser.add_argument("--out", default=None, help="write the model here (games/groom_lake/value_model.json)")
+    parser.add_argument("--search-iterations", type=int, default=0,
+                        help="play the games by ISMCTS (the preset) at this many iterations a move; 0: the policy")
+    parser.add_argument("--players", type=int, default=None, choices=(3, 4, 5, 6),
+                        help="every game at this player count (default: 3, 4, 5, 6 by game number)")
     parser.add_argument("--quick", action="store_true", help="a short profile (CI): 160 games, nothing written")
     args = parser.parse_args(argv)
     if args.quick:
         args.games = 160
+    if args.search_iterations < 0:
+        parser.error("--search-iterations must be 0 or more")
     started = time.perf_counter()
-    chunk = 20
-    jobs = [(range(a, min(a + chunk, args.games)), args.epsilon, args.sample, args.seed)
+    chunk = 5 if args.search_iterations else 20  # search games are slow: smaller jobs, steadier progress
+    jobs = [(range(a, min(a + chunk, args.games)), args.epsilon, args.sample, args.seed, args.search_iterations,
+             args.players)
             for a in range(0, args.games, chunk)]
     games: List[Game] = []
     if args.processes > 1:
         with multiprocessing.get_context("fork").Pool(args.processes) as pool:
             for part in pool.imap(_play_many, jobs):
                 games += part
+                progress(len(games), args.games, started)
     else:
         for job in jobs:
             games += _play_many(job)
+            progress(len(games), args.games, started)
     train = [g for g in games if g[0] and g[0][0][0] % 5 != 0]
     test = [g for g in games if g[0] and g[0][0][0] % 5 == 0]
     xs = np.array([pos[1] for g in train for pos in g[0]], float)
@@ -248,7 +283,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
             "about": "Groom Lake's learned evaluation (games/groom_lake/value_model.py); written by the command.",
             "features": list(FEATURES),
             "weights": {name: weight for name, weight in zip(FEATURES, w)},
-            "provenance": {"seed": args.seed, "games": args.games, "positions": positions_count,
+            "provenance": {"seed": args.seed, "games": args.games, "search_iterations": args.search_iterations,
+                           "players": args.players, "positions": positions_count,
                            "race_groups": len(groups), "epsilon": args.epsilon, "sample": args.sample,
                            "ridge": args.ridge, "commit": commit(), "command": command.strip()},
             "held_out": {"games": "seed 0 mod 5", "seat_rows": rows, "log_loss": round(model_loss, 5),
