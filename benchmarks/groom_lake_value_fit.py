@@ -30,9 +30,11 @@ for the learned model and for today's hand-fitted static evaluation
 ISMCTS at the game's preset, ``N`` iterations a move, no random moves), for a
 model of the positions the search itself reaches (the recipe that gave Area 1851
 its first evaluation to win at equal time); ``--players 3`` keeps every game at
-that count::
+that count. ``--one-searcher`` lets only one seat search (seat = game number mod
+the player count) and the others play the policy: the games of the strength
+match, where the measured search sits among heuristic bots::
 
-    python benchmarks/groom_lake_value_fit.py --search-iterations 200 --players 3 --games 400 --sample 0.2 --out FILE
+    python benchmarks/groom_lake_value_fit.py --search-iterations 1000 --players 3 --games 500 --sample 0.2 --out FILE
 """
 
 from __future__ import annotations
@@ -54,11 +56,14 @@ from aiplay.game import sample_chance_outcome
 from aiplay.games.groom_lake.components import ALIEN
 from aiplay.games.groom_lake.heuristic import static_values
 from aiplay.games.groom_lake.rules import S_DEAL, S_KEEP, S_ROLES, S_ROW, TEAM_ESCAPES
+from aiplay.games.groom_lake import value_model
 from aiplay.games.groom_lake.value_model import (
     ESCAPE_FEATURES, FEATURES, RACE_FEATURES, escape_features, race_features)
 from aiplay.search import make_bot
 
 SETUP = (S_ROLES, S_DEAL, S_KEEP, S_ROW)
+#: The weights in the package when the script starts (``--out`` may replace the file, not these).
+SHIPPED = value_model.WEIGHTS
 
 #: One recorded position: (game seed, escape features, [(seat, race features)] of the living Team,
 #: half-Win agreed, seats' old static values, seats' roles).
@@ -76,11 +81,12 @@ def options_of(seed: int, players: Optional[int] = None) -> Dict[str, Any]:
 
 
 def play(seed: int, epsilon: float, sample: float, data_seed: int, keep_states: bool = False,
-         search_iterations: int = 0, players: Optional[int] = None) -> Game:
+         search_iterations: int = 0, players: Optional[int] = None, one_searcher: bool = False) -> Game:
     """One game of the policy (random moves at ``epsilon`` in the odd-numbered games), positions sampled.
 
-    ``search_iterations`` > 0: every seat moves by ISMCTS at the game's preset with that many
-    iterations (seeded from the game), and ``epsilon`` is not used.
+    ``search_iterations`` > 0: every seat (``one_searcher``: seat ``seed`` mod n only) moves by
+    ISMCTS at the game's preset with that many iterations (seeded from the game), and
+    ``epsilon`` is not used.
     """
     game = aiplay.load("groom_lake", backend="native", **options_of(seed, players))
     kernel = game.kernel
@@ -100,7 +106,7 @@ def play(seed: int, epsilon: float, sample: float, data_seed: int, keep_states: 
                 team = [(p, race_features(ref, p)) for p in range(ref.n) if ref.life[p] > 0 and ref.roles[p] != ALIEN]
                 positions.append((seed, escape_features(ref), team, bool(ref.half_agreed), static_values(ref),
                                   list(ref.roles), ref if keep_states else None))
-        if searcher is not None:
+        if searcher is not None and (not one_searcher or state.current_player() == seed % game.num_players):
             state.apply_action(searcher.choose(state))
         elif eps and rng.random() < eps:
             legal = state.legal_actions()
@@ -111,10 +117,10 @@ def play(seed: int, epsilon: float, sample: float, data_seed: int, keep_states: 
     return positions, ref.result == TEAM_ESCAPES, list(state.returns())
 
 
-def _play_many(job: Tuple[Sequence[int], float, float, int, int, Optional[int]]) -> List[Game]:
-    seeds, epsilon, sample, data_seed, search_iterations, players = job
-    return [play(seed, epsilon, sample, data_seed, search_iterations=search_iterations, players=players)
-            for seed in seeds]
+def _play_many(job: Tuple[Sequence[int], float, float, int, int, Optional[int], bool]) -> List[Game]:
+    seeds, epsilon, sample, data_seed, search_iterations, players, one_searcher = job
+    return [play(seed, epsilon, sample, data_seed, search_iterations=search_iterations, players=players,
+                 one_searcher=one_searcher) for seed in seeds]
 
 
 def conditional_logit(groups: List[Tuple[np.ndarray, np.ndarray]], ridge: float = 1.0, rounds: int = 50) -> np.ndarray:
@@ -219,16 +225,20 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
                         help="play the games by ISMCTS (the preset) at this many iterations a move; 0: the policy")
     parser.add_argument("--players", type=int, default=None, choices=(3, 4, 5, 6),
                         help="every game at this player count (default: 3, 4, 5, 6 by game number)")
+    parser.add_argument("--one-searcher", action="store_true",
+                        help="with --search-iterations: one seat searches (game number mod n), the others play the policy")
     parser.add_argument("--quick", action="store_true", help="a short profile (CI): 160 games, nothing written")
     args = parser.parse_args(argv)
     if args.quick:
         args.games = 160
     if args.search_iterations < 0:
         parser.error("--search-iterations must be 0 or more")
+    if args.one_searcher and not args.search_iterations:
+        parser.error("--one-searcher needs --search-iterations")
     started = time.perf_counter()
     chunk = 5 if args.search_iterations else 20  # search games are slow: smaller jobs, steadier progress
     jobs = [(range(a, min(a + chunk, args.games)), args.epsilon, args.sample, args.seed, args.search_iterations,
-             args.players)
+             args.players, args.one_searcher)
             for a in range(0, args.games, chunk)]
     games: List[Game] = []
     if args.processes > 1:
@@ -259,6 +269,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     positions_count = sum(len(g[0]) for g in games)
     model_loss, model_mse, rows = seat_scores(test, lambda pos: model_values(pos, w))
     old_loss, old_mse, _ = seat_scores(test, lambda pos: pos[4])
+    shipped_loss, shipped_mse, _ = seat_scores(test, lambda pos: model_values(pos, SHIPPED))
     flat = float(np.mean([1.0 if r > 0 else 0.0 for g in train for _ in g[0] for r in g[2]]))
     flat_loss = -(flat * np.log(flat) + (1 - flat) * np.log(1 - flat))
     xt = np.array([pos[1] for g in test for pos in g[0]], float)
@@ -270,9 +281,10 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     elapsed = time.perf_counter() - started
     print(f"{args.games} games, {positions_count} positions ({len(ys)} + {len(yt)}; held out: games 0 mod 5, "
           f"{rows} seat rows); escapes {base:.1%}; {len(groups)} race groups; {elapsed:.0f} s on {args.processes} processes")
-    print(f"held-out log loss per seat (this seat wins): model {model_loss:.4f}, old static evaluation "
-          f"{old_loss:.4f}, base rate {flat_loss:.4f}")
-    print(f"held-out squared error of the value (0-1 scale): model {model_mse:.4f}, old {old_mse:.4f}")
+    print(f"held-out log loss per seat (this seat wins): model {model_loss:.4f}, shipped model {shipped_loss:.4f}, "
+          f"old static evaluation {old_loss:.4f}, base rate {flat_loss:.4f}")
+    print(f"held-out squared error of the value (0-1 scale): model {model_mse:.4f}, shipped {shipped_mse:.4f}, "
+          f"old {old_mse:.4f}")
     print(f"held-out log loss of the escape: model {escape_loss:.4f}, base rate {escape_flat:.4f}")
     for name, weight in zip(FEATURES, w):
         print(f"  {name:<36} {weight:+.4f}")
@@ -284,6 +296,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
             "features": list(FEATURES),
             "weights": {name: weight for name, weight in zip(FEATURES, w)},
             "provenance": {"seed": args.seed, "games": args.games, "search_iterations": args.search_iterations,
+                           "one_searcher": args.one_searcher,
                            "players": args.players, "positions": positions_count,
                            "race_groups": len(groups), "epsilon": args.epsilon, "sample": args.sample,
                            "ridge": args.ridge, "commit": commit(), "command": command.strip()},
