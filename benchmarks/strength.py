@@ -74,6 +74,11 @@ A1851_VARIANTS: Dict[str, Dict[str, Any]] = {
     "to-end": {"rollout_cutoff": None},
     "policy-eps0.3": {"rollout": "policy", "rollout_epsilon": 0.3},
     "policy-eps0.3-to-end": {"rollout": "policy", "rollout_epsilon": 0.3, "rollout_cutoff": None},
+    # Seventh session: with the learned evaluation at two players, shorter playouts (0: the model
+    # scores the leaf itself), which buy more iterations and a deeper tree for the same time.
+    "cutoff0": {"rollout_cutoff": 0},
+    "cutoff10": {"rollout_cutoff": 10},
+    "cutoff20": {"rollout_cutoff": 20},
 }
 
 #: Issue 41 (fifth session): does Area 1851's search get stronger with time, at the preset and at the
@@ -82,6 +87,9 @@ A1851_VARIANTS: Dict[str, Dict[str, Any]] = {
 A1851_SCALING: Dict[str, Dict[str, Any]] = {
     "preset": A1851_PRESET,
     "tuned": {"uct_c": 0.3, "rollout_cutoff": 80},
+    # Seventh session: does a shorter playout scored by the learned evaluation gain from time?
+    "cutoff0": {**A1851_PRESET, "rollout_cutoff": 0},
+    "cutoff10": {**A1851_PRESET, "rollout_cutoff": 10},
 }
 A1851_SCALING_SECONDS = ((0.02, 0.005), (0.1, 0.025), (0.4, 0.1))
 
