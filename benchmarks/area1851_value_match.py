@@ -1,7 +1,8 @@
 """Issue 41 Build 2 for Area 1851: ISMCTS with the learned evaluation at its rollout cutoff, against today's preset.
 
 Two ISMCTS bots at equal time per move (``--seconds``), 2 players, every deal
-played twice with the seats swapped, seeded (the deal's seed draws the chance
+played twice with the seats swapped (``--players 3``-``5``: the measured bot in one
+seat against the preset in the others, every deal played once from each seat), seeded (the deal's seed draws the chance
 outcomes and seeds both bots). The measured side cuts its uniformly random
 playouts after ``--cutoff`` moves and scores them with ``--evaluation``:
 ``learned`` (the shipped ``value_model.json``), ``zero`` (all weights 0: every
@@ -20,6 +21,9 @@ iterations a search gets do)::
     python benchmarks/area1851_value_match.py --cutoff 40 --evaluation custom --weight bias=0.1 --weight "old evaluation=2.5"
     python benchmarks/area1851_value_match.py --cutoff 40 --evaluation custom --model runs/value_model_search.json
     python benchmarks/area1851_value_match.py --quick     # CI: 1 deal at 0.005 s, cutoff 10
+
+A game's score for the measured side is its share of the win (1 over the tied
+winners, 0 for a loss), so its even share is 1 over the player count.
 """
 
 from __future__ import annotations
@@ -60,16 +64,19 @@ def weights_for(evaluation: str, custom: Sequence[str] = ()) -> Optional[Tuple[f
     return None
 
 
-def play_deal(job: Tuple[int, int, float, int, str, int, Tuple[str, ...]]) -> Tuple[int, int, float, int, float]:
+def play_deal(job: Tuple[int, int, float, int, str, int, Tuple[str, ...], int]) -> Tuple[int, int, float, int, float]:
     """One game: deal ``deal``, the measured side in seat ``seat``; (deal, seat, its win share, moves, seconds)."""
-    deal, seat, seconds, cutoff, evaluation, seed, custom = job
-    game = aiplay.load("area1851", backend="native", players=2)
+    deal, seat, seconds, cutoff, evaluation, seed, custom, players = job
+    game = aiplay.load("area1851", backend="native", players=players)
     kernel = game.kernel
     deal_seed = seed * 1_000_003 + deal
-    bots = [make_bot("ismcts", seconds=seconds, rollout_cutoff=cutoff, seed=deal_seed * 2 + 1),
-            make_bot("ismcts", seconds=seconds, rollout_cutoff=PRESET_CUTOFF, seed=deal_seed * 2 + 2)]
-    weights = [weights_for(evaluation, custom), None]
-    side_of = [0, 1] if seat == 0 else [1, 0]  # side_of[seat] = the bot playing that seat
+    # Bot 0 is the measured side; bot k >= 1 the preset (the two-player seeds as before this option).
+    bots = [make_bot("ismcts", seconds=seconds, rollout_cutoff=cutoff, seed=deal_seed * 2 + 1)]
+    bots += [make_bot("ismcts", seconds=seconds, rollout_cutoff=PRESET_CUTOFF, seed=deal_seed * 2 + 1 + k)
+             for k in range(1, players)]
+    weights = [weights_for(evaluation, custom)] + [None] * (players - 1)
+    others = iter(range(1, players))
+    side_of = [0 if p == seat else next(others) for p in range(players)]  # side_of[seat] = the bot playing it
 
     def choose(state):
         side = side_of[state.current_player()]
@@ -82,9 +89,9 @@ def play_deal(job: Tuple[int, int, float, int, str, int, Tuple[str, ...]]) -> Tu
         moves = play(state, random.Random(deal_seed), choose=choose)
     finally:
         kernel.set_value_weights(value_model.default_weights(game.num_players))
-    returns = state.returns()
-    mine = returns[seat]
-    share = 0.5 if mine == returns[1 - seat] else (1.0 if mine > 0 else 0.0)
+    returns = list(state.returns())
+    best = max(returns)
+    share = 1.0 / returns.count(best) if returns[seat] == best else 0.0
     return deal, seat, share, moves, time.perf_counter() - started
 
 
@@ -98,6 +105,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     parser.add_argument("--weight", action="append", default=[], help="NAME=VALUE, with --evaluation custom")
     parser.add_argument("--model", default=None,
                         help="with --evaluation custom: the weights of a model file (area1851_value_fit.py --out)")
+    parser.add_argument("--players", type=int, default=2, choices=(2, 3, 4, 5),
+                        help="the measured bot in one seat, the preset in the others")
     parser.add_argument("--processes", type=int, default=1)
     parser.add_argument("--quick", action="store_true", help="CI: 1 deal at 0.005 s a move, cutoff 10")
     args = parser.parse_args(argv)
@@ -110,7 +119,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
             table = json.load(handle)["weights"]
         args.weight += [f"{name}={value!r}" for name, value in table.items()]
     weights_for(args.evaluation, args.weight)  # a bad --weight fails here, before any game
-    jobs = [(d, s, args.seconds, args.cutoff, args.evaluation, args.seed, tuple(args.weight)) for d in range(args.deals) for s in (0, 1)]
+    jobs = [(d, s, args.seconds, args.cutoff, args.evaluation, args.seed, tuple(args.weight), args.players)
+            for d in range(args.deals) for s in range(args.players)]
     started = time.perf_counter()
     results: List[Tuple[int, int, float, int, float]] = []
     if args.processes > 1:
@@ -128,7 +138,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     play_s = sum(r[4] for r in results)
     label = args.evaluation + (f" (model {args.model})" if args.model else
                                " " + ", ".join(args.weight) if args.weight else "")
-    print(f"RESULT cutoff {args.cutoff}, {label} evaluation, against the preset (random 40, old evaluation), "
+    print(f"RESULT {args.players} players, cutoff {args.cutoff}, {label} evaluation, against the preset "
+          f"(random 40, old evaluation; even share {1 / args.players:.0%}), "
           f"{args.seconds} s a move, seed {args.seed}: {wins / len(results):.1%} of {len(results)} games, "
           f"95% interval [{low:.1%}, {high:.1%}]; mean {sum(r[3] for r in results) / len(results):.0f} moves, "
           f"{play_s:.0f} s of play, {time.perf_counter() - started:.0f} s wall", flush=True)
