@@ -23,10 +23,12 @@ back (``s = ((n-1) v + 1) / n``, clipped), and refitted alone with a bias
 ``--search-iterations N`` plays the games with the search instead (ISMCTS at the
 preset, ``N`` iterations a move, no random moves), for a model of the positions
 the search itself reaches; ``--players 2`` keeps every game at that count. The
-shipped model (in use at two players, ``value_model.IN_USE_PLAYERS``) is::
+shipped models (in use at two and three players, ``value_model.IN_USE_PLAYERS``) are::
 
     python benchmarks/area1851_value_fit.py --search-iterations 1000 --players 2 --games 2000 --sample 0.1 --processes 1 \\
         --out games/area1851/value_model.json
+    python benchmarks/area1851_value_fit.py --search-iterations 1000 --players 3 --games 600 --sample 0.1 --processes 2 \\
+        --out games/area1851/value_model_3p.json
 
 (the first model, fitted on the heuristic's games by the first command, lost at
 equal time and was never in use; ``area1851_value_match.py --model`` plays either.)

@@ -2326,7 +2326,7 @@ cdef class Area1851Kernel(Kernel):
 
     cdef int n, block
     cdef object _ref_game
-    cdef double value_weights[NFEAT]  # value_model.WEIGHTS, in FEATURES order, when given
+    cdef double value_weights[NFEAT]  # value_model.default_weights(n), in FEATURES order, when given
     cdef bint old_evaluation          # heuristic.static_values instead (by default where value_model.in_use is False)
 
     def __init__(self, reference_game):
@@ -2353,7 +2353,7 @@ cdef class Area1851Kernel(Kernel):
         """The evaluation's weights (value_model.FEATURES order), or None for the old static evaluation.
 
         For benchmarks and controls (``benchmarks/area1851_value_match.py``): the reference engine keeps
-        reading ``value_model.WEIGHTS``, so after a change the two engines no longer agree.
+        reading ``value_model.WEIGHTS_BY_PLAYERS``, so after a change the two engines no longer agree.
         """
         cdef int i
         if weights is None:

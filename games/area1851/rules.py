@@ -237,9 +237,9 @@ class Area1851State(ReferenceState):
         return [float(p.score) for p in self.players]
 
     def heuristic_values(self) -> List[float]:
-        # The learned evaluation where it is in use (value_model.IN_USE_PLAYERS: two players, where it was
-        # fitted on the search's games and won at equal time, issue 41), else the old static evaluation;
-        # the kernel's evaluate follows the same switch.
+        # The learned evaluation where it is in use (value_model.IN_USE_PLAYERS: two and three players, a
+        # model each, fitted on the search's games and winning at equal time, issue 41), else the old
+        # static evaluation; the kernel's evaluate follows the same switch.
         if self.phase == OVER:
             return self.returns()
         return VM.learned_values(self) if VM.in_use(self.game.num_players) else static_values(self)

@@ -8,14 +8,15 @@ same features with the same float operations in the same order once given the
 weights (``kernel.set_value_weights``; ``tests/test_area1851_value_model.py``
 checks them within 1e-9).
 
-**In use at two players** (:data:`IN_USE_PLAYERS`): the shipped weights were fitted on
-two-player games of the search itself (ISMCTS at the preset, 1,000 iterations a move),
-and a search scoring its cut playouts with them beat the search scoring them with the
-old evaluation at equal time (issue 41, "Area 1851: the playout, and an evaluation
-learned from the search's own games" in benchmarks/RESULTS.md). A first model, fitted
-on the heuristic's games, had lost there (issue 41 Build 2; a likely reason, not
-tested: it rewarded what the heuristic's winners hold and the search can inflate,
-such as cards in hand). At 3-5 players the model is not measured, so
+**In use at two and three players** (:data:`IN_USE_PLAYERS`), one model file per
+player count (:data:`MODEL_FILES`): each was fitted on games of the search itself at
+that count (ISMCTS at the preset, 1,000 iterations a move), and a search scoring its
+cut playouts with it beat the search scoring them with the old evaluation at equal
+time (issue 41, "Area 1851: the playout, and an evaluation learned from the search's
+own games" and "Area 1851 at three players" in benchmarks/RESULTS.md). A first
+model, fitted on the heuristic's games, had lost there (issue 41 Build 2; a likely
+reason, not tested: it rewarded what the heuristic's winners hold and the search can
+inflate, such as cards in hand). At 4-5 players no model is measured, so
 ``heuristic_values`` and the kernel's default evaluation stay
 :func:`.heuristic.static_values` there. Changing :data:`IN_USE_PLAYERS` before a game
 (and its kernel) is made switches both engines.
@@ -62,8 +63,15 @@ FEATURES: Tuple[str, ...] = (
 #: Feat types scored only at the game's end (cards.FEATS' timing "Final").
 FINAL_FEATS: Tuple[int, ...] = tuple(f for f, feat in enumerate(FEATS) if feat.timing == FINAL)
 
-#: Where the weights ship (package data, see pyproject.toml).
-MODEL_PATH = os.path.join(os.path.dirname(os.path.abspath(__file__)), "value_model.json")
+#: The model file of each player count with a model (package data, see pyproject.toml).
+MODEL_FILES: Dict[int, str] = {2: "value_model.json", 3: "value_model_3p.json"}
+#: The two-player model's file (the first one shipped; :data:`WEIGHTS`).
+MODEL_PATH = os.path.join(os.path.dirname(os.path.abspath(__file__)), MODEL_FILES[2])
+
+
+def model_path(num_players: int) -> str:
+    """The model file of ``num_players`` (a KeyError where there is none)."""
+    return os.path.join(os.path.dirname(MODEL_PATH), MODEL_FILES[num_players])
 
 
 def load_model(path: str = MODEL_PATH) -> Dict[str, Any]:
@@ -78,11 +86,13 @@ def weights_of(model: Dict[str, Any]) -> Tuple[float, ...]:
     return tuple(float(table.get(name, 0.0)) for name in FEATURES)
 
 
-#: The shipped weights (read once, at import).
-WEIGHTS: Tuple[float, ...] = weights_of(load_model())
+#: The shipped weights of each player count with a model (read once, at import).
+WEIGHTS_BY_PLAYERS: Dict[int, Tuple[float, ...]] = {n: weights_of(load_model(model_path(n))) for n in MODEL_FILES}
+#: The two-player weights.
+WEIGHTS: Tuple[float, ...] = WEIGHTS_BY_PLAYERS[2]
 #: The player counts at which ``heuristic_values`` (reference) and the kernel's ``evaluate`` use the
-#: model (module docstring: it was fitted and measured at two players). The kernel reads it when it is made.
-IN_USE_PLAYERS: FrozenSet[int] = frozenset({2})
+#: model (module docstring: fitted and measured at two and three players). The kernel reads it when it is made.
+IN_USE_PLAYERS: FrozenSet[int] = frozenset(MODEL_FILES)
 
 
 def in_use(num_players: int) -> bool:
@@ -91,10 +101,10 @@ def in_use(num_players: int) -> bool:
 
 
 def default_weights(num_players: int) -> Optional[Tuple[float, ...]]:
-    """The weights the engines evaluate a game of ``num_players`` with by default: :data:`WEIGHTS` where
-    the model is in use (:func:`in_use`), else None (the old static evaluation); what
-    ``kernel.set_value_weights`` takes."""
-    return WEIGHTS if in_use(num_players) else None
+    """The weights the engines evaluate a game of ``num_players`` with by default: that count's
+    (:data:`WEIGHTS_BY_PLAYERS`) where the model is in use (:func:`in_use`), else None (the old
+    static evaluation); what ``kernel.set_value_weights`` takes."""
+    return WEIGHTS_BY_PLAYERS.get(num_players) if in_use(num_players) else None
 
 
 def table_value(gadgets: Sequence[Sequence[int]]) -> int:
@@ -172,15 +182,16 @@ def values_from_scores(scores: Sequence[float]) -> List[float]:
 def learned_values(state: Any, weights: Optional[Sequence[float]] = None) -> List[float]:
     """Each seat's expected return under the model (module docstring); the returns at the end.
 
-    ``weights``: in :data:`FEATURES` order; by default :data:`WEIGHTS` as the module holds it now.
+    ``weights``: in :data:`FEATURES` order; by default those of the state's player count
+    (:data:`WEIGHTS_BY_PLAYERS`), else :data:`WEIGHTS` (two players'), as the module holds them now.
     """
     if state.is_terminal():
         return state.returns()
-    w = WEIGHTS if weights is None else weights
+    w = WEIGHTS_BY_PLAYERS.get(state.game.num_players, WEIGHTS) if weights is None else weights
     old = static_values(state)
     return values_from_scores([linear_score(features(state, p, old), w) for p in range(state.game.num_players)])
 
 
-__all__ = ["FEATURES", "FINAL_FEATS", "IN_USE_PLAYERS", "MODEL_PATH", "WEIGHTS", "default_weights", "features", "in_use",
-           "late", "learned_values", "linear_score",
-           "load_model", "table_value", "values_from_scores", "weights_of"]
+__all__ = ["FEATURES", "FINAL_FEATS", "IN_USE_PLAYERS", "MODEL_FILES", "MODEL_PATH", "WEIGHTS", "WEIGHTS_BY_PLAYERS",
+           "default_weights", "features", "in_use", "late", "learned_values", "linear_score",
+           "load_model", "model_path", "table_value", "values_from_scores", "weights_of"]

@@ -65,8 +65,8 @@ def test_the_kernel_evaluates_as_the_reference_engine(options):
                 got = native.heuristic_values()
                 assert len(got) == len(expected)
                 assert max(abs(a - b) for a, b in zip(got, expected)) <= 1e-9, (native.to_dict(), got, expected)
-                # The shipped model, then other weights: the same features, each of them weighing.
-                for w in (VM.WEIGHTS, weights):
+                # The shipped models, then other weights: the same features, each of them weighing.
+                for w in (*VM.WEIGHTS_BY_PLAYERS.values(), weights):
                     game.kernel.set_value_weights(w)
                     got = native.heuristic_values()
                     expected = VM.learned_values(reference, w)
@@ -78,17 +78,20 @@ def test_the_kernel_evaluates_as_the_reference_engine(options):
     assert checked > 20
 
 
-def test_the_model_is_in_use_at_two_players_only_and_both_engines_say_so():
-    """Fitted and measured at two players (issue 41, RESULTS.md); at 3-5 the old evaluation stays."""
-    assert VM.IN_USE_PLAYERS == frozenset({2})
-    assert VM.default_weights(2) == VM.WEIGHTS and all(VM.default_weights(n) is None for n in (3, 4, 5))
-    game, states = _positions({"players": 2}, seed=3)
-    for native in states[:-1:7]:
-        reference = native.to_reference()
-        assert reference.heuristic_values() == VM.learned_values(reference)
-        assert reference.heuristic_values() != static_values(reference) or reference.current_player() < 0
-        assert native.heuristic_values() == pytest.approx(VM.learned_values(reference), abs=1e-12)
-    for players in (3, 4, 5):
+def test_the_model_is_in_use_at_two_and_three_players_only_and_both_engines_say_so():
+    """Fitted and measured at two and three players (issue 41, RESULTS.md); at 4-5 the old evaluation stays."""
+    assert VM.IN_USE_PLAYERS == frozenset({2, 3}) == frozenset(VM.WEIGHTS_BY_PLAYERS)
+    assert VM.default_weights(2) == VM.WEIGHTS and all(VM.default_weights(n) is None for n in (4, 5))
+    assert VM.default_weights(3) == VM.WEIGHTS_BY_PLAYERS[3] != VM.WEIGHTS  # a model of its own
+    for players in (2, 3):
+        game, states = _positions({"players": players}, seed=3)
+        own = VM.WEIGHTS_BY_PLAYERS[players]
+        for native in states[:-1:7]:
+            reference = native.to_reference()
+            assert reference.heuristic_values() == VM.learned_values(reference, own)
+            assert reference.heuristic_values() != static_values(reference) or reference.current_player() < 0
+            assert native.heuristic_values() == pytest.approx(VM.learned_values(reference, own), abs=1e-12)
+    for players in (4, 5):
         game, states = _positions({"players": players}, seed=3)
         for native in states[:-1:9]:
             reference = native.to_reference()
@@ -128,7 +131,7 @@ def test_values_are_expected_returns_and_the_returns_at_the_end():
 
 def test_the_values_follow_the_weights_of_the_file():
     """The shipped values are the model's: sigmoid(w . x), shares of the sum, mapped to expected returns."""
-    model = json.loads(Path(VM.MODEL_PATH).read_text(encoding="utf-8"))
+    model = json.loads(Path(VM.model_path(3)).read_text(encoding="utf-8"))  # the three-player model
     weights = [model["weights"][name] for name in VM.FEATURES]
     _, states = _positions({"players": 3}, seed=5)
     state = states[10].to_reference()
@@ -139,13 +142,14 @@ def test_the_values_follow_the_weights_of_the_file():
     assert VM.learned_values(state, [0.0] * len(VM.FEATURES)) == pytest.approx([0.0] * 3, abs=1e-12)
 
 
-def test_the_model_file_names_every_feature_and_its_provenance():
-    model = json.loads(Path(VM.MODEL_PATH).read_text(encoding="utf-8"))
+@pytest.mark.parametrize("players", sorted(VM.MODEL_FILES))
+def test_the_model_file_names_every_feature_and_its_provenance(players):
+    model = json.loads(Path(VM.model_path(players)).read_text(encoding="utf-8"))
     assert model["features"] == list(VM.FEATURES) and set(model["weights"]) == set(VM.FEATURES)
     provenance = model["provenance"]
-    for key in ("seed", "games", "positions", "commit", "command"):
+    for key in ("seed", "games", "positions", "commit", "command", "search_iterations"):
         assert provenance[key] not in (None, "", 0), key
-    assert "area1851_value_fit.py" in provenance["command"]
+    assert "area1851_value_fit.py" in provenance["command"] and provenance["players"] == players
     held = model["held_out"]
     assert held["log_loss"] < held["old_evaluation_log_loss"]
     assert held["log_loss"] < held["old_evaluation_refitted_log_loss"]
@@ -154,7 +158,8 @@ def test_the_model_file_names_every_feature_and_its_provenance():
 def test_the_model_file_ships_as_package_data():
     config = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
     patterns = config["tool"]["setuptools"]["package-data"]["aiplay.games"]
-    assert any(fnmatch.fnmatch("area1851/value_model.json", p) for p in patterns)
+    for name in VM.MODEL_FILES.values():
+        assert any(fnmatch.fnmatch(f"area1851/{name}", p) for p in patterns), name
 
 
 def test_features_read_the_table_the_lead_and_the_game_played():
