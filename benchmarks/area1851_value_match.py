@@ -1,11 +1,12 @@
 """Issue 41 Build 2 for Area 1851: ISMCTS with the learned evaluation at its rollout cutoff, against today's preset.
 
 Two ISMCTS bots at equal time per move (``--seconds``), 2 players, every deal
-played twice with the seats swapped (``--players 3``-``5``: the measured bot in one
-seat against the preset in the others, every deal played once from each seat), seeded (the deal's seed draws the chance
+played twice with the seats swapped (``--players 3``-``5``: the measured bot in
+one seat against the preset in the others, every deal played once from each
+seat), seeded (the deal's seed draws the chance
 outcomes and seeds both bots). The measured side cuts its uniformly random
 playouts after ``--cutoff`` moves and scores them with ``--evaluation``:
-``learned`` (the shipped ``value_model.json``), ``zero`` (all weights 0: every
+``learned`` (the shipped model of the player count), ``zero`` (all weights 0: every
 cut playout scores an even 0, no evaluation at all), ``old`` (the old static
 evaluation, ``heuristic.static_values``) or ``custom`` (the weights given by
 ``--weight NAME=VALUE``, the others 0). The other side is the preset before
@@ -47,8 +48,11 @@ PRESET_CUTOFF = 40
 EVALUATIONS = ("learned", "zero", "old", "custom")
 
 
-def weights_for(evaluation: str, custom: Sequence[str] = ()) -> Optional[Tuple[float, ...]]:
-    """The kernel's weights for an evaluation name (None: the old static evaluation); ``custom``: NAME=VALUE."""
+def weights_for(evaluation: str, custom: Sequence[str] = (), players: int = 2) -> Optional[Tuple[float, ...]]:
+    """The kernel's weights for an evaluation name (None: the old static evaluation); ``custom``: NAME=VALUE.
+
+    ``learned``: the shipped model of ``players`` (the two-player one where that count has none).
+    """
     if evaluation == "custom":
         table = {}
         for item in custom:
@@ -58,7 +62,7 @@ def weights_for(evaluation: str, custom: Sequence[str] = ()) -> Optional[Tuple[f
             table[name] = float(value)
         return tuple(table.get(name, 0.0) for name in value_model.FEATURES)
     if evaluation == "learned":
-        return value_model.WEIGHTS
+        return value_model.WEIGHTS_BY_PLAYERS.get(players, value_model.WEIGHTS)
     if evaluation == "zero":
         return tuple(0.0 for _ in value_model.FEATURES)
     return None
@@ -74,7 +78,7 @@ def play_deal(job: Tuple[int, int, float, int, str, int, Tuple[str, ...], int]) 
     bots = [make_bot("ismcts", seconds=seconds, rollout_cutoff=cutoff, seed=deal_seed * 2 + 1)]
     bots += [make_bot("ismcts", seconds=seconds, rollout_cutoff=PRESET_CUTOFF, seed=deal_seed * 2 + 1 + k)
              for k in range(1, players)]
-    weights = [weights_for(evaluation, custom)] + [None] * (players - 1)
+    weights = [weights_for(evaluation, custom, players)] + [None] * (players - 1)
     others = iter(range(1, players))
     side_of = [0 if p == seat else next(others) for p in range(players)]  # side_of[seat] = the bot playing it
 

@@ -102,9 +102,10 @@ def in_use(num_players: int) -> bool:
 
 def default_weights(num_players: int) -> Optional[Tuple[float, ...]]:
     """The weights the engines evaluate a game of ``num_players`` with by default: that count's
-    (:data:`WEIGHTS_BY_PLAYERS`) where the model is in use (:func:`in_use`), else None (the old
-    static evaluation); what ``kernel.set_value_weights`` takes."""
-    return WEIGHTS_BY_PLAYERS.get(num_players) if in_use(num_players) else None
+    (:data:`WEIGHTS_BY_PLAYERS`, else the two-player :data:`WEIGHTS`, as :func:`learned_values`) where
+    the model is in use (:func:`in_use`), else None (the old static evaluation); what
+    ``kernel.set_value_weights`` takes."""
+    return WEIGHTS_BY_PLAYERS.get(num_players, WEIGHTS) if in_use(num_players) else None
 
 
 def table_value(gadgets: Sequence[Sequence[int]]) -> int:
