@@ -205,10 +205,9 @@ def seat_scores(games: List[Game], values_of: Any) -> Tuple[float, float, int]:
     return loss / max(1, rows), square / max(1, rows), rows
 
 
-def progress(done: int, total: int, started: float) -> None:
-    """A line on stderr at every tenth of the games (search games take hours)."""
-    step = max(1, total // 10)
-    if done % step < 5 or done == total:
+def progress(before: int, done: int, total: int, started: float) -> None:
+    """A line on stderr each time ``done`` passes another tenth of the games (search games take hours)."""
+    if done * 10 // total > before * 10 // total:
         print(f"  {done}/{total} games, {time.perf_counter() - started:.0f} s", file=sys.stderr, flush=True)
 
 
@@ -245,11 +244,12 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         with multiprocessing.get_context("fork").Pool(args.processes) as pool:
             for part in pool.imap(_play_many, jobs):
                 games += part
-                progress(len(games), args.games, started)
+                progress(len(games) - len(part), len(games), args.games, started)
     else:
         for job in jobs:
-            games += _play_many(job)
-            progress(len(games), args.games, started)
+            part = _play_many(job)
+            games += part
+            progress(len(games) - len(part), len(games), args.games, started)
     train = [g for g in games if g[0] and g[0][0][0] % 5 != 0]
     test = [g for g in games if g[0] and g[0][0][0] % 5 == 0]
     xs = np.array([pos[1] for g in train for pos in g[0]], float)
