@@ -62,7 +62,7 @@ def weights_for(evaluation: str, custom: Sequence[str] = (), players: int = 2) -
             table[name] = float(value)
         return tuple(table.get(name, 0.0) for name in value_model.FEATURES)
     if evaluation == "learned":
-        return value_model.WEIGHTS_BY_PLAYERS.get(players, value_model.WEIGHTS)
+        return value_model.model_weights(players)
     if evaluation == "zero":
         return tuple(0.0 for _ in value_model.FEATURES)
     return None

@@ -62,8 +62,6 @@ from aiplay.games.groom_lake.value_model import (
 from aiplay.search import make_bot
 
 SETUP = (S_ROLES, S_DEAL, S_KEEP, S_ROW)
-#: The weights in the package when the script starts (``--out`` may replace the file, not these).
-SHIPPED = value_model.WEIGHTS
 
 #: One recorded position: (game seed, escape features, [(seat, race features)] of the living Team,
 #: half-Win agreed, seats' old static values, seats' roles).
@@ -269,7 +267,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     positions_count = sum(len(g[0]) for g in games)
     model_loss, model_mse, rows = seat_scores(test, lambda pos: model_values(pos, w))
     old_loss, old_mse, _ = seat_scores(test, lambda pos: pos[4])
-    shipped_loss, shipped_mse, _ = seat_scores(test, lambda pos: model_values(pos, SHIPPED))
+    shipped_loss, shipped_mse, _ = seat_scores(test, lambda pos: model_values(pos, value_model.WEIGHTS))
     flat = float(np.mean([1.0 if r > 0 else 0.0 for g in train for _ in g[0] for r in g[2]]))
     flat_loss = -(flat * np.log(flat) + (1 - flat) * np.log(1 - flat))
     xt = np.array([pos[1] for g in test for pos in g[0]], float)

@@ -100,12 +100,17 @@ def in_use(num_players: int) -> bool:
     return num_players in IN_USE_PLAYERS
 
 
+def model_weights(num_players: int) -> Tuple[float, ...]:
+    """The learned model's weights for ``num_players``: that count's (:data:`WEIGHTS_BY_PLAYERS`), else
+    the two-player :data:`WEIGHTS`, whether or not the engines use the model there (:func:`in_use`)."""
+    return WEIGHTS_BY_PLAYERS.get(num_players, WEIGHTS)
+
+
 def default_weights(num_players: int) -> Optional[Tuple[float, ...]]:
-    """The weights the engines evaluate a game of ``num_players`` with by default: that count's
-    (:data:`WEIGHTS_BY_PLAYERS`, else the two-player :data:`WEIGHTS`, as :func:`learned_values`) where
-    the model is in use (:func:`in_use`), else None (the old static evaluation); what
+    """The weights the engines evaluate a game of ``num_players`` with by default: :func:`model_weights`
+    where the model is in use (:func:`in_use`), else None (the old static evaluation); what
     ``kernel.set_value_weights`` takes."""
-    return WEIGHTS_BY_PLAYERS.get(num_players, WEIGHTS) if in_use(num_players) else None
+    return model_weights(num_players) if in_use(num_players) else None
 
 
 def table_value(gadgets: Sequence[Sequence[int]]) -> int:
@@ -183,16 +188,16 @@ def values_from_scores(scores: Sequence[float]) -> List[float]:
 def learned_values(state: Any, weights: Optional[Sequence[float]] = None) -> List[float]:
     """Each seat's expected return under the model (module docstring); the returns at the end.
 
-    ``weights``: in :data:`FEATURES` order; by default those of the state's player count
-    (:data:`WEIGHTS_BY_PLAYERS`), else :data:`WEIGHTS` (two players'), as the module holds them now.
+    ``weights``: in :data:`FEATURES` order; by default :func:`model_weights` of the state's player
+    count, as the module holds them now.
     """
     if state.is_terminal():
         return state.returns()
-    w = WEIGHTS_BY_PLAYERS.get(state.game.num_players, WEIGHTS) if weights is None else weights
+    w = model_weights(state.game.num_players) if weights is None else weights
     old = static_values(state)
     return values_from_scores([linear_score(features(state, p, old), w) for p in range(state.game.num_players)])
 
 
 __all__ = ["FEATURES", "FINAL_FEATS", "IN_USE_PLAYERS", "MODEL_FILES", "MODEL_PATH", "WEIGHTS", "WEIGHTS_BY_PLAYERS",
            "default_weights", "features", "in_use", "late", "learned_values", "linear_score",
-           "load_model", "model_path", "table_value", "values_from_scores", "weights_of"]
+           "load_model", "model_path", "model_weights", "table_value", "values_from_scores", "weights_of"]
