@@ -62,7 +62,17 @@ WEIGHT_SETS = {"learned": lambda: value_model.WEIGHTS, "zero": lambda: tuple(0.0
 
 
 def weight_set(name: str) -> str:
-    """``--measured-weights`` / ``--baseline-weights``: a name of ``WEIGHT_SETS`` or a model file (``*.json``)."""
+    """``--measured-weights`` / ``--baseline-weights``: a name of ``WEIGHT_SETS``, a model file (``*.json``),
+    or one of those per role, ``alien=NAME,human=NAME`` (the side's kernel then gets the Alien's weights in
+    the deals where its seat is the Alien, a Human's in the others: an evaluation by the searching seat's
+    role, which is all a one-searcher match can tell apart)."""
+    if "=" in name:
+        parts = dict(part.split("=", 1) for part in name.split(",") if "=" in part)
+        if sorted(parts) != ["alien", "human"] or name.count("=") != 2:
+            raise argparse.ArgumentTypeError(f"{name!r}: a weight set per role is written alien=NAME,human=NAME")
+        for part in parts.values():
+            weight_set(part)
+        return name
     if name in WEIGHT_SETS:
         return name
     if name.endswith(".json"):
@@ -72,6 +82,13 @@ def weight_set(name: str) -> str:
             raise argparse.ArgumentTypeError(f"cannot read a Groom Lake value model from {name}: {error}")
         return name
     raise argparse.ArgumentTypeError(f"{name!r} is neither one of {', '.join(sorted(WEIGHT_SETS))} nor a .json model file")
+
+
+def weights_for_role(name: str, role: str) -> str:
+    """The weight set a side's ``weight_set`` gives a seat holding ``role`` ("Alien" or "Human")."""
+    if "=" not in name:
+        return name
+    return dict(part.split("=", 1) for part in name.split(","))[role.lower()]
 
 
 def weights_named(name: str) -> Tuple[float, ...]:
@@ -183,7 +200,8 @@ def main(argv: List[str]) -> int:
     parser.add_argument("--baseline", default='{"kind": "heuristic"}', help="the bot it is compared with, as JSON")
     parser.add_argument("--zero-weights", action="store_true", help="the same as --measured-weights zero")
     parser.add_argument("--measured-weights", type=weight_set, default="learned",
-                        help="the evaluation of the measured side's kernel: learned, zero, static or a model .json")
+                        help="the evaluation of the measured side's kernel: learned, zero, static or a model .json, "
+                             "or one per role: alien=NAME,human=NAME")
     parser.add_argument("--baseline-weights", type=weight_set, default="learned",
                         help="the evaluation of the baseline side's kernel (static: the one before issue 41)")
     args = parser.parse_args(argv)
@@ -202,7 +220,8 @@ def main(argv: List[str]) -> int:
     weights = {"measured": args.measured_weights, "baseline": args.baseline_weights}
     labels = {k: f"{k} {json.dumps(v, sort_keys=True)} ({weights[k]} evaluation)" for k, v in specs.items()}
     registry.load(GAME, backend="native", players=args.players)  # fails early without the kernel
-    tasks = [(deal, deal % args.players, role, kind, args.players, specs[kind], args.seed + index, weights[kind])
+    tasks = [(deal, deal % args.players, role, kind, args.players, specs[kind], args.seed + index,
+              weights_for_role(weights[kind], role))
              for index, role in enumerate(ROLES) for deal in range(args.deals) for kind in KINDS]
     print(f"== {GAME}, {args.players} players: {args.deals} deals per role, each with {labels['measured']} "
           f"and with {labels['baseline']} in the measured seat, the other seats heuristic", flush=True)

@@ -32,7 +32,10 @@ model of the positions the search itself reaches (the recipe that gave Area 1851
 its first evaluation to win at equal time); ``--players 3`` keeps every game at
 that count. ``--one-searcher`` lets only one seat search (seat = game number mod
 the player count) and the others play the policy: the games of the strength
-match, where the measured search sits among heuristic bots::
+match, where the measured search sits among heuristic bots, and ``--searcher-role
+alien`` (or ``human``) deals that seat that role in every game (the role draws
+conditioned as the strength match conditions them), for an evaluation of the
+positions one role's search reaches::
 
     python benchmarks/groom_lake_value_fit.py --search-iterations 1000 --players 3 --games 500 --sample 0.2 --out FILE
 """
@@ -50,6 +53,7 @@ from typing import Any, Dict, List, Optional, Sequence, Tuple
 import numpy as np
 
 from value_fitting import logistic, commit
+from groom_lake_strength import role_outcome
 
 import aiplay
 from aiplay.game import sample_chance_outcome
@@ -79,12 +83,14 @@ def options_of(seed: int, players: Optional[int] = None) -> Dict[str, Any]:
 
 
 def play(seed: int, epsilon: float, sample: float, data_seed: int, keep_states: bool = False,
-         search_iterations: int = 0, players: Optional[int] = None, one_searcher: bool = False) -> Game:
+         search_iterations: int = 0, players: Optional[int] = None, one_searcher: bool = False,
+         searcher_role: Optional[str] = None) -> Game:
     """One game of the policy (random moves at ``epsilon`` in the odd-numbered games), positions sampled.
 
     ``search_iterations`` > 0: every seat (``one_searcher``: seat ``seed`` mod n only) moves by
     ISMCTS at the game's preset with that many iterations (seeded from the game), and
-    ``epsilon`` is not used.
+    ``epsilon`` is not used. ``searcher_role`` ("Alien" or "Human", with
+    ``one_searcher``): the role draws give the searching seat that role.
     """
     game = aiplay.load("groom_lake", backend="native", **options_of(seed, players))
     kernel = game.kernel
@@ -94,9 +100,16 @@ def play(seed: int, epsilon: float, sample: float, data_seed: int, keep_states: 
                 if search_iterations else None)
     state = game.new_initial_state()
     positions: List[Position] = []
+    seat = seed % game.num_players
     while not state.is_terminal():
         if state.is_chance_node():
-            state.apply_action(sample_chance_outcome(state, rng))
+            outcomes = state.chance_outcomes() if searcher_role else []
+            names = [state.action_to_string(a) for a, _ in outcomes[:1]]
+            if names and " is player " in names[0]:
+                names = [state.action_to_string(a) for a, _ in outcomes]
+                state.apply_action(role_outcome(outcomes, names, seat, searcher_role, rng))
+            else:
+                state.apply_action(sample_chance_outcome(state, rng))
             continue
         if rng.random() < sample:
             ref = state.to_reference()
@@ -104,7 +117,7 @@ def play(seed: int, epsilon: float, sample: float, data_seed: int, keep_states: 
                 team = [(p, race_features(ref, p)) for p in range(ref.n) if ref.life[p] > 0 and ref.roles[p] != ALIEN]
                 positions.append((seed, escape_features(ref), team, bool(ref.half_agreed), static_values(ref),
                                   list(ref.roles), ref if keep_states else None))
-        if searcher is not None and (not one_searcher or state.current_player() == seed % game.num_players):
+        if searcher is not None and (not one_searcher or state.current_player() == seat):
             state.apply_action(searcher.choose(state))
         elif eps and rng.random() < eps:
             legal = state.legal_actions()
@@ -115,10 +128,10 @@ def play(seed: int, epsilon: float, sample: float, data_seed: int, keep_states: 
     return positions, ref.result == TEAM_ESCAPES, list(state.returns())
 
 
-def _play_many(job: Tuple[Sequence[int], float, float, int, int, Optional[int], bool]) -> List[Game]:
-    seeds, epsilon, sample, data_seed, search_iterations, players, one_searcher = job
+def _play_many(job: Tuple[Sequence[int], float, float, int, int, Optional[int], bool, Optional[str]]) -> List[Game]:
+    seeds, epsilon, sample, data_seed, search_iterations, players, one_searcher, searcher_role = job
     return [play(seed, epsilon, sample, data_seed, search_iterations=search_iterations, players=players,
-                 one_searcher=one_searcher) for seed in seeds]
+                 one_searcher=one_searcher, searcher_role=searcher_role) for seed in seeds]
 
 
 def conditional_logit(groups: List[Tuple[np.ndarray, np.ndarray]], ridge: float = 1.0, rounds: int = 50) -> np.ndarray:
@@ -224,6 +237,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
                         help="every game at this player count (default: 3, 4, 5, 6 by game number)")
     parser.add_argument("--one-searcher", action="store_true",
                         help="with --search-iterations: one seat searches (game number mod n), the others play the policy")
+    parser.add_argument("--searcher-role", choices=("alien", "human"), default=None,
+                        help="with --one-searcher: the searching seat holds this role in every game")
     parser.add_argument("--quick", action="store_true", help="a short profile (CI): 160 games, nothing written")
     args = parser.parse_args(argv)
     if args.quick:
@@ -232,10 +247,13 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         parser.error("--search-iterations must be 0 or more")
     if args.one_searcher and not args.search_iterations:
         parser.error("--one-searcher needs --search-iterations")
+    if args.searcher_role and not args.one_searcher:
+        parser.error("--searcher-role needs --one-searcher")
+    role = args.searcher_role.capitalize() if args.searcher_role else None
     started = time.perf_counter()
     chunk = 5 if args.search_iterations else 20  # search games are slow: smaller jobs, steadier progress
     jobs = [(range(a, min(a + chunk, args.games)), args.epsilon, args.sample, args.seed, args.search_iterations,
-             args.players, args.one_searcher)
+             args.players, args.one_searcher, role)
             for a in range(0, args.games, chunk)]
     games: List[Game] = []
     if args.processes > 1:
@@ -294,7 +312,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
             "features": list(FEATURES),
             "weights": {name: weight for name, weight in zip(FEATURES, w)},
             "provenance": {"seed": args.seed, "games": args.games, "search_iterations": args.search_iterations,
-                           "one_searcher": args.one_searcher,
+                           "one_searcher": args.one_searcher, "searcher_role": args.searcher_role,
                            "players": args.players, "positions": positions_count,
                            "race_groups": len(groups), "epsilon": args.epsilon, "sample": args.sample,
                            "ridge": args.ridge, "commit": commit(), "command": command.strip()},
