@@ -90,6 +90,9 @@ A1851_SCALING: Dict[str, Dict[str, Any]] = {
     # Seventh session: does a shorter playout scored by the learned evaluation gain from time?
     "cutoff0": {**A1851_PRESET, "rollout_cutoff": 0},
     "cutoff10": {**A1851_PRESET, "rollout_cutoff": 10},
+    # Eighth session: MO-ISMCTS (a tree per seat, each seat's moves chosen by what it sees) needs more
+    # iterations than one tree to settle; does it use more time where the preset does not?
+    "mo": {**A1851_PRESET, "variant": "mo"},
 }
 A1851_SCALING_SECONDS = ((0.02, 0.005), (0.1, 0.025), (0.4, 0.1))
 
