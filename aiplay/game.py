@@ -337,6 +337,16 @@ class State(abc.ABC):
         """
         return [0.0] * self.game.num_players
 
+    def heuristic_values_for(self, searcher: int) -> List[float]:
+        """The static estimate as the search of seat ``searcher`` scores its cut playouts.
+
+        A game whose evaluation depends on who asks (Groom Lake weighs a position
+        by the searching seat's role) overrides this; the default is
+        :meth:`heuristic_values`, whoever asks. ``searcher`` is a seat number.
+        """
+        check_player(searcher, self.game.num_players)
+        return self.heuristic_values()
+
     def is_terminal(self) -> bool:
         """True once the game is over."""
         return self.current_player() == TERMINAL

@@ -23,10 +23,12 @@ Two searches can be compared the same way (issue 41 Build 2): ``--measured`` and
 ``--baseline`` take a bot as JSON (``{"kind": "ismcts", "seconds": 0.1,
 "rollout_cutoff": 20}``; the kind's options as ``make_bot`` takes them, the
 game's presets for the rest), and ``--measured-weights`` / ``--baseline-weights`` make
-that side's kernel with the learned evaluation (``learned``), all its weights at
-zero (``zero``, a control: every cut playout scored as an even chance of an
-escape, split evenly) or the hand-fitted evaluation from before it (``static``,
-today's preset's)::
+that side's kernel as it ships (``shipped``, the default: at three players the
+searching seat's role picks the model), with the model of ``value_model.json``
+for every seat (``learned``), all its weights at zero (``zero``, a control: every
+cut playout scored as an even chance of an escape, split evenly), the
+hand-fitted evaluation from before issue 41 (``static``, b50f1ca's), a model file,
+or one of these per role (``alien=NAME,human=NAME``)::
 
     python benchmarks/groom_lake_strength.py --players 3 --deals 50 --processes 2 \
         --measured '{"kind": "ismcts", "seconds": 0.1, "rollout_cutoff": 20}' --baseline '{"kind": "ismcts", "seconds": 0.1}' --baseline-weights static
@@ -54,9 +56,12 @@ from aiplay.search import make_bot
 GAME = "groom_lake"
 ROLES = ("Alien", "Human")
 KINDS = ("measured", "baseline")
-#: The evaluations a side's kernel can be made with: the shipped learned model, all weights zero (an
-#: even chance of an escape, split evenly over the living Team), and the hand-fitted static evaluation
-#: from before issue 41 (``heuristic.static_values``, as weights of the model: today's evaluation).
+#: The evaluations a side's kernel can be made with, besides ``shipped`` (the kernel as it ships: at three
+#: players each searching seat's role has its own model, ``value_model.SEARCHER_WEIGHTS``): the model of
+#: ``value_model.json`` for every seat, all weights zero (an even chance of an escape, split evenly over the
+#: living Team), and the hand-fitted static evaluation from before issue 41 (``heuristic.static_values``, as
+#: weights of the model: b50f1ca's evaluation). Each of these is used whoever searches.
+SHIPPED = "shipped"
 WEIGHT_SETS = {"learned": lambda: value_model.WEIGHTS, "zero": lambda: tuple(0.0 for _ in value_model.FEATURES),
                "static": lambda: value_model.STATIC_WEIGHTS}
 
@@ -73,7 +78,7 @@ def weight_set(name: str) -> str:
         for part in parts.values():
             weight_set(part)
         return name
-    if name in WEIGHT_SETS:
+    if name in WEIGHT_SETS or name == SHIPPED:
         return name
     if name.endswith(".json"):
         try:
@@ -81,7 +86,8 @@ def weight_set(name: str) -> str:
         except (OSError, ValueError, KeyError, TypeError) as error:
             raise argparse.ArgumentTypeError(f"cannot read a Groom Lake value model from {name}: {error}")
         return name
-    raise argparse.ArgumentTypeError(f"{name!r} is neither one of {', '.join(sorted(WEIGHT_SETS))} nor a .json model file")
+    raise argparse.ArgumentTypeError(f"{name!r} is neither one of {', '.join(sorted([*WEIGHT_SETS, SHIPPED]))} "
+                                     "nor a .json model file")
 
 
 def weights_for_role(name: str, role: str) -> str:
@@ -111,20 +117,24 @@ def role_outcome(outcomes: Sequence[Tuple[int, float]], names: Sequence[str], se
     return rng.choice(sorted(wanted))
 
 
-def play_one(task: Tuple[int, int, str, str, int, Dict[str, Any], int, bool]) -> Tuple[int, str, str, bool, int]:
+def play_one(task: Tuple[int, int, str, str, int, Dict[str, Any], int, str]) -> Tuple[int, str, str, bool, int]:
     """Play deal ``deal`` with bot ``spec`` (``kind`` names the side) in ``seat`` holding ``role``; the others
-    are heuristic bots. With ``zero`` the game's kernel is made with the learned evaluation's weights at zero.
+    are heuristic bots. The game's kernel is made with the evaluation ``weights`` names (``weight_set``).
 
     Returns ``(deal, role, kind, won, moves)``.
     """
     deal, seat, role, kind, players, spec, seed, weights = task
-    shipped = value_model.WEIGHTS
-    # The kernel copies value_model.WEIGHTS when it is made: only this game's kernel gets these.
-    value_model.WEIGHTS = weights_named(weights)
-    try:
+    if weights == SHIPPED:
         game = registry.load(GAME, backend="native", players=players)
-    finally:
-        value_model.WEIGHTS = shipped
+    else:
+        shipped, by_role = value_model.WEIGHTS, value_model.SEARCHER_WEIGHTS
+        # The kernel copies value_model.WEIGHTS (and, by role, SEARCHER_WEIGHTS, which falls back to WEIGHTS)
+        # when it is made: only this game's kernel gets these, whoever searches.
+        value_model.WEIGHTS, value_model.SEARCHER_WEIGHTS = weights_named(weights), {}
+        try:
+            game = registry.load(GAME, backend="native", players=players)
+        finally:
+            value_model.WEIGHTS, value_model.SEARCHER_WEIGHTS = shipped, by_role
     bots = []
     for p in range(players):
         if p == seat:
@@ -199,10 +209,10 @@ def main(argv: List[str]) -> int:
     parser.add_argument("--measured", default=None, help='the measured bot as JSON (default: ISMCTS at --iterations)')
     parser.add_argument("--baseline", default='{"kind": "heuristic"}', help="the bot it is compared with, as JSON")
     parser.add_argument("--zero-weights", action="store_true", help="the same as --measured-weights zero")
-    parser.add_argument("--measured-weights", type=weight_set, default="learned",
-                        help="the evaluation of the measured side's kernel: learned, zero, static or a model .json, "
-                             "or one per role: alien=NAME,human=NAME")
-    parser.add_argument("--baseline-weights", type=weight_set, default="learned",
+    parser.add_argument("--measured-weights", type=weight_set, default=SHIPPED,
+                        help="the evaluation of the measured side's kernel: shipped (the default), learned, zero, "
+                             "static or a model .json, or one per role: alien=NAME,human=NAME")
+    parser.add_argument("--baseline-weights", type=weight_set, default=SHIPPED,
                         help="the evaluation of the baseline side's kernel (static: the one before issue 41)")
     args = parser.parse_args(argv)
     if args.quick:

@@ -107,6 +107,10 @@ cdef class Kernel:
     # Static evaluation at a depth limit: one value per player, within the utility
     # bounds. Default: zeros. Must equal the reference state's heuristic_values().
     cdef void evaluate(self, const void* s, double* out) noexcept nogil
+    # The same, as the search of seat ``searcher`` scores its cut playouts (a game may
+    # weigh a position by the searching seat's role). Default: evaluate. Must equal the
+    # reference state's heuristic_values_for(searcher).
+    cdef void evaluate_for(self, const void* s, int searcher, double* out) noexcept nogil
     # Playout policy: one of the ``n_legal`` actions in ``legal`` (the state's
     # legal actions, in order) for the player to move. Default: uniformly
     # random. A game overrides it with a fast hand-written policy (then sets

@@ -68,6 +68,9 @@ cdef class Kernel:
         for p in range(self.num_players):
             out[p] = 0.0
 
+    cdef void evaluate_for(self, const void* s, int searcher, double* out) noexcept nogil:
+        self.evaluate(s, out)
+
     cdef int policy_action(self, const void* s, const int* legal, int n_legal, Rng* rng) noexcept nogil:
         return legal[rng_below(rng, n_legal)]
 
@@ -307,6 +310,14 @@ cdef class NativeState:
         cdef double values[K_MAX_PLAYERS]
         cdef int p
         self.kernel.evaluate(self.data, values)
+        return [values[p] for p in range(self.kernel.num_players)]
+
+    def heuristic_values_for(self, searcher):
+        """The kernel's static evaluation as seat ``searcher``'s search scores a cut playout."""
+        cdef double values[K_MAX_PLAYERS]
+        cdef int p
+        cdef int seat = check_player(searcher, self.kernel.num_players)
+        self.kernel.evaluate_for(self.data, seat, values)
         return [values[p] for p in range(self.kernel.num_players)]
 
     def scores(self):

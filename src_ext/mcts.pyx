@@ -24,8 +24,8 @@ siblings (the mover in MCTS/SO-ISMCTS, the tree's owner in MO-ISMCTS).
 
 Rollouts (``aiplay.search.rollout`` describes the options) play uniformly
 random moves or the kernel's ``policy_action`` (with an ``epsilon`` share of
-random moves), to the end or to ``cutoff`` moves, where ``evaluate`` stands
-in for the returns.
+random moves), to the end or to ``cutoff`` moves, where ``evaluate_for`` (the
+static evaluation as the searching seat scores it) stands in for the returns.
 """
 
 from libc.stdlib cimport free, malloc, realloc
@@ -694,7 +694,7 @@ cdef class TreeSearch:
             if self.cutoff >= 0 and rollout_moves >= self.cutoff:
                 if PROF_ON:
                     self._lap(PH_ROLL_OTHER, &mark)
-                self.kernel.evaluate(s, values)
+                self.kernel.evaluate_for(s, self.owner, values)
                 if PROF_ON:
                     self._lap(PH_ROLL_END, &mark)
                 break
@@ -702,7 +702,7 @@ cdef class TreeSearch:
                 # A stop ends a long rollout at once (a whole Sunken City game of policy moves took
                 # 60+ ms on a loaded machine), scored as a cutoff is: by the static evaluation.
                 # (A flag read: every 16 moves costs nothing; 64 policy moves could take 10+ ms.)
-                self.kernel.evaluate(s, values)
+                self.kernel.evaluate_for(s, self.owner, values)
                 break
             if player == K_CHANCE:
                 if PROF_ON:
@@ -715,7 +715,7 @@ cdef class TreeSearch:
                 if PROF_ON:
                     self._lap(PH_ROLL_LEGAL, &mark)
                 if n <= 0:
-                    self.kernel.evaluate(s, values)  # see the descent: never index an empty list
+                    self.kernel.evaluate_for(s, self.owner, values)  # see the descent: never index an empty list
                     break
                 if self.use_policy and (self.epsilon <= 0.0 or rng_uniform(rng) >= self.epsilon):
                     action = self.kernel.policy_action(s, self.actions, n, rng)

@@ -321,7 +321,7 @@ class ISMCTSBot(TwoPathSearch, Bot):
                 node = children[best_action]
                 path.append(node)
 
-            returns, playout_steps = playout(world, rng, self.rollout)
+            returns, playout_steps = playout(world, rng, self.rollout, root_player)
             max_depth = max(max_depth, back_up(path, returns, playout_steps, meter))
             if meter.exhausted():
                 break
@@ -455,7 +455,7 @@ class ISMCTSBot(TwoPathSearch, Bot):
                     current[owner] = child
                     paths[owner].append(child)
 
-            returns, playout_steps = playout(world, rng, self.rollout)
+            returns, playout_steps = playout(world, rng, self.rollout, root_player)
             for owner, path in enumerate(paths):
                 if owner == root_player:
                     max_depth = max(max_depth, back_up(path, returns, playout_steps, meter))

@@ -260,7 +260,7 @@ class MCTSBot(TwoPathSearch, Bot):
                 node = node.children[best_action]
                 path.append(node)
 
-            returns, playout_steps = playout(scratch, rng, self.rollout)
+            returns, playout_steps = playout(scratch, rng, self.rollout, player)
             max_depth = max(max_depth, back_up(path, returns, playout_steps, meter))
             if meter.exhausted():
                 break

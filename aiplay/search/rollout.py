@@ -76,8 +76,13 @@ class Rollout:
         return ", ".join(parts)
 
 
-def playout(state: State, rng: random.Random, rollout: Rollout = Rollout()) -> Tuple[List[float], int]:
+def playout(state: State, rng: random.Random, rollout: Rollout = Rollout(),
+            searcher: Optional[int] = None) -> Tuple[List[float], int]:
     """Finish ``state`` as ``rollout`` says; return the values and the moves made.
+
+    ``searcher``: the seat whose search plays it out; the cutoff's evaluation is then
+    ``heuristic_values_for(searcher)`` (a game may score a position as that seat's
+    role sees it), else ``heuristic_values()``.
 
     Mutates ``state`` (callers pass a scratch copy). Chance nodes are sampled
     with their exact probabilities. The values are the returns at a terminal
@@ -93,7 +98,9 @@ def playout(state: State, rng: random.Random, rollout: Rollout = Rollout()) -> T
         if player == TERMINAL:
             return state.returns(), steps
         if cutoff is not None and steps >= cutoff:
-            return state.heuristic_values(), steps
+            if searcher is None:
+                return state.heuristic_values(), steps
+            return state.heuristic_values_for(searcher), steps
         if player == CHANCE:
             state.apply_action(sample_chance_outcome(state, rng))
         elif policy is not None and (epsilon <= 0.0 or rng.random() >= epsilon):

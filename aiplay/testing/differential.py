@@ -55,6 +55,9 @@ def compare_states(reference: State, native: State, *, seed: int = -1, step: int
             _check_same(step, seed, history, f"probability of outcome {a}", p, q)
     _check_same(step, seed, history, "serialized state", reference.to_json(), native.to_json())
     _check_same(step, seed, history, "heuristic values", reference.heuristic_values(), native.heuristic_values())
+    for seat in range(reference.game.num_players):  # as each seat's search scores a cut playout
+        _check_same(step, seed, history, f"heuristic values for seat {seat}", reference.heuristic_values_for(seat),
+                    native.heuristic_values_for(seat))
     ref_returns, fast_returns = reference.returns(), native.returns()
     if any(not math.isclose(x, y, abs_tol=1e-12) for x, y in zip(ref_returns, fast_returns)):
         _check_same(step, seed, history, "returns", ref_returns, fast_returns)

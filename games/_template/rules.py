@@ -269,7 +269,12 @@ class TemplateRaceState(ReferenceState):
         return [1.0 if p == winner else -1.0 / (n - 1) for p in range(n)]
 
     def heuristic_values(self) -> List[float]:
-        """Each seat's lead over the field, scaled into (-1, 1) (the kernel's ``evaluate`` agrees)."""
+        """Each seat's lead over the field, scaled into (-1, 1) (the kernel's ``evaluate`` agrees).
+
+        A search scores its cut playouts with ``heuristic_values_for(seat)``, which is this unless a
+        game overrides both it and the kernel's ``evaluate_for`` (Groom Lake weighs a position by the
+        searching seat's role); a new game rarely needs to.
+        """
         if self.is_terminal():
             return self.returns()
         n, goal = self.game.players, self.game.goal

@@ -12,7 +12,7 @@ from __future__ import annotations
 import random
 from typing import Any, List, Mapping
 
-from aiplay.game import Game, bool_option, int_option
+from aiplay.game import Game, bool_option, check_player, int_option
 
 from . import actions as A
 from .components import MAX_PLAYERS, MIN_PLAYERS, START_LIFE
@@ -145,6 +145,11 @@ class GroomLakeState(RulesState):
     def heuristic_values(self) -> List[float]:
         """The learned evaluation of :mod:`.value_model` (each seat's expected return, within [-1, 1])."""
         return learned_values(self)
+
+    def heuristic_values_for(self, searcher: int) -> List[float]:
+        """The learned evaluation as seat ``searcher``'s search scores a cut playout: the weights of its role
+        (:func:`.value_model.searcher_weights`)."""
+        return learned_values(self, searcher=check_player(searcher, self.n))
 
     def __str__(self) -> str:
         return render(self)

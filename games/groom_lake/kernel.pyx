@@ -21,7 +21,9 @@ observer sees and the Rng, so twin states give equal worlds; its worlds differ
 from the reference sampler's for the same seed (a different generator).
 
 The static evaluation (``evaluate``) is ``value_model.learned_values``: the
-weights are copied from ``value_model.WEIGHTS`` when a kernel is made.
+weights are copied from ``value_model.WEIGHTS`` when a kernel is made, and
+``evaluate_for`` (a search's cutoff) uses those of the searching seat's role,
+``value_model.searcher_weights``, copied then too.
 
 The playout policy is the reference ``heuristic.policy`` exactly (it draws no
 random numbers; its thresholds are read from that module); ``tests/test_policy_agreement.py``
@@ -392,6 +394,8 @@ cdef class GroomLakeKernel(Kernel):
     cdef public long long det_redraws   # worlds redrawn after a dead end or a failed check
     cdef public long long det_failures  # determinizations that found no world (returned False)
     cdef double value_weights[NESC + NRACE]  # value_model.WEIGHTS (escape, then race), copied when made
+    cdef double alien_weights[NESC + NRACE]  # value_model.searcher_weights(n, "alien"): the Alien's search
+    cdef double human_weights[NESC + NRACE]  # value_model.searcher_weights(n, "human"): a Human's or the Hunter's
 
     def __init__(self, reference_game):
         g = reference_game
@@ -411,8 +415,12 @@ cdef class GroomLakeKernel(Kernel):
         self.has_policy = True
         # The learned evaluation's weights, read now (a control may replace value_model.WEIGHTS first).
         assert len(_VM.ESCAPE_FEATURES) == NESC and len(_VM.RACE_FEATURES) == NRACE
+        alien = _VM.searcher_weights(self.n, "alien")
+        human = _VM.searcher_weights(self.n, "human")
         for i in range(NESC + NRACE):
             self.value_weights[i] = _VM.WEIGHTS[i]
+            self.alien_weights[i] = alien[i]
+            self.human_weights[i] = human[i]
         self._allocate_scratch()
 
     # -- small queries ------------------------------------------------------------------
@@ -1442,6 +1450,19 @@ cdef class GroomLakeKernel(Kernel):
                 out[p] = -1.0 / (self.n - k)
 
     cdef void evaluate(self, const void* s, double* out) noexcept nogil:
+        self._evaluate_with(s, self.value_weights, out)
+
+    cdef void evaluate_for(self, const void* s, int searcher, double* out) noexcept nogil:
+        # value_model.learned_values(state, searcher=...): the weights of the searching seat's role.
+        cdef const GL* st = <const GL*>s
+        if searcher < 0 or searcher >= self.n:
+            self._evaluate_with(s, self.value_weights, out)
+        elif st.roles[searcher] == ALIEN:
+            self._evaluate_with(s, self.alien_weights, out)
+        else:
+            self._evaluate_with(s, self.human_weights, out)
+
+    cdef void _evaluate_with(self, const void* s, const double* w, double* out) noexcept nogil:
         # value_model.learned_values: the same features, float operations and order.
         cdef const GL* st = <const GL*>s
         cdef int i, p, t, clear = -1, hazard = 0, dist, members = 0, life = 0, cards = 0, alien_alive = 0, lake
@@ -1452,7 +1473,6 @@ cdef class GroomLakeKernel(Kernel):
         cdef double f[NESC]
         cdef double r[NRACE]
         cdef double share[MAXP]
-        cdef const double* w = self.value_weights
         if st.step == S_OVER:
             self.returns(s, out)
             return

@@ -28,6 +28,16 @@ computes it: a winner gets ``+1`` (a share with a Half-Win), a loser
 ``-1 / (n - winners)``. The model reads the true state, roles and hidden cards
 included: a search calls it on a world it sampled (a determinization), never
 on the real game's hidden state.
+
+**Weights by the searching seat's role.** A search scores its cut playouts
+with ``heuristic_values_for(searcher)``: at three players the Alien's search
+uses a model fitted on games where the Alien searched, a Human's one fitted on
+games where one seat searched among heuristic bots (:data:`SEARCHER_MODEL_FILES`).
+Fitted on the search's own games, one model for every seat made a Human's
+search stronger and the Alien's weaker (``benchmarks/RESULTS.md``, "Groom
+Lake: evaluations fitted on the search's own games"); one per role made both
+stronger. Elsewhere (4-6 players, and ``heuristic_values()``, which no seat
+asks) the weights of ``value_model.json`` stand.
 """
 
 from __future__ import annotations
@@ -35,7 +45,7 @@ from __future__ import annotations
 import json
 import math
 import os
-from typing import Any, Dict, List, Sequence, Tuple
+from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 from .components import ALIEN, AP_VALUE, CIVILIZATION, DIRS, RECOVERY, TECH, TILES, in_grid
 from . import heuristic as H
@@ -72,6 +82,35 @@ def weights_of(model: Dict[str, Any]) -> Tuple[float, ...]:
 
 #: The shipped weights (read once, at import; the kernel copies them when it is made).
 WEIGHTS: Tuple[float, ...] = weights_of(load_model())
+
+#: The models a search uses by (players, the searching seat's role: "alien", or "human" for a Human or
+#: the Hunter), beside this module; where none is named, :data:`WEIGHTS`.
+SEARCHER_MODEL_FILES: Dict[Tuple[int, str], str] = {
+    (3, "alien"): "value_model_3p_alien.json", (3, "human"): "value_model_3p_human.json"}
+
+
+def searcher_model_path(players: int, role: str) -> str:
+    """Where the model for the search of a seat holding ``role`` at ``players`` ships (KeyError if none)."""
+    return os.path.join(os.path.dirname(MODEL_PATH), SEARCHER_MODEL_FILES[(players, role)])
+
+
+#: Their weights (read once, at import; the kernel copies them when it is made).
+SEARCHER_WEIGHTS: Dict[Tuple[int, str], Tuple[float, ...]] = {
+    key: weights_of(load_model(searcher_model_path(*key))) for key in SEARCHER_MODEL_FILES}
+
+
+def role_kind(role: int) -> str:
+    """``"alien"`` for the Alien, ``"human"`` for every other role (a Human, the Hunter, none dealt yet)."""
+    return "alien" if role == ALIEN else "human"
+
+
+def searcher_weights(players: int, role: str) -> Tuple[float, ...]:
+    """The weights a search scores its cut playouts with, at ``players``, for a searching seat of ``role``.
+
+    ``role`` is ``"alien"`` or ``"human"`` (:func:`role_kind`); the role's own model where
+    :data:`SEARCHER_WEIGHTS` has one, else :data:`WEIGHTS`.
+    """
+    return SEARCHER_WEIGHTS.get((players, role), WEIGHTS)
 
 
 def _static_weights() -> Tuple[float, ...]:
@@ -141,14 +180,16 @@ def linear_score(x: Sequence[float], weights: Sequence[float]) -> float:
     return z
 
 
-def escape_probability(state: Any, weights: Sequence[float] = WEIGHTS) -> float:
-    """The model's chance that the Team escapes from ``state``."""
+def escape_probability(state: Any, weights: Optional[Sequence[float]] = None) -> float:
+    """The model's chance that the Team escapes from ``state`` (by :data:`WEIGHTS` unless ``weights`` are given)."""
+    weights = WEIGHTS if weights is None else weights
     z = linear_score(escape_features(state), weights[:len(ESCAPE_FEATURES)])
     return 1.0 / (1.0 + math.exp(-z))
 
 
-def race_shares(state: Any, weights: Sequence[float] = WEIGHTS) -> Dict[int, float]:
+def race_shares(state: Any, weights: Optional[Sequence[float]] = None) -> Dict[int, float]:
     """Each living Team member's chance to win an escape (equal shares once a Half-Win is agreed)."""
+    weights = WEIGHTS if weights is None else weights
     team = [p for p in range(state.n) if state.life[p] > 0 and state.roles[p] != ALIEN]
     if not team:
         return {}
@@ -164,13 +205,21 @@ def race_shares(state: Any, weights: Sequence[float] = WEIGHTS) -> Dict[int, flo
     return {p: raw[p] / total for p in team}
 
 
-def learned_values(state: Any, weights: Sequence[float] = WEIGHTS) -> List[float]:
-    """Each seat's expected return in [-1, 1] by the model; the returns once the game is over."""
+def learned_values(state: Any, weights: Optional[Sequence[float]] = None,
+                   searcher: Optional[int] = None) -> List[float]:
+    """Each seat's expected return in [-1, 1] by the model; the returns once the game is over.
+
+    The weights: ``weights`` if given, else those of seat ``searcher``'s search
+    (:func:`searcher_weights` of its role), else :data:`WEIGHTS`.
+    """
     if state.is_terminal():
         return state.returns()
+    if weights is None:
+        weights = WEIGHTS if searcher is None else searcher_weights(state.n, role_kind(state.roles[searcher]))
     return H.expected_returns(state, escape_probability(state, weights), race_shares(state, weights))
 
 
-__all__ = ["ESCAPE_FEATURES", "FEATURES", "MODEL_PATH", "RACE_FEATURES", "STATIC_WEIGHTS", "WEIGHTS", "escape_features",
-           "escape_probability", "learned_values", "linear_score", "load_model", "race_features", "race_shares",
+__all__ = ["ESCAPE_FEATURES", "FEATURES", "MODEL_PATH", "RACE_FEATURES", "SEARCHER_MODEL_FILES", "SEARCHER_WEIGHTS",
+           "STATIC_WEIGHTS", "WEIGHTS", "escape_features", "escape_probability", "learned_values", "linear_score",
+           "load_model", "race_features", "race_shares", "role_kind", "searcher_model_path", "searcher_weights",
            "weights_of"]

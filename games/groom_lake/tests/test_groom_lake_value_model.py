@@ -168,3 +168,109 @@ def test_a_dead_team_member_lowers_the_escape():
         assert VM.escape_probability(after) < VM.escape_probability(before)
         return
     pytest.fail("no position with two living Humans was found")
+
+
+# --- the evaluation by the searching seat's role (heuristic_values_for) --------------------------------
+
+
+@pytest.mark.parametrize("options", OPTION_SETS, ids=lambda o: ",".join(f"{k}={v}" for k, v in o.items()))
+def test_each_seat_search_evaluates_as_the_reference_engine(options):
+    """``heuristic_values_for(seat)``: the kernel's ``evaluate_for`` against ``learned_values(searcher=seat)``."""
+    checked = 0
+    for native in _positions(options, seed=21, every=0.2):
+        reference = native.to_reference()
+        for seat in range(options["players"]):
+            expected = VM.learned_values(reference, searcher=seat)
+            assert reference.heuristic_values_for(seat) == expected
+            got = native.heuristic_values_for(seat)
+            assert max(abs(a - b) for a, b in zip(got, expected)) <= 1e-9, (native.to_dict(), seat, got, expected)
+            checked += 1
+    assert checked > 30
+
+
+def test_at_three_players_a_search_weighs_a_position_by_its_role():
+    """The Alien's search reads the Alien's model, a Human's the Human's; the plain evaluation neither."""
+    alien_w, human_w = VM.SEARCHER_WEIGHTS[(3, "alien")], VM.SEARCHER_WEIGHTS[(3, "human")]
+    assert alien_w != VM.WEIGHTS and human_w != VM.WEIGHTS and alien_w != human_w
+    checked = 0
+    for native in _positions({"players": 3}, seed=9)[2:-1]:
+        reference = native.to_reference()
+        for seat in range(3):
+            weights = alien_w if reference.roles[seat] == ALIEN else human_w
+            assert native.heuristic_values_for(seat) == pytest.approx(VM.learned_values(reference, weights), abs=1e-9)
+        checked += 1
+    assert checked > 5
+    for native in _positions({"players": 4}, seed=9)[2:-1:5]:  # no model of its own: the shipped weights
+        for seat in range(4):
+            assert native.heuristic_values_for(seat) == native.heuristic_values()
+
+
+def test_a_bad_searcher_is_refused_by_both_engines():
+    native = _positions({"players": 3}, seed=1)[3]
+    for state in (native, native.to_reference()):
+        for bad in (3, -1, "0", 1.0, True, None):
+            with pytest.raises(aiplay.InvalidPlayerError):
+                state.heuristic_values_for(bad)
+
+
+def _root_stats(kernel_weights, state_dict, monkeypatch):
+    """The native ISMCTS's root statistics (200 iterations, cut playouts of 0 moves) with a kernel made
+    while ``value_model.SEARCHER_WEIGHTS`` is ``kernel_weights``."""
+    from aiplay.search import make_bot
+    monkeypatch.setattr(VM, "SEARCHER_WEIGHTS", kernel_weights)
+    game = aiplay.load("groom_lake", backend="native", players=3)
+    monkeypatch.undo()
+    state = game.state_from_dict(state_dict)
+    bot = make_bot("ismcts", game=game, iterations=200, rollout_cutoff=0, seed=5)
+    return [(s.action, s.visits, round(s.value, 12)) for s in bot.analyse(state).stats]
+
+
+def test_the_native_search_scores_its_cut_playouts_as_its_seat_role(monkeypatch):
+    """A kernel whose Human weights are zeroed changes a Human's search and not the Alien's."""
+    zero = tuple(0.0 for _ in VM.FEATURES)
+    plain = {(3, "alien"): VM.WEIGHTS, (3, "human"): VM.WEIGHTS}
+    no_human = {(3, "alien"): VM.WEIGHTS, (3, "human"): zero}
+    seen = set()
+    for native in _positions({"players": 3}, seed=13, every=0.3)[3:-1]:
+        reference = native.to_reference()
+        mover = reference.current_player()
+        if mover < 0 or len(native.legal_actions()) < 2:
+            continue
+        role = "alien" if reference.roles[mover] == ALIEN else "human"
+        if role in seen:
+            continue
+        same = _root_stats(plain, native.to_dict(), monkeypatch) == _root_stats(no_human, native.to_dict(), monkeypatch)
+        assert same == (role == "alien"), role
+        seen.add(role)
+        if len(seen) == 2:
+            return
+    pytest.fail(f"positions for both roles were not found (found {seen})")
+
+
+def test_the_searcher_model_files_name_their_provenance_and_ship():
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    patterns = config["tool"]["setuptools"]["package-data"]["aiplay.games"]
+    for (players, role), name in VM.SEARCHER_MODEL_FILES.items():
+        model = json.loads(Path(VM.searcher_model_path(players, role)).read_text(encoding="utf-8"))
+        assert model["features"] == list(VM.FEATURES) and set(model["weights"]) == set(VM.FEATURES)
+        provenance = model["provenance"]
+        for key in ("seed", "games", "positions", "commit", "command", "search_iterations"):
+            assert provenance[key] not in (None, "", 0), (name, key)
+        assert provenance["players"] == players and provenance["one_searcher"] is True
+        assert f"--out games/groom_lake/{name}" in provenance["command"]
+        assert model["held_out"]["log_loss"] < model["held_out"]["static_log_loss"]
+        assert any(fnmatch.fnmatch(f"groom_lake/{name}", p) for p in patterns)
+    alien = json.loads(Path(VM.searcher_model_path(3, "alien")).read_text(encoding="utf-8"))
+    assert alien["provenance"]["searcher_role"] == "alien"
+
+
+def test_playouts_cut_short_are_scored_for_the_searching_seat():
+    """``rollout.playout`` with ``searcher`` scores the cutoff by ``heuristic_values_for`` (the reference searches)."""
+    from aiplay.search.rollout import Rollout, playout
+    native = _positions({"players": 3}, seed=9)[4]
+    reference = native.to_reference()
+    for seat in range(3):
+        values, steps = playout(reference.clone(), random.Random(1), Rollout(cutoff=0), seat)
+        assert steps == 0 and values == reference.heuristic_values_for(seat)
+    values, _ = playout(reference.clone(), random.Random(1), Rollout(cutoff=0))
+    assert values == reference.heuristic_values()
