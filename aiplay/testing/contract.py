@@ -171,6 +171,11 @@ class _Checker:
         values = state.heuristic_values()
         self.check(len(values) == n and all(low <= v <= high for v in values),
                    f"heuristic_values() {values} are not {n} values within the utility bounds")
+        if deep:  # what each seat's search scores a cut playout with
+            for seat in range(n):
+                seen = state.heuristic_values_for(seat)
+                self.check(len(seen) == n and all(low <= v <= high for v in seen),
+                           f"heuristic_values_for({seat}) {seen} are not {n} values within the utility bounds")
         if player == TERMINAL:
             self.check(legal == [] and state.chance_outcomes() == [], "a terminal state has moves")
             self.check(all(low <= r <= high for r in returns),
