@@ -117,6 +117,15 @@ def role_outcome(outcomes: Sequence[Tuple[int, float]], names: Sequence[str], se
     return rng.choice(sorted(wanted))
 
 
+def conditioned_chance(state: Any, seat: int, role: str, rng: random.Random) -> int:
+    """The chance outcome to play at ``state``: at a role draw the one that keeps ``seat`` on ``role``
+    (:func:`role_outcome`), elsewhere one drawn with its probability."""
+    outcomes = state.chance_outcomes()
+    if " is player " in state.action_to_string(outcomes[0][0]):
+        return role_outcome(outcomes, [state.action_to_string(a) for a, _ in outcomes], seat, role, rng)
+    return sample_chance_outcome(state, rng)
+
+
 def play_one(task: Tuple[int, int, str, str, int, Dict[str, Any], int, str]) -> Tuple[int, str, str, bool, int]:
     """Play deal ``deal`` with bot ``spec`` (``kind`` names the side) in ``seat`` holding ``role``; the others
     are heuristic bots. The game's kernel is made with the evaluation ``weights`` names (``weight_set``).
@@ -148,12 +157,7 @@ def play_one(task: Tuple[int, int, str, str, int, Dict[str, Any], int, str]) -> 
     while not state.is_terminal():
         player = state.current_player()
         if player == CHANCE:
-            outcomes = state.chance_outcomes()
-            names = [state.action_to_string(a) for a, _ in outcomes]
-            if " is player " in names[0]:
-                action = role_outcome(outcomes, names, seat, role, rng)
-            else:
-                action = sample_chance_outcome(state, rng)
+            action = conditioned_chance(state, seat, role, rng)
         else:
             action = bots[player].choose(state)
         state.apply_action(action)

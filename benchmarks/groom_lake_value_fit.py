@@ -53,7 +53,7 @@ from typing import Any, Dict, List, Optional, Sequence, Tuple
 import numpy as np
 
 from value_fitting import logistic, commit
-from groom_lake_strength import role_outcome
+from groom_lake_strength import conditioned_chance
 
 import aiplay
 from aiplay.game import sample_chance_outcome
@@ -103,13 +103,8 @@ def play(seed: int, epsilon: float, sample: float, data_seed: int, keep_states: 
     seat = seed % game.num_players
     while not state.is_terminal():
         if state.is_chance_node():
-            outcomes = state.chance_outcomes() if searcher_role else []
-            names = [state.action_to_string(a) for a, _ in outcomes[:1]]
-            if names and " is player " in names[0]:
-                names = [state.action_to_string(a) for a, _ in outcomes]
-                state.apply_action(role_outcome(outcomes, names, seat, searcher_role, rng))
-            else:
-                state.apply_action(sample_chance_outcome(state, rng))
+            state.apply_action(conditioned_chance(state, seat, searcher_role, rng) if searcher_role
+                               else sample_chance_outcome(state, rng))
             continue
         if rng.random() < sample:
             ref = state.to_reference()
