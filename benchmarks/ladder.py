@@ -32,7 +32,9 @@ deal more than the levels. ``--level-pairs`` plays each level against the one
 below at one table whose other seats are the new heuristic (``--target-games``
 games a pair): the head-to-head of neighbours at a table of more than two
 seats. ``--levels-only`` plays only the tables of the levels (and random
-against level 1), after a change of a game's level table.
+against level 1), after a change of a game's level table. A pilot of a new
+table, before it ships: ``--level-table`` plays one game's levels with another
+table (never written), ``--pairs`` only some of ``--level-pairs``' pairs.
 
 The level calibration is written to each game's ``games/<game>/levels.json`` (with
 ``--write-levels``), which ``aiplay levels GAME`` prints.
@@ -53,6 +55,7 @@ from __future__ import annotations
 import argparse
 import inspect
 import json
+import multiprocessing
 import sys
 import time
 from dataclasses import asdict
@@ -292,7 +295,7 @@ def level_seats(game: str, games: int, seed: int, processes: int = 1, progress: 
 
 
 def level_pairs(game: str, games: int, seed: int, processes: int = 1, progress: bool = False,
-                out_dir: Optional[str] = None) -> Dict[str, Any]:
+                out_dir: Optional[str] = None, upper_levels: Optional[Sequence[int]] = None) -> Dict[str, Any]:
     """Each level against the one below at one table, the other seats the new heuristic.
 
     The head-to-head of neighbouring levels at a table with more seats than two
@@ -301,11 +304,14 @@ def level_pairs(game: str, games: int, seed: int, processes: int = 1, progress: 
     weaker level is not the third seat of its own comparison. ``adjacent``: games
     k ``won`` (its win share above k-1's), ``lost`` and ``tied`` (both won or both
     lost), ``win_rate`` with ties halved and its Wilson interval, and ``decided``
-    (won / (won + lost)).
+    (won / (won + lost)). ``upper_levels``: only the pairs whose upper level is
+    one of these (default every pair), for a pilot of a few low levels.
     """
     players = SMALL_TABLE[game]
     adjacent = []
     for k in range(2, NUM_LEVELS + 1):
+        if upper_levels is not None and k not in upper_levels:
+            continue
         bots = [f"level(level={k},name=level-{k})", f"level(level={k - 1},name=level-{k - 1})"]
         bots += [NEW_HEURISTIC] * (players - 2)
         out = None
@@ -433,6 +439,26 @@ def calibration(entries: List[Dict[str, Any]], command: str, previous: Optional[
     return out
 
 
+def use_level_table(game: str, text: str, parser: argparse.ArgumentParser) -> None:
+    """Give ``game`` the level table ``text`` for this run (``--level-table``), checked as a game's own.
+
+    The table is set on the game's reference class, which the worker processes
+    inherit (they fork); the bot specs record each level's settings, so an
+    ``--out-dir`` never mixes a pilot's games with another table's.
+    """
+    try:
+        table = tuple(tuple(float(x) if i == 1 else int(x) for i, x in enumerate(row.split(",")))
+                      for row in text.split(";"))
+        reference = registry.game_entry(game).reference
+        previous = reference.difficulty_levels
+        reference.difficulty_levels = table
+        levels_for(reference)  # raises InvalidOptionError for a malformed table
+    except (ValueError, aiplay.AiplayError) as exc:
+        if "reference" in locals():
+            reference.difficulty_levels = previous
+        parser.error(f"--level-table: {exc}")
+
+
 def main(argv: Optional[Sequence[str]] = None) -> int:
     """Command line: see the module docstring."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
@@ -462,8 +488,27 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
                              "--target-games games a pair (tables of more than two seats: Groom Lake)")
     parser.add_argument("--levels-only", action="store_true",
                         help="only the levels and random (after a change of a level table; the rungs are unchanged)")
+    parser.add_argument("--level-table",
+                        help="a pilot's level table for the one --game: seven 'iterations,mistake_rate,width' "
+                             "separated by ';', weakest first (not with --write-levels)")
+    parser.add_argument("--pairs", help="with --level-pairs: only the pairs whose upper level is one of these "
+                                        "(comma-separated, e.g. 2,3)")
     args = parser.parse_args(argv)
     games = list(args.game or GAMES)
+    upper_levels = None
+    if args.pairs is not None:
+        try:
+            upper_levels = sorted({int(k) for k in args.pairs.split(",")})
+        except ValueError:
+            parser.error(f"--pairs takes levels separated by commas, got {args.pairs!r}")
+        if not args.level_pairs or not all(2 <= k <= NUM_LEVELS for k in upper_levels):
+            parser.error(f"--pairs needs --level-pairs and upper levels from 2 to {NUM_LEVELS}, got {args.pairs!r}")
+    if args.level_table is not None:
+        if len(games) != 1 or args.write_levels:
+            parser.error("--level-table is a pilot: give exactly one --game, and no --write-levels")
+        if args.processes > 1 and multiprocessing.get_start_method() != "fork":
+            parser.error("--level-table with --processes > 1 needs worker processes that fork")
+        use_level_table(games[0], args.level_table, parser)
     per_table = 2 if args.quick and args.games == 20 else args.games
     entries = []
     for game in games:
@@ -500,7 +545,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     if args.level_pairs:
         for game in games:
             pair_entry = level_pairs(game, args.target_games, args.seed, args.processes, args.progress,
-                                     args.out_dir)
+                                     args.out_dir, upper_levels)
             pairs.append(pair_entry)
             print(report_level_pairs(pair_entry), flush=True)
     command = "python benchmarks/ladder.py " + " ".join(argv if argv is not None else sys.argv[1:])

@@ -66,6 +66,30 @@ def test_levels_only_plays_the_level_tables_and_random(ladder):
     assert entry["bots"][0]["rating"] == 0 and entry["adjacent"][0]["games"] == 2
 
 
+def test_a_pilot_level_table_and_some_pairs(ladder, monkeypatch, tmp_path):
+    from aiplay.registry import game_entry
+    from aiplay.search.level import levels_for
+
+    game = _two_player_ladder_game(ladder)
+    reference = game_entry(game).reference
+    monkeypatch.setattr(reference, "difficulty_levels", reference.difficulty_levels)  # undone after the test
+    before = levels_for(reference)
+    for bad in (["--pairs", "9", "--level-pairs"], ["--pairs", "2"], ["--pairs", "x", "--level-pairs"],
+                ["--level-table", "1,0.5,3"], ["--level-table", "a;b"],
+                ["--level-table", ";".join(["1,0.5,3"] * NUM_LEVELS), "--write-levels"]):
+        with pytest.raises(SystemExit):
+            ladder.main(["--game", game, "--tables", "none", *bad])
+        assert levels_for(reference) == before  # a refused table is not left behind
+    table = ";".join(f"{k},0.5,3" for k in range(1, NUM_LEVELS)) + f";{NUM_LEVELS},0,1"
+    out = tmp_path / "pilot.json"
+    assert ladder.main(["--game", game, "--tables", "none", "--level-pairs", "--pairs", "2", "--target-games", "2",
+                        "--level-table", table, "--json", str(out)]) == 0
+    assert [lv.iterations for lv in levels_for(reference)] == list(range(1, NUM_LEVELS + 1))
+    (pairs,) = json.loads(out.read_text())["level_pairs"]
+    (adjacent,) = pairs["adjacent"]
+    assert adjacent["level"] == 2 and adjacent["vs"] == 1 and adjacent["games"] == 2
+
+
 def _shipped_calibration():
     """``{game: tables}`` read straight from every game folder's ``levels.json``."""
     from aiplay.registry import game_entries
