@@ -443,19 +443,18 @@ def use_level_table(game: str, text: str, parser: argparse.ArgumentParser) -> No
     """Give ``game`` the level table ``text`` for this run (``--level-table``), checked as a game's own.
 
     The table is set on the game's reference class, which the worker processes
-    inherit (they fork); the bot specs record each level's settings, so an
-    ``--out-dir`` never mixes a pilot's games with another table's.
+    inherit (they fork). A results file records each level's settings, and the
+    arena refuses to resume one written with another table, so an ``--out-dir``
+    never mixes a pilot's games with the shipped table's.
     """
+    reference = registry.game_entry(game).reference
+    previous = reference.difficulty_levels
     try:
-        table = tuple(tuple(float(x) if i == 1 else int(x) for i, x in enumerate(row.split(",")))
-                      for row in text.split(";"))
-        reference = registry.game_entry(game).reference
-        previous = reference.difficulty_levels
-        reference.difficulty_levels = table
+        reference.difficulty_levels = tuple(tuple(float(x) if i == 1 else int(x) for i, x in enumerate(row.split(",")))
+                                            for row in text.split(";"))
         levels_for(reference)  # raises InvalidOptionError for a malformed table
     except (ValueError, aiplay.AiplayError) as exc:
-        if "reference" in locals():
-            reference.difficulty_levels = previous
+        reference.difficulty_levels = previous
         parser.error(f"--level-table: {exc}")
 
 
