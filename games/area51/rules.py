@@ -163,6 +163,12 @@ class Area51Game(Game):
     #: move; this setting beat the old one (cutoff 60, uct_c 2.0) in 84 % of 120
     #: games (benchmarks/RESULTS.md, "Issue 41 Build 4").
     bot_presets = {"ismcts": {"rollout": "policy", "rollout_cutoff": 80, "uct_c": 0.3}}
+    #: The coach's search here (aiplay.review, by convention): the preset with the exploration of
+    #: before the tuning. At uct_c 0.3 a few hundred iterations leave most moves with a visit or
+    #: two, so a move the search did not pick is priced by one playout: the coach then called the
+    #: top level's moves blunders (19 a game) and level 1's good (benchmarks/RESULTS.md, "Area 51:
+    #: the coach with the tuned preset").
+    review_search = {"uct_c": 2.0}
 
     def new_initial_state(self) -> "Area51State":
         return Area51State(self)
