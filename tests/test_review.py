@@ -295,6 +295,15 @@ def test_levels_prints_the_coachs_table_where_measured(capsys: Any) -> None:
     assert len([line for line in out.splitlines() if "moves" in line or "never seen" in line]) >= len(rows)
 
 
+def test_levels_prints_the_note_on_the_coachs_table(monkeypatch: Any) -> None:
+    from aiplay.cli import levels
+
+    measured = next(e.name for e in game_entries() if review_levels(e.name))
+    doc = dict(review_levels(measured), note="read the top level's row with care")
+    monkeypatch.setattr(levels, "review_levels", lambda game: doc)
+    assert levels.format_review_levels(measured).splitlines()[-1] == "  note: read the top level's row with care"
+
+
 def test_ctrl_c_returns_the_partial_review_and_the_cli_says_so(tmp_path: Any, capsys: Any,
                                                                 monkeypatch: Any) -> None:
     match = played(PI_NAME, PI_OPTIONS, seed=17)

@@ -28,7 +28,7 @@ def format_review_levels(game: str) -> str:
 
     With the data's provenance (options, opponent, games, budget, the command, its date) and, where
     the data has them (``format`` 2), 95 % intervals: the loss's clustered by game, the blunder
-    rate's Wilson's.
+    rate's Wilson's. A ``note`` in the data (a caveat on how to read it) is printed under the table.
     """
     doc = review_levels(game)
     if not doc:
@@ -48,6 +48,8 @@ def format_review_levels(game: str) -> str:
         blunder = f"{rate:.1%}" + (f" [{wilson[0]:.1%}, {wilson[1]:.1%}]" if wilson else "")
         lines.append(f"  {row['level']:>5}  {row['decisions']:>9}  {loss:>26}  {row['mean_loss_span']:>9.2%}  "
                      f"{row['blunders_per_game']:>13.1f}  {every:>13}  {blunder:>21}")
+    if doc.get("note"):
+        lines.append(f"  note: {doc['note']}")
     return "\n".join(lines)
 
 

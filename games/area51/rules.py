@@ -166,8 +166,8 @@ class Area51Game(Game):
     #: The coach's search here (aiplay.review, by convention): the preset with the exploration of
     #: before the tuning. At uct_c 0.3 a few hundred iterations leave most moves with a visit or
     #: two, so a move the search did not pick is priced by one playout: the coach then called the
-    #: top level's moves blunders (19 a game) and level 1's good (benchmarks/RESULTS.md, "Area 51:
-    #: the coach with the tuned preset").
+    #: top level's moves blunders (19 a game) and level 1's good (benchmarks/RESULTS.md, "The coach's
+    #: level reviews measured again, and Area 51's coach").
     review_search = {"uct_c": 2.0}
 
     def new_initial_state(self) -> "Area51State":
