@@ -64,7 +64,7 @@ class GroomLakeGame(Game):
     # seat, so four neighbours met at 53-55 % head to head. This table starts lower (50
     # iterations slipping three moves in four: about random's 4 % in one seat). The per-role
     # evaluation made every search stronger and squeezed the bottom (2-1 and 3-2 met at 54 %),
-    # so the ninth session respaced it by three pilots (`ladder.py --level-table ... --pairs`,
+    # so it was respaced by three pilots (`benchmarks/ladder.py --level-table ... --pairs`,
     # seed 7, 201 games a pair): level 2 slips less (0.28), and since a slip costs more the
     # fewer the slips, the steps shrink towards the top (0.14, 0.03; then 250 and 1,000
     # iterations at 0.02). Calibrated at seed 22: benchmarks/RESULTS.md.
