@@ -6,7 +6,7 @@ the level's seat at ``--budget`` iterations (the solver where a position is smal
 level: decisions reviewed, average loss per decision (in the game's units and as a fraction of
 its utility span), blunders per decision and per game, and mistakes-or-worse per decision. Writes
 ``games/<game>/review_levels.json`` (``--write``), which ``aiplay levels GAME`` prints beside the
-ratings.
+ratings; ``--note`` adds a caveat that ``aiplay levels`` prints under the table.
 
 Usage::
 
@@ -19,6 +19,7 @@ from __future__ import annotations
 import argparse
 import json
 import random
+import shlex
 import statistics
 import sys
 import time
@@ -78,6 +79,8 @@ def main(argv: Optional[List[str]] = None) -> int:
     parser.add_argument("--players", type=int, help="players (default: the game's)")
     parser.add_argument("--quick", action="store_true", help="CI-sized: one game, levels 1 and the top")
     parser.add_argument("--write", action="store_true", help="write games/<game>/review_levels.json")
+    parser.add_argument("--note", help="a caveat on how to read the table, kept in the file and printed "
+                                       "under it by `aiplay levels` (a rerun without --note drops it)")
     args = parser.parse_args(argv)
     if args.quick:
         args.games, args.levels, args.budget = 1, f"1,{NUM_LEVELS}", 200
@@ -119,7 +122,10 @@ def main(argv: Optional[List[str]] = None) -> int:
     doc = {"format": 2, "game": args.game, "options": game.options, "opponent": f"level {NUM_LEVELS}",
            "budget": {"iterations": args.budget}, "seed": args.seed, "levels": rows,
            "date": time.strftime("%Y-%m-%d", time.gmtime()), "aiplay": aiplay.__version__,
-           "command": "python benchmarks/review_levels.py " + " ".join(sys.argv[1:] if argv is None else argv)}
+           "command": "python benchmarks/review_levels.py " + " ".join(
+               shlex.quote(a) for a in (sys.argv[1:] if argv is None else argv))}
+    if args.note:
+        doc["note"] = args.note
     if args.write:
         folder = game_entry(args.game).package.rsplit(".", 1)[-1]
         target = Path(__file__).resolve().parent.parent / "games" / folder / "review_levels.json"
