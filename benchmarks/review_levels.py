@@ -122,8 +122,7 @@ def main(argv: Optional[List[str]] = None) -> int:
     doc = {"format": 2, "game": args.game, "options": game.options, "opponent": f"level {NUM_LEVELS}",
            "budget": {"iterations": args.budget}, "seed": args.seed, "levels": rows,
            "date": time.strftime("%Y-%m-%d", time.gmtime()), "aiplay": aiplay.__version__,
-           "command": "python benchmarks/review_levels.py " + " ".join(
-               shlex.quote(a) for a in (sys.argv[1:] if argv is None else argv))}
+           "command": "python benchmarks/review_levels.py " + shlex.join(sys.argv[1:] if argv is None else argv)}
     if args.note:
         doc["note"] = args.note
     if args.write:
